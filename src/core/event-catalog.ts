@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { approvalEvents } from './approvals/approval-events.js';
+import { steeringEvents } from './context/steering-events.js';
+import { createEventCatalog } from './events/event-catalog.js';
+import type { EventStore } from './events/event-store.js';
+import type { StoredEvent } from './events/event-envelope.js';
+import { sessionEvents } from './sessions/session-events.js';
+import { toolEvents } from './tools/tool-events.js';
+
+/**
+ * Every event payload correx writes, listed once. Each module defines its own payloads; this
+ * file only assembles them and hands the catalog to the codec and the stores.
+ */
+export const eventDefinitions = [
+  ...sessionEvents,
+  ...approvalEvents,
+  ...toolEvents,
+  ...steeringEvents,
+] as const;
+
+export const correxEventCatalog = createEventCatalog(eventDefinitions);
+
+/** The union of every payload correx writes, discriminated on `type`. */
+export type EventPayload = z.infer<(typeof eventDefinitions)[number]['schema']>;
+
+export type CorrexEvent = StoredEvent<EventPayload>;
+export type CorrexEventStore = EventStore<EventPayload>;

@@ -1,0 +1,170 @@
+import { canonicalJson, type JsonObject } from './canonical-json.js';
+import { CorruptEventError } from './corrupt-event-error.js';
+import type { EventCatalog } from './event-catalog.js';
+import {
+  EnvelopeFieldsSchema,
+  type EventEnvelope,
+  type NewEvent,
+  type PayloadShape,
+  type StoredEvent,
+} from './event-envelope.js';
+import { InvalidEventError } from './invalid-event-error.js';
+
+/** A new event whose payload has been validated and whose version is fixed. */
+export type NormalizedEvent<Payload extends PayloadShape> = Omit<
+  EventEnvelope<Payload>,
+  'sequence'
+>;
+
+/** A stored event as a store keeps it: canonical bytes plus the columns it is indexed by. */
+export type EventRow = {
+  readonly position: number;
+  readonly sessionId: string;
+  readonly sequence: number;
+  readonly eventId: string;
+  readonly bytes: string;
+  readonly hash: string;
+  readonly previousHash: string;
+};
+
+export type EventCodec<Payload extends PayloadShape> = {
+  readonly catalog: EventCatalog<Payload>;
+  /** Validates an event offered for append. Throws InvalidEventError. */
+  normalize(event: NewEvent<Payload>): NormalizedEvent<Payload>;
+  /** The canonical bytes of the envelope `event` becomes at `sequence`. */
+  encode(event: NormalizedEvent<Payload>, sequence: number): string;
+  /** Parses, upcasts and validates stored bytes. Throws CorruptEventError naming where. */
+  decode(
+    bytes: string,
+    where: { readonly sessionId: string; readonly sequence: number },
+  ): EventEnvelope<Payload>;
+  /** Decodes a row and checks its columns against its bytes. Hash checks are the reader's. */
+  decodeRow(row: EventRow): StoredEvent<Payload>;
+  /** Canonical text of what makes two appends "the same event" (everything but store-assigned fields). */
+  identity(event: NormalizedEvent<Payload> | EventEnvelope<Payload>): string;
+};
+
+export function createEventCodec<Payload extends PayloadShape>(
+  catalog: EventCatalog<Payload>,
+): EventCodec<Payload> {
+  function normalize(event: NewEvent<Payload>): NormalizedEvent<Payload> {
+    const eventId = typeof event.eventId === 'string' ? event.eventId : String(event.eventId);
+    const sessionId =
+      typeof event.sessionId === 'string' ? event.sessionId : String(event.sessionId);
+    const rawPayload = event.payload as unknown;
+    if (
+      typeof rawPayload !== 'object' ||
+      rawPayload === null ||
+      typeof (rawPayload as PayloadShape).type !== 'string'
+    ) {
+      throw new InvalidEventError(
+        sessionId,
+        eventId,
+        'payload must be an object with a string "type"',
+      );
+    }
+    const version = catalog.currentVersion((rawPayload as PayloadShape).type);
+    const candidate = {
+      eventId: event.eventId,
+      sessionId: event.sessionId,
+      sequence: 1,
+      timestamp: event.timestamp,
+      version: version ?? 1,
+      causationId: event.causationId ?? null,
+      correlationId: event.correlationId ?? null,
+      payload: rawPayload,
+    };
+    const fields = EnvelopeFieldsSchema.safeParse(candidate);
+    if (!fields.success) {
+      const issue = fields.error.issues[0];
+      throw new InvalidEventError(
+        sessionId,
+        eventId,
+        `${issue?.path.join('.') ?? 'envelope'}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version ?? 1);
+    if (!parsed.ok) throw new InvalidEventError(sessionId, eventId, parsed.problem.detail);
+    return {
+      eventId: candidate.eventId,
+      sessionId: candidate.sessionId,
+      timestamp: candidate.timestamp,
+      version: candidate.version,
+      causationId: candidate.causationId,
+      correlationId: candidate.correlationId,
+      payload: parsed.payload,
+    };
+  }
+
+  function decode(
+    bytes: string,
+    where: { readonly sessionId: string; readonly sequence: number },
+  ): EventEnvelope<Payload> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(bytes);
+    } catch (error) {
+      throw new CorruptEventError(
+        where.sessionId,
+        where.sequence,
+        'unreadable',
+        `bytes are not JSON (${(error as Error).message})`,
+      );
+    }
+    const fields = EnvelopeFieldsSchema.safeParse(raw);
+    if (!fields.success) {
+      const issue = fields.error.issues[0];
+      throw new CorruptEventError(
+        where.sessionId,
+        where.sequence,
+        'unreadable',
+        `${issue?.path.join('.') ?? 'envelope'}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    const envelope = fields.data;
+    const parsed = catalog.safeParsePayload(
+      envelope.payload as JsonObject & PayloadShape,
+      envelope.version,
+    );
+    if (!parsed.ok)
+      throw new CorruptEventError(
+        where.sessionId,
+        where.sequence,
+        parsed.problem.reason,
+        parsed.problem.detail,
+      );
+    return { ...envelope, payload: parsed.payload };
+  }
+
+  return {
+    catalog,
+    normalize,
+    encode: (event, sequence) => canonicalJson({ ...event, sequence }),
+    decode,
+    decodeRow(row) {
+      const envelope = decode(row.bytes, row);
+      if (
+        envelope.sessionId !== row.sessionId ||
+        envelope.sequence !== row.sequence ||
+        envelope.eventId !== row.eventId
+      ) {
+        throw new CorruptEventError(
+          row.sessionId,
+          row.sequence,
+          'mismatch',
+          `row says event ${row.eventId} at ${row.sessionId}#${row.sequence}, bytes say ${envelope.eventId} at ${envelope.sessionId}#${envelope.sequence}`,
+        );
+      }
+      return { ...envelope, position: row.position, hash: row.hash };
+    },
+    identity: (event) =>
+      canonicalJson({
+        eventId: event.eventId,
+        sessionId: event.sessionId,
+        timestamp: event.timestamp,
+        causationId: event.causationId,
+        correlationId: event.correlationId,
+        payload: event.payload,
+      }),
+  };
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** Every payload is a member of a discriminated union on `type`. */
+export type PayloadShape = { readonly type: string };
+
+/** An event as a writer offers it: the store assigns `sequence`, `version`, `position` and `hash`. */
+export type NewEvent<Payload extends PayloadShape = PayloadShape> = {
+  readonly eventId: string;
+  readonly sessionId: string;
+  /** ISO-8601 UTC instant, stamped by the writer through a Clock; recorded data from then on. */
+  readonly timestamp: string;
+  /** The event that caused this one, if any. */
+  readonly causationId?: string | null;
+  /** Groups events of one logical operation (a stage turn, a tool call). */
+  readonly correlationId?: string | null;
+  readonly payload: Payload;
+};
+
+/** The canonical envelope: exactly what is serialized, hashed and compared on replay. */
+export type EventEnvelope<Payload extends PayloadShape = PayloadShape> = {
+  readonly eventId: string;
+  readonly sessionId: string;
+  /** Per session, gapless, from 1; assigned by the store. */
+  readonly sequence: number;
+  readonly timestamp: string;
+  /** The schema version of the payload as stored. */
+  readonly version: number;
+  readonly causationId: string | null;
+  readonly correlationId: string | null;
+  readonly payload: Payload;
+};
+
+/** An envelope as read back from a store. */
+export type StoredEvent<Payload extends PayloadShape = PayloadShape> = EventEnvelope<Payload> & {
+  /** Position in the store's global feed: increasing across all sessions, not necessarily gapless. */
+  readonly position: number;
+  /** SHA-256 (hex) of the previous event's hash followed by this envelope's canonical bytes. */
+  readonly hash: string;
+};
+
+const identifier = z.string().min(1).max(256);
+
+/** ISO-8601 UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
+export const TimestampSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'expected an ISO-8601 UTC timestamp');
+
+/** Envelope fields other than the payload, checked on every write and read. */
+export const EnvelopeFieldsSchema = z.strictObject({
+  eventId: identifier,
+  sessionId: identifier,
+  sequence: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  timestamp: TimestampSchema,
+  version: z.number().int().min(1),
+  causationId: identifier.nullable(),
+  correlationId: identifier.nullable(),
+  payload: z.looseObject({ type: z.string().min(1) }),
+});

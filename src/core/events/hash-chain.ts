@@ -1,0 +1,79 @@
+import type { Sha256 } from '../base/sha256.js';
+import { CorruptEventError } from './corrupt-event-error.js';
+import type { EventRow } from './event-codec.js';
+
+/** The "previous hash" of a session's first event. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** `H(previousHash || bytes)`: each event's hash commits to the whole session before it. */
+export function chainHash(sha256: Sha256, previousHash: string, bytes: string): string {
+  return sha256(previousHash + bytes);
+}
+
+/** The result of recomputing a session's chain. */
+export type ChainVerification =
+  | {
+      readonly ok: true;
+      readonly sessionId: string;
+      readonly lastSequence: number;
+      readonly headHash: string;
+    }
+  | {
+      readonly ok: false;
+      readonly sessionId: string;
+      /** The first sequence whose link does not hold. */
+      readonly sequence: number;
+      readonly detail: string;
+    };
+
+/**
+ * Checks rows of one session, in sequence order, one at a time. `previousHash` is the hash of
+ * the row before the first one given (GENESIS_HASH when starting at sequence 1).
+ */
+export function createChainChecker(sha256: Sha256, start: { sequence: number; hash: string }) {
+  let expectedSequence = start.sequence + 1;
+  let previousHash = start.hash;
+  return {
+    /** Throws CorruptEventError (reason `hash`) at the first row that breaks the chain. */
+    check(row: EventRow): void {
+      if (row.sequence !== expectedSequence) {
+        throw new CorruptEventError(
+          row.sessionId,
+          expectedSequence,
+          'hash',
+          `sequence ${expectedSequence} is missing (found ${row.sequence})`,
+        );
+      }
+      if (row.previousHash !== previousHash) {
+        throw new CorruptEventError(
+          row.sessionId,
+          row.sequence,
+          'hash',
+          'previous hash does not match the previous event',
+        );
+      }
+      if (chainHash(sha256, row.previousHash, row.bytes) !== row.hash) {
+        throw new CorruptEventError(
+          row.sessionId,
+          row.sequence,
+          'hash',
+          'hash does not match the stored bytes',
+        );
+      }
+      previousHash = row.hash;
+      expectedSequence += 1;
+    },
+  };
+}
+
+/** Checks one row on its own (its hash over its bytes), for reads that cross sessions. */
+export function checkRowHash(sha256: Sha256, row: EventRow): void {
+  if (chainHash(sha256, row.previousHash, row.bytes) !== row.hash) {
+    throw new CorruptEventError(
+      row.sessionId,
+      row.sequence,
+      'hash',
+      'hash does not match the stored bytes',
+    );
+  }
+}

@@ -1,0 +1,213 @@
+import { sha256Hex, type Sha256 } from '../base/sha256.js';
+import {
+  checkExpectedSequence,
+  normalizeBatch,
+  sealBatch,
+  settleRetry,
+  toStoredEvent,
+  type AppendOptions,
+  type SealedEvent,
+} from './append-batch.js';
+import type { EventCatalog } from './event-catalog.js';
+import { createEventCodec, type EventRow } from './event-codec.js';
+import type { NewEvent, PayloadShape, StoredEvent } from './event-envelope.js';
+import type {
+  EventStore,
+  ReadAllOptions,
+  ReadOptions,
+  SessionSummary,
+  SubscribeOptions,
+} from './event-store.js';
+import {
+  checkRowHash,
+  createChainChecker,
+  GENESIS_HASH,
+  type ChainVerification,
+} from './hash-chain.js';
+import { createAppendNotifier, liveFeed } from './live-feed.js';
+import { StoreClosedError } from './store-closed-error.js';
+import { CorruptEventError } from './corrupt-event-error.js';
+
+export type InMemoryEventStoreOptions<Payload extends PayloadShape> = {
+  readonly catalog: EventCatalog<Payload>;
+  /** Defaults to the pure SHA-256 in core/base. */
+  readonly sha256?: Sha256;
+};
+
+type MemoryRow = SealedEvent & { readonly position: number };
+
+/**
+ * The reference EventStore: everything in memory, same rules and the same bytes as the durable
+ * stores (rows are kept encoded and decoded on read, so it exercises the codec like they do).
+ * For tests, simulations and short-lived embedding.
+ */
+export class InMemoryEventStore<Payload extends PayloadShape> implements EventStore<Payload> {
+  readonly #codec;
+  readonly #sha256: Sha256;
+  readonly #rows: MemoryRow[] = [];
+  readonly #bySession = new Map<string, MemoryRow[]>();
+  readonly #byEventId = new Map<string, MemoryRow>();
+  readonly #notifier = createAppendNotifier();
+  #closed = false;
+
+  constructor(options: InMemoryEventStoreOptions<Payload>) {
+    this.#codec = createEventCodec(options.catalog);
+    this.#sha256 = options.sha256 ?? sha256Hex;
+  }
+
+  async append(event: NewEvent<Payload>, options?: AppendOptions): Promise<StoredEvent<Payload>> {
+    const [stored] = await this.appendAll([event], options);
+    return stored!;
+  }
+
+  async appendAll(
+    events: readonly NewEvent<Payload>[],
+    options?: AppendOptions,
+  ): Promise<StoredEvent<Payload>[]> {
+    this.#open();
+    const batch = normalizeBatch(this.#codec, events);
+    const existing = new Map<string, StoredEvent<Payload>>();
+    for (const event of batch) {
+      const row = this.#byEventId.get(event.eventId);
+      if (row) existing.set(event.eventId, this.#codec.decodeRow(row));
+    }
+    const retried = settleRetry(this.#codec, batch, existing);
+    if (retried) return retried;
+
+    const sessionId = batch[0]!.sessionId;
+    const sessionRows = this.#bySession.get(sessionId) ?? [];
+    const last = sessionRows.at(-1);
+    checkExpectedSequence(sessionId, options, last?.sequence ?? 0);
+    const sealed = sealBatch(this.#codec, this.#sha256, batch, {
+      sequence: last?.sequence ?? 0,
+      hash: last?.hash ?? GENESIS_HASH,
+    });
+    const rows = sealed.map((event, index): MemoryRow => ({
+      ...event,
+      position: this.#rows.length + index + 1,
+    }));
+    // Nothing above wrote anything, so a failure leaves no trace; from here on nothing can fail.
+    this.#rows.push(...rows);
+    sessionRows.push(...rows);
+    this.#bySession.set(sessionId, sessionRows);
+    for (const row of rows) this.#byEventId.set(row.eventId, row);
+    this.#notifier.notify();
+    return rows.map((row, index) => toStoredEvent(batch[index]!, row, row.position));
+  }
+
+  async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
+    this.#open();
+    const after = options.afterSequence ?? 0;
+    const rows = (this.#bySession.get(sessionId) ?? []).filter((row) => row.sequence > after);
+    const selected = options.limit === undefined ? rows : rows.slice(0, options.limit);
+    const checker = createChainChecker(this.#sha256, this.#chainStart(sessionId, after));
+    return selected.map((row) => {
+      checker.check(row);
+      return this.#codec.decodeRow(row);
+    });
+  }
+
+  async *stream(
+    sessionId: string,
+    options: Omit<ReadOptions, 'limit'> = {},
+  ): AsyncIterable<StoredEvent<Payload>> {
+    yield* await this.read(sessionId, options);
+  }
+
+  async lastSequence(sessionId: string): Promise<number> {
+    this.#open();
+    return this.#bySession.get(sessionId)?.at(-1)?.sequence ?? 0;
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    this.#open();
+    return [...this.#bySession.entries()].map(([sessionId, rows]) => ({
+      sessionId,
+      lastSequence: rows.at(-1)!.sequence,
+      firstTimestamp: rows[0]!.timestamp,
+      lastTimestamp: rows.at(-1)!.timestamp,
+    }));
+  }
+
+  async *readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
+    yield* this.#page(options.afterPosition ?? 0, options.limit ?? Number.MAX_SAFE_INTEGER);
+  }
+
+  subscribe(
+    options: SubscribeOptions = {},
+  ): AsyncIterable<
+    { type: 'event'; event: StoredEvent<Payload> } | { type: 'caught_up'; position: number }
+  > {
+    this.#open();
+    return liveFeed(
+      {
+        readPage: async (after, limit) => (this.#closed ? [] : this.#page(after, limit)),
+        nextChange: () => this.#notifier.next(),
+      },
+      options,
+    );
+  }
+
+  async verify(sessionId: string): Promise<ChainVerification> {
+    this.#open();
+    const rows = this.#bySession.get(sessionId) ?? [];
+    const checker = createChainChecker(this.#sha256, { sequence: 0, hash: GENESIS_HASH });
+    try {
+      for (const row of rows) checker.check(row);
+    } catch (error) {
+      if (error instanceof CorruptEventError)
+        return { ok: false, sessionId, sequence: error.sequence, detail: error.message };
+      throw error;
+    }
+    return {
+      ok: true,
+      sessionId,
+      lastSequence: rows.at(-1)?.sequence ?? 0,
+      headHash: rows.at(-1)?.hash ?? GENESIS_HASH,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#notifier.notify();
+  }
+
+  /** Test hook: overwrite a stored row in place, as an attacker with disk access could. */
+  tamper(sessionId: string, sequence: number, change: (row: EventRow) => Partial<EventRow>): void {
+    const rows = this.#bySession.get(sessionId) ?? [];
+    const index = rows.findIndex((row) => row.sequence === sequence);
+    if (index < 0) throw new RangeError(`no event ${sessionId}#${sequence}`);
+    const original = rows[index]!;
+    const replaced = { ...original, ...change(original) };
+    rows[index] = replaced;
+    this.#rows[this.#rows.indexOf(original)] = replaced;
+    this.#byEventId.set(replaced.eventId, replaced);
+  }
+
+  #page(afterPosition: number, limit: number): StoredEvent<Payload>[] {
+    // Positions are 1-based and dense here, so the start index is the cursor itself.
+    return this.#rows.slice(afterPosition, afterPosition + limit).map((row) => {
+      checkRowHash(this.#sha256, row);
+      return this.#codec.decodeRow(row);
+    });
+  }
+
+  #chainStart(sessionId: string, afterSequence: number): { sequence: number; hash: string } {
+    if (afterSequence <= 0) return { sequence: 0, hash: GENESIS_HASH };
+    const row = this.#bySession
+      .get(sessionId)
+      ?.find((candidate) => candidate.sequence === afterSequence);
+    return { sequence: afterSequence, hash: row?.hash ?? GENESIS_HASH };
+  }
+
+  #open(): void {
+    if (this.#closed) throw new StoreClosedError('in-memory event store');
+  }
+}
+
+/** Creates an empty in-memory store for `catalog`. */
+export function createInMemoryEventStore<Payload extends PayloadShape>(
+  options: InMemoryEventStoreOptions<Payload>,
+): InMemoryEventStore<Payload> {
+  return new InMemoryEventStore(options);
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { OperatorModeSchema } from '../approvals/approval-tier.js';
+import { defineEvent } from '../events/event-definition.js';
+
+const stageId = z.string().min(1);
+const actor = z.string().min(1);
+
+/** A session exists: the task, where it runs, which workflow, under which operator mode. */
+export const sessionCreated = defineEvent({
+  type: 'session_created',
+  description: 'A session was created for a task in a workspace.',
+  fields: {
+    task: z.string().min(1),
+    workspace: z.string().min(1),
+    workflowId: z.string().min(1),
+    mode: OperatorModeSchema,
+    modelProfile: z.string().min(1).optional(),
+  },
+});
+
+export const workflowStarted = defineEvent({
+  type: 'workflow_started',
+  description: "The session's workflow started at its first stage.",
+  fields: { workflowId: z.string().min(1), firstStageId: stageId },
+});
+
+export const workflowCompleted = defineEvent({
+  type: 'workflow_completed',
+  description: 'The workflow reached a terminal stage successfully.',
+  fields: { finalStageId: stageId, summary: z.string().optional() },
+});
+
+export const workflowFailed = defineEvent({
+  type: 'workflow_failed',
+  description: 'The workflow ended in failure.',
+  fields: { category: z.string().min(1), message: z.string(), stageId: stageId.optional() },
+});
+
+export const workflowCancelled = defineEvent({
+  type: 'workflow_cancelled',
+  description: 'Someone cancelled the workflow.',
+  fields: { by: actor, reason: z.string().optional() },
+});
+
+export const orchestrationPaused = defineEvent({
+  type: 'orchestration_paused',
+  description: 'The session was paused; nothing runs until it is resumed.',
+  fields: { by: actor, reason: z.string().optional() },
+});
+
+export const orchestrationResumed = defineEvent({
+  type: 'orchestration_resumed',
+  description: 'A paused session was resumed.',
+  fields: { by: actor },
+});
+
+export const stageStarted = defineEvent({
+  type: 'stage_started',
+  description: 'A stage attempt began.',
+  fields: { stageId, attempt: z.number().int().min(1) },
+});
+
+export const stageCompleted = defineEvent({
+  type: 'stage_completed',
+  description: 'A stage attempt produced an accepted artifact.',
+  fields: {
+    stageId,
+    attempt: z.number().int().min(1),
+    artifactHash: z.string().optional(),
+    verdict: z.string().optional(),
+  },
+});
+
+export const stageFailed = defineEvent({
+  type: 'stage_failed',
+  description: 'A stage attempt failed; the retry policy decides what follows.',
+  fields: {
+    stageId,
+    attempt: z.number().int().min(1),
+    category: z.string().min(1),
+    message: z.string(),
+  },
+});
+
+export const sessionEvents = [
+  sessionCreated,
+  workflowStarted,
+  workflowCompleted,
+  workflowFailed,
+  workflowCancelled,
+  orchestrationPaused,
+  orchestrationResumed,
+  stageStarted,
+  stageCompleted,
+  stageFailed,
+] as const;

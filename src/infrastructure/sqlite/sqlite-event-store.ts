@@ -1,0 +1,322 @@
+import type Database from 'better-sqlite3';
+import type { Sha256 } from '../../core/base/sha256.js';
+import {
+  checkExpectedSequence,
+  normalizeBatch,
+  sealBatch,
+  settleRetry,
+  toStoredEvent,
+  type AppendOptions,
+} from '../../core/events/append-batch.js';
+import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
+import type { EventCatalog } from '../../core/events/event-catalog.js';
+import { createEventCodec, type EventCodec, type EventRow } from '../../core/events/event-codec.js';
+import type { NewEvent, PayloadShape, StoredEvent } from '../../core/events/event-envelope.js';
+import type {
+  EventStore,
+  ReadAllOptions,
+  ReadOptions,
+  SessionSummary,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../../core/events/event-store.js';
+import {
+  checkRowHash,
+  createChainChecker,
+  GENESIS_HASH,
+  type ChainVerification,
+} from '../../core/events/hash-chain.js';
+import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
+import { StoreClosedError } from '../../core/events/store-closed-error.js';
+import { nodeSha256 } from '../system/node-sha256.js';
+import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
+
+export type SqliteEventStoreOptions<Payload extends PayloadShape> = SqliteOptions & {
+  readonly catalog: EventCatalog<Payload>;
+  /** How often a live subscription looks for appends made by other processes (default 200 ms). */
+  readonly pollIntervalMs?: number;
+  readonly sha256?: Sha256;
+};
+
+type RawRow = {
+  position: number;
+  session_id: string;
+  sequence: number;
+  event_id: string;
+  bytes: string;
+  hash: string;
+  previous_hash: string;
+};
+
+const ROW_COLUMNS = 'position, session_id, sequence, event_id, bytes, hash, previous_hash';
+const PAGE_SIZE = 1000;
+
+function toEventRow(raw: RawRow): EventRow {
+  return {
+    position: raw.position,
+    sessionId: raw.session_id,
+    sequence: raw.sequence,
+    eventId: raw.event_id,
+    bytes: raw.bytes,
+    hash: raw.hash,
+    previousHash: raw.previous_hash,
+  };
+}
+
+/**
+ * The embedded event store: one SQLite file in WAL mode, one long-lived connection. The
+ * expected-sequence check and the insert run in one IMMEDIATE transaction, so concurrent
+ * writers (threads or processes) serialize on the file lock and the loser sees a conflict.
+ * Nothing is acknowledged before commit.
+ */
+export class SqliteEventStore<Payload extends PayloadShape> implements EventStore<Payload> {
+  readonly #db: Database.Database;
+  readonly #codec: EventCodec<Payload>;
+  readonly #sha256: Sha256;
+  readonly #pollIntervalMs: number;
+  readonly #notifier = createAppendNotifier();
+  readonly #statements;
+  readonly #appendTransaction;
+  #closed = false;
+
+  constructor(
+    readonly path: string,
+    options: SqliteEventStoreOptions<Payload>,
+  ) {
+    this.#db = openSqliteDatabase(path, options);
+    this.#codec = createEventCodec(options.catalog);
+    this.#sha256 = options.sha256 ?? nodeSha256;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 200;
+    const db = this.#db;
+    this.#statements = {
+      byEventIds: db.prepare<[string], RawRow>(
+        `SELECT ${ROW_COLUMNS} FROM events WHERE event_id IN (SELECT value FROM json_each(?))`,
+      ),
+      head: db.prepare<[string], { last_sequence: number; last_hash: string }>(
+        'SELECT last_sequence, last_hash FROM sessions WHERE session_id = ?',
+      ),
+      insert: db.prepare(
+        `INSERT INTO events (session_id, sequence, event_id, type, timestamp, bytes, hash, previous_hash)
+         VALUES (@sessionId, @sequence, @eventId, @type, @timestamp, @bytes, @hash, @previousHash)`,
+      ),
+      upsertSession: db.prepare(
+        `INSERT INTO sessions (session_id, last_sequence, last_hash, first_position, first_timestamp, last_timestamp)
+         VALUES (@sessionId, @lastSequence, @lastHash, @firstPosition, @firstTimestamp, @lastTimestamp)
+         ON CONFLICT (session_id) DO UPDATE SET
+           last_sequence = excluded.last_sequence, last_hash = excluded.last_hash, last_timestamp = excluded.last_timestamp`,
+      ),
+      sessionPage: db.prepare<[string, number, number], RawRow>(
+        `SELECT ${ROW_COLUMNS} FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+      ),
+      hashAt: db.prepare<[string, number], { hash: string }>(
+        'SELECT hash FROM events WHERE session_id = ? AND sequence = ?',
+      ),
+      feedPage: db.prepare<[number, number], RawRow>(
+        `SELECT ${ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+      ),
+      sessions: db.prepare<
+        [],
+        {
+          session_id: string;
+          last_sequence: number;
+          first_timestamp: string;
+          last_timestamp: string;
+        }
+      >(
+        'SELECT session_id, last_sequence, first_timestamp, last_timestamp FROM sessions ORDER BY first_position',
+      ),
+    };
+    this.#appendTransaction = db.transaction(
+      (
+        events: readonly NewEvent<Payload>[],
+        options: AppendOptions | undefined,
+      ): StoredEvent<Payload>[] => {
+        const batch = normalizeBatch(this.#codec, events);
+        const existing = new Map<string, StoredEvent<Payload>>();
+        for (const raw of this.#statements.byEventIds.all(
+          JSON.stringify(batch.map((event) => event.eventId)),
+        )) {
+          existing.set(raw.event_id, this.#codec.decodeRow(toEventRow(raw)));
+        }
+        const retried = settleRetry(this.#codec, batch, existing);
+        if (retried) return retried;
+
+        const sessionId = batch[0]!.sessionId;
+        const head = this.#statements.head.get(sessionId);
+        checkExpectedSequence(sessionId, options, head?.last_sequence ?? 0);
+        const sealed = sealBatch(this.#codec, this.#sha256, batch, {
+          sequence: head?.last_sequence ?? 0,
+          hash: head?.last_hash ?? GENESIS_HASH,
+        });
+        const stored = sealed.map((row, index) => {
+          const position = Number(this.#statements.insert.run(row).lastInsertRowid);
+          return toStoredEvent(batch[index]!, row, position);
+        });
+        const last = sealed.at(-1)!;
+        this.#statements.upsertSession.run({
+          sessionId,
+          lastSequence: last.sequence,
+          lastHash: last.hash,
+          firstPosition: stored[0]!.position,
+          firstTimestamp: sealed[0]!.timestamp,
+          lastTimestamp: last.timestamp,
+        });
+        return stored;
+      },
+    );
+  }
+
+  async append(event: NewEvent<Payload>, options?: AppendOptions): Promise<StoredEvent<Payload>> {
+    const [stored] = await this.appendAll([event], options);
+    return stored!;
+  }
+
+  async appendAll(
+    events: readonly NewEvent<Payload>[],
+    options?: AppendOptions,
+  ): Promise<StoredEvent<Payload>[]> {
+    this.#open();
+    const stored = this.#appendTransaction.immediate(events, options);
+    this.#notifier.notify();
+    return stored;
+  }
+
+  async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
+    const events: StoredEvent<Payload>[] = [];
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    if (limit <= 0) return events;
+    for await (const event of this.stream(sessionId, options)) {
+      events.push(event);
+      if (events.length >= limit) break;
+    }
+    return events;
+  }
+
+  async *stream(
+    sessionId: string,
+    options: Omit<ReadOptions, 'limit'> = {},
+  ): AsyncIterable<StoredEvent<Payload>> {
+    this.#open();
+    let after = options.afterSequence ?? 0;
+    const start =
+      after <= 0
+        ? GENESIS_HASH
+        : (this.#statements.hashAt.get(sessionId, after)?.hash ?? GENESIS_HASH);
+    const checker = createChainChecker(this.#sha256, { sequence: Math.max(0, after), hash: start });
+    for (;;) {
+      this.#open();
+      const page = this.#statements.sessionPage.all(sessionId, after, PAGE_SIZE);
+      for (const raw of page) {
+        const row = toEventRow(raw);
+        checker.check(row);
+        yield this.#codec.decodeRow(row);
+      }
+      if (page.length < PAGE_SIZE) return;
+      after = page.at(-1)!.sequence;
+    }
+  }
+
+  async lastSequence(sessionId: string): Promise<number> {
+    this.#open();
+    return this.#statements.head.get(sessionId)?.last_sequence ?? 0;
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    this.#open();
+    return this.#statements.sessions.all().map((row) => ({
+      sessionId: row.session_id,
+      lastSequence: row.last_sequence,
+      firstTimestamp: row.first_timestamp,
+      lastTimestamp: row.last_timestamp,
+    }));
+  }
+
+  async *readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
+    let after = options.afterPosition ?? 0;
+    let remaining = options.limit ?? Number.MAX_SAFE_INTEGER;
+    while (remaining > 0) {
+      const page = this.#feedPage(after, Math.min(PAGE_SIZE, remaining));
+      yield* page;
+      if (page.length < Math.min(PAGE_SIZE, remaining)) return;
+      remaining -= page.length;
+      after = page.at(-1)!.position;
+    }
+  }
+
+  subscribe(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage<Payload>> {
+    this.#open();
+    return liveFeed(
+      {
+        readPage: async (after, limit) => (this.#closed ? [] : this.#feedPage(after, limit)),
+        // Appends from this process wake the feed at once; other processes' appends are found by polling.
+        nextChange: () => Promise.race([this.#notifier.next(), delay(this.#pollIntervalMs)]),
+      },
+      options,
+    );
+  }
+
+  async verify(sessionId: string): Promise<ChainVerification> {
+    this.#open();
+    const checker = createChainChecker(this.#sha256, { sequence: 0, hash: GENESIS_HASH });
+    let after = 0;
+    let headHash = GENESIS_HASH;
+    try {
+      for (;;) {
+        const page = this.#statements.sessionPage.all(sessionId, after, PAGE_SIZE);
+        for (const raw of page) {
+          checker.check(toEventRow(raw));
+          headHash = raw.hash;
+        }
+        if (page.length < PAGE_SIZE) break;
+        after = page.at(-1)!.sequence;
+      }
+      const head = this.#statements.head.get(sessionId);
+      const lastSequence = head?.last_sequence ?? 0;
+      if (head && head.last_hash !== headHash) {
+        return {
+          ok: false,
+          sessionId,
+          sequence: lastSequence,
+          detail: 'the session head does not match its last event',
+        };
+      }
+      return { ok: true, sessionId, lastSequence, headHash };
+    } catch (error) {
+      if (error instanceof CorruptEventError)
+        return { ok: false, sessionId, sequence: error.sequence, detail: error.message };
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#notifier.notify();
+    this.#db.close();
+  }
+
+  #feedPage(afterPosition: number, limit: number): StoredEvent<Payload>[] {
+    this.#open();
+    return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
+      const row = toEventRow(raw);
+      checkRowHash(this.#sha256, row);
+      return this.#codec.decodeRow(row);
+    });
+  }
+
+  #open(): void {
+    if (this.#closed) throw new StoreClosedError(`SQLite event store ${this.path}`);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Opens (creating if needed) a SQLite event store at `path`. */
+export function openSqliteEventStore<Payload extends PayloadShape>(
+  path: string,
+  options: SqliteEventStoreOptions<Payload>,
+): SqliteEventStore<Payload> {
+  return new SqliteEventStore(path, options);
+}

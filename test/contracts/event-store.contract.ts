@@ -4,7 +4,9 @@ import { type CorrexError } from '../../src/core/base/correx-error.js';
 import { ConcurrencyError } from '../../src/core/events/concurrency-error.js';
 import { CorruptEventError } from '../../src/core/events/corrupt-event-error.js';
 import { DuplicateEventError } from '../../src/core/events/duplicate-event-error.js';
-import type { EventRow } from '../../src/core/events/event-codec.js';
+import { createEventCodec, type EventRow } from '../../src/core/events/event-codec.js';
+import { chainHash } from '../../src/core/events/hash-chain.js';
+import { sha256Hex } from '../../src/core/base/sha256.js';
 import type { NewEvent, StoredEvent } from '../../src/core/events/event-envelope.js';
 import type { EventStore, SubscriptionMessage } from '../../src/core/events/event-store.js';
 import {
@@ -12,7 +14,7 @@ import {
   InvalidEventError,
 } from '../../src/core/events/invalid-event-error.js';
 import { StoreClosedError } from '../../src/core/events/store-closed-error.js';
-import type { EventPayload } from '../../src/core/event-catalog.js';
+import { correxEventCatalog, type EventPayload } from '../../src/core/event-catalog.js';
 import { noteBatch, noteEvent, stageEvent } from '../support/sample-events.js';
 
 type Store = EventStore<EventPayload>;
@@ -445,6 +447,25 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         const result = await store.verify('s');
         expect(result).toMatchObject({ ok: false });
         if (!result.ok) expect(result.sequence).toBe(2);
+      });
+
+      it('detects a forged event whose own hash was recomputed: the next link breaks', async () => {
+        const stored = await store.appendAll(noteBatch('s', 1, 4));
+        const target = stored[1]!;
+        const bytes = createEventCodec(correxEventCatalog).encode(
+          {
+            ...target,
+            payload: { type: 'steering_note_added', sessionId: 's', content: 'forged' },
+          },
+          target.sequence,
+        );
+        await harness.tamper(store, 's', 2, {
+          bytes,
+          hash: chainHash(sha256Hex, stored[0]!.hash, bytes),
+        });
+        expect(await store.verify('s')).toMatchObject({ ok: false, sequence: 3 });
+        const error = await expectError(store.read('s'), CorruptEventError);
+        expect(error).toMatchObject({ sequence: 3, reason: 'hash' });
       });
 
       it('a row whose bytes are not JSON is a corrupt event, not a crash', async () => {

@@ -80,7 +80,7 @@ export function createEventCodec<Payload extends PayloadShape>(
       throw new InvalidEventError(
         sessionId,
         eventId,
-        `${issue?.path.join('.') ?? 'envelope'}: ${issue?.message ?? 'invalid'}`,
+        `${issue?.path.join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}`,
       );
     }
     const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version ?? 1);
@@ -118,7 +118,7 @@ export function createEventCodec<Payload extends PayloadShape>(
         where.sessionId,
         where.sequence,
         'unreadable',
-        `${issue?.path.join('.') ?? 'envelope'}: ${issue?.message ?? 'invalid'}`,
+        `${issue?.path.join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}`,
       );
     }
     const envelope = fields.data;
@@ -139,7 +139,18 @@ export function createEventCodec<Payload extends PayloadShape>(
   return {
     catalog,
     normalize,
-    encode: (event, sequence) => canonicalJson({ ...event, sequence }),
+    // Only envelope fields, whatever else the object carries, so stray properties never reach the bytes.
+    encode: (event, sequence) =>
+      canonicalJson({
+        eventId: event.eventId,
+        sessionId: event.sessionId,
+        sequence,
+        timestamp: event.timestamp,
+        version: event.version,
+        causationId: event.causationId,
+        correlationId: event.correlationId,
+        payload: event.payload,
+      }),
     decode,
     decodeRow(row) {
       const envelope = decode(row.bytes, row);

@@ -1,0 +1,14 @@
+import type { InferenceRequest } from './inference-request.js';
+import type { InferenceResult } from './inference-result.js';
+
+/**
+ * The port every model backend implements (remote APIs, a local GGUF, scripted turns, replay).
+ * `infer` resolves with the model's proposal or rejects with an `InferenceError` whose category
+ * the retry policy acts on. Aborting `signal` stops the underlying request or generation and
+ * rejects with category `cancelled`.
+ */
+export interface InferenceProvider {
+  /** Stable name used in events and model profiles, e.g. `openai-compatible:local`. */
+  readonly name: string;
+  infer(request: InferenceRequest, signal?: AbortSignal): Promise<InferenceResult>;
+}

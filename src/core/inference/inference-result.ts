@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * A tool call the model proposed. `argsRaw` is the model's text verbatim; `args` is set when it
+ * parsed as a JSON object, otherwise `argsError` says why not. A proposal is an input to the
+ * kernel, never a decision.
+ */
+export const ToolCallProposalSchema = z.strictObject({
+  callId: z.string().min(1),
+  name: z.string().min(1),
+  argsRaw: z.string(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  argsError: z.string().optional(),
+});
+export type ToolCallProposal = z.infer<typeof ToolCallProposalSchema>;
+
+export const FinishReasonSchema = z.enum([
+  'stop',
+  'length',
+  'tool_calls',
+  'content_filter',
+  'error',
+  'other',
+]);
+export type FinishReason = z.infer<typeof FinishReasonSchema>;
+
+export const TokenUsageSchema = z.strictObject({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+});
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/** What a provider returns for one successful call. Recorded whole in `inference_completed`. */
+export const InferenceResultSchema = z.strictObject({
+  text: z.string(),
+  toolCalls: z.array(ToolCallProposalSchema),
+  finishReason: FinishReasonSchema,
+  usage: TokenUsageSchema,
+  /** The model id the provider reports having used (may differ from the one requested). */
+  modelId: z.string().min(1),
+  latencyMs: z.number().int().nonnegative(),
+});
+export type InferenceResult = z.infer<typeof InferenceResultSchema>;

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import {
+  describeConnectFailure,
+  PostgresConnectError,
+  PostgresSchemaError,
+} from './postgres-errors.js';
+
+/** The default schema correx keeps its tables in. */
+export const DEFAULT_POSTGRES_SCHEMA = 'correx';
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export type PostgresPoolOptions = {
+  /** Most connections the pool opens (default 10). */
+  readonly maxConnections?: number;
+  /** How long to wait for a connection, in ms (default 10000). */
+  readonly connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity (default `correx`). */
+  readonly applicationName?: string;
+};
+
+/** True for a `postgres://` or `postgresql://` URL. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The URL with any password replaced by `***`, safe to print and log. */
+export function redactConnectionString(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = '***';
+    for (const key of [...url.searchParams.keys()])
+      if (/pass/i.test(key)) url.searchParams.set(key, '***');
+    return url.toString();
+  } catch {
+    return connectionString.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
+}
+
+/** Checks a schema name (lowercase letters, digits, underscores) and returns it quoted for SQL. */
+export function quoteSchema(schema: string, location: string): string {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new PostgresSchemaError(
+      location,
+      schema,
+      'invalid_name',
+      'a schema name is 1-63 lowercase letters, digits or underscores, not starting with a digit',
+    );
+  }
+  return `"${schema}"`;
+}
+
+/** A 32-bit advisory-lock key derived from the schema name, so stores in different schemas never contend. */
+export function schemaLockKey(schema: string): number {
+  return createHash('sha256').update(`correx:${schema}`).digest().readInt32BE(0);
+}
+
+/**
+ * Creates a pool for a `postgres://` URL. The URL is checked here; the first connection is
+ * made by `checkConnection`.
+ */
+export function createPostgresPool(
+  connectionString: string,
+  options: PostgresPoolOptions = {},
+): pg.Pool {
+  const location = redactConnectionString(connectionString);
+  if (!isPostgresUrl(connectionString)) {
+    throw new PostgresConnectError(
+      location,
+      'invalid_url',
+      'not a PostgreSQL URL: expected postgres://user[:password]@host[:port]/database',
+    );
+  }
+  try {
+    new URL(connectionString);
+  } catch {
+    throw new PostgresConnectError(
+      location,
+      'invalid_url',
+      'the URL cannot be parsed: expected postgres://user[:password]@host[:port]/database',
+    );
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    application_name: options.applicationName ?? 'correx',
+  });
+  // An idle connection that the server drops is discarded by the pool; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Opens one connection and runs a trivial query, turning any failure into a named error. */
+export async function checkConnection(pool: pg.Pool, location: string): Promise<void> {
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    throw describeConnectFailure(location, error);
+  }
+}

@@ -1,0 +1,476 @@
+import type pg from 'pg';
+import type { Sha256 } from '../../core/base/sha256.js';
+import {
+  checkExpectedSequence,
+  normalizeBatch,
+  sealBatch,
+  settleRetry,
+  toStoredEvent,
+  type AppendOptions,
+} from '../../core/events/append-batch.js';
+import { ConcurrencyError } from '../../core/events/concurrency-error.js';
+import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
+import type { EventCatalog } from '../../core/events/event-catalog.js';
+import {
+  createEventCodec,
+  type EventCodec,
+  type EventRow,
+  type NormalizedEvent,
+} from '../../core/events/event-codec.js';
+import type { NewEvent, PayloadShape, StoredEvent } from '../../core/events/event-envelope.js';
+import type {
+  EventStore,
+  ReadAllOptions,
+  ReadOptions,
+  SessionSummary,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../../core/events/event-store.js';
+import {
+  checkRowHash,
+  createChainChecker,
+  GENESIS_HASH,
+  type ChainVerification,
+} from '../../core/events/hash-chain.js';
+import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
+import { StoreClosedError } from '../../core/events/store-closed-error.js';
+import { nodeSha256 } from '../system/node-sha256.js';
+import {
+  checkConnection,
+  createPostgresPool,
+  DEFAULT_POSTGRES_SCHEMA,
+  redactConnectionString,
+  type PostgresPoolOptions,
+} from './postgres-connection.js';
+import {
+  describeConnectFailure,
+  isConnectionFailure,
+  isUniqueViolation,
+  PostgresConnectError,
+} from './postgres-errors.js';
+import { createFeedListener, type FeedListener } from './postgres-feed-listener.js';
+import { checkSchema, migratePool } from './postgres-migrations.js';
+import { createPostgresStatements, type PostgresStatements } from './postgres-statements.js';
+
+export type PostgresStoreTarget =
+  | { readonly connectionString: string; readonly pool?: undefined }
+  /** A pool the caller owns: the store does not end it on close. */
+  | { readonly pool: pg.Pool; readonly connectionString?: undefined };
+
+export type PostgresEventStoreOptions<Payload extends PayloadShape> = PostgresStoreTarget &
+  PostgresPoolOptions & {
+    readonly catalog: EventCatalog<Payload>;
+    /** Schema holding the tables (default `correx`). */
+    readonly schema?: string;
+    /** Run migrations at open (default false: a missing schema is a PostgresSchemaError). */
+    readonly migrate?: boolean;
+    /** How often a live subscription polls when no notification arrives (default 500 ms). */
+    readonly pollIntervalMs?: number;
+    /** How long `readAll` waits for older transactions to settle before returning what is safe (default 2000 ms). */
+    readonly settleTimeoutMs?: number;
+    readonly sha256?: Sha256;
+  };
+
+type RawRow = {
+  position: string;
+  session_id: string;
+  sequence: string;
+  event_id: string;
+  bytes: string;
+  hash: string;
+  previous_hash: string;
+};
+
+type FeedRow = RawRow & { settled: boolean };
+
+const PAGE_SIZE = 1000;
+const UNIQUE_EVENT_ID = 'events_event_id_unique';
+const UNIQUE_SEQUENCE = 'events_session_sequence_unique';
+const MAX_APPEND_ATTEMPTS = 5;
+
+function toEventRow(raw: RawRow): EventRow {
+  return {
+    position: Number(raw.position),
+    sessionId: raw.session_id,
+    sequence: Number(raw.sequence),
+    eventId: raw.event_id,
+    bytes: raw.bytes,
+    hash: raw.hash,
+    previousHash: raw.previous_hash,
+  };
+}
+
+/**
+ * The event store for several processes: PostgreSQL through a `pg` pool. An append locks its
+ * session's head row, so writers to one session serialize and a stale `expectedSequence` is a
+ * ConcurrencyError. The global feed hands out only rows whose transaction is older than every
+ * transaction still in flight, so a reader never skips a slow transaction's events (see
+ * docs/postgres.md).
+ */
+export class PostgresEventStore<Payload extends PayloadShape> implements EventStore<Payload> {
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #codec: EventCodec<Payload>;
+  readonly #sha256: Sha256;
+  readonly #sql: PostgresStatements;
+  readonly #notifier = createAppendNotifier();
+  readonly #pollIntervalMs: number;
+  readonly #settleTimeoutMs: number;
+  readonly #listener: FeedListener;
+  #closed = false;
+
+  /** Use `openPostgresEventStore`, which checks the connection and schema first. */
+  constructor(
+    /** The server URL without its password, and the schema: safe to log. */
+    readonly location: string,
+    readonly schema: string,
+    pool: pg.Pool,
+    ownsPool: boolean,
+    options: PostgresEventStoreOptions<Payload>,
+  ) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.#codec = createEventCodec(options.catalog);
+    this.#sha256 = options.sha256 ?? nodeSha256;
+    this.#sql = createPostgresStatements(schema, location);
+    this.#pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
+    this.#listener = createFeedListener(pool, this.#sql.channel, () => this.#notifier.notify());
+  }
+
+  async append(event: NewEvent<Payload>, options?: AppendOptions): Promise<StoredEvent<Payload>> {
+    const [stored] = await this.appendAll([event], options);
+    return stored!;
+  }
+
+  async appendAll(
+    events: readonly NewEvent<Payload>[],
+    options?: AppendOptions,
+  ): Promise<StoredEvent<Payload>[]> {
+    this.#open();
+    const batch = normalizeBatch(this.#codec, events);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#appendOnce(batch, options);
+      } catch (error) {
+        // Another writer stored one of these ids between our check and our insert: settle
+        // against what it stored (a retry returns it, a different event is a DuplicateEventError).
+        if (isUniqueViolation(error, UNIQUE_EVENT_ID) && attempt < MAX_APPEND_ATTEMPTS) continue;
+        if (isUniqueViolation(error, UNIQUE_SEQUENCE)) {
+          const sessionId = batch[0]!.sessionId;
+          const actual = await this.lastSequence(sessionId);
+          throw new ConcurrencyError(sessionId, options?.expectedSequence ?? actual, actual);
+        }
+        throw this.#describe(error, 'append');
+      }
+    }
+  }
+
+  async #appendOnce(
+    batch: readonly NormalizedEvent<Payload>[],
+    options: AppendOptions | undefined,
+  ): Promise<StoredEvent<Payload>[]> {
+    const sessionId = batch[0]!.sessionId;
+    const client = await this.#connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      // Locks the session's head (creating it if new) until commit: writers to one session take turns.
+      const head = (
+        await client.query<{ last_sequence: string; last_hash: string }>(this.#sql.lockHead, [
+          sessionId,
+          GENESIS_HASH,
+        ])
+      ).rows[0]!;
+      const existing = new Map<string, StoredEvent<Payload>>();
+      const found = await client.query<RawRow>(this.#sql.byEventIds, [
+        batch.map((event) => event.eventId),
+      ]);
+      for (const raw of found.rows)
+        existing.set(raw.event_id, this.#codec.decodeRow(toEventRow(raw)));
+      const retried = settleRetry(this.#codec, batch, existing);
+      if (retried) {
+        await client.query('ROLLBACK');
+        return retried;
+      }
+      const lastSequence = Number(head.last_sequence);
+      checkExpectedSequence(sessionId, options, lastSequence);
+      const sealed = sealBatch(this.#codec, this.#sha256, batch, {
+        sequence: lastSequence,
+        hash: head.last_hash,
+      });
+      const first = Number(
+        (await client.query<{ first: string }>(this.#sql.allocate, [sealed.length])).rows[0]!.first,
+      );
+      const last = sealed.at(-1)!;
+      await client.query(this.#sql.insert, [
+        sealed.map((_, index) => first + index),
+        sealed.map((row) => row.sessionId),
+        sealed.map((row) => row.sequence),
+        sealed.map((row) => row.eventId),
+        sealed.map((row) => row.type),
+        sealed.map((row) => row.timestamp),
+        sealed.map((row) => row.bytes),
+        sealed.map((row) => row.hash),
+        sealed.map((row) => row.previousHash),
+        sessionId,
+        last.sequence,
+        last.hash,
+        last.timestamp,
+        first,
+        sealed[0]!.timestamp,
+      ]);
+      await client.query('COMMIT');
+      this.#notifier.notify();
+      return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
+    } catch (error) {
+      broken = isConnectionFailure(error);
+      if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
+    const events: StoredEvent<Payload>[] = [];
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    if (limit <= 0) return events;
+    for await (const event of this.stream(sessionId, options)) {
+      events.push(event);
+      if (events.length >= limit) break;
+    }
+    return events;
+  }
+
+  async *stream(
+    sessionId: string,
+    options: Omit<ReadOptions, 'limit'> = {},
+  ): AsyncIterable<StoredEvent<Payload>> {
+    this.#open();
+    let after = Math.max(0, options.afterSequence ?? 0);
+    const start =
+      after === 0
+        ? GENESIS_HASH
+        : ((await this.#query<{ hash: string }>(this.#sql.hashAt, [sessionId, after])).rows[0]
+            ?.hash ?? GENESIS_HASH);
+    const checker = createChainChecker(this.#sha256, { sequence: after, hash: start });
+    for (;;) {
+      const page = await this.#sessionPage(sessionId, after);
+      for (const row of page) {
+        checker.check(row);
+        yield this.#codec.decodeRow(row);
+      }
+      if (page.length < PAGE_SIZE) return;
+      after = page.at(-1)!.sequence;
+    }
+  }
+
+  async lastSequence(sessionId: string): Promise<number> {
+    this.#open();
+    const head = await this.#query<{ last_sequence: string }>(this.#sql.head, [sessionId]);
+    return Number(head.rows[0]?.last_sequence ?? 0);
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    this.#open();
+    const result = await this.#query<{
+      session_id: string;
+      last_sequence: string;
+      first_timestamp: string;
+      last_timestamp: string;
+    }>(this.#sql.sessions, []);
+    return result.rows.map((row) => ({
+      sessionId: row.session_id,
+      lastSequence: Number(row.last_sequence),
+      firstTimestamp: row.first_timestamp,
+      lastTimestamp: row.last_timestamp,
+    }));
+  }
+
+  /**
+   * Every event committed before the call, and possibly later ones. Rows held back because an
+   * older transaction is still in flight are waited for up to `settleTimeoutMs`; after that the
+   * safe prefix is returned and the rest comes on the next read.
+   */
+  async *readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
+    this.#open();
+    let after = options.afterPosition ?? 0;
+    let remaining = options.limit ?? Number.MAX_SAFE_INTEGER;
+    const deadline = Date.now() + this.#settleTimeoutMs;
+    while (remaining > 0) {
+      const want = Math.min(PAGE_SIZE, remaining);
+      const { events, heldBack } = await this.#feedPage(after, want);
+      yield* events;
+      remaining -= events.length;
+      if (events.length > 0) after = events.at(-1)!.position;
+      if (heldBack && Date.now() < deadline) {
+        if (events.length === 0) await delay(10);
+        continue;
+      }
+      if (events.length < want) return;
+    }
+  }
+
+  subscribe(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage<Payload>> {
+    this.#open();
+    return liveFeed(
+      {
+        readPage: async (after, limit) =>
+          this.#closed ? [] : (await this.#feedPage(after, limit)).events,
+        // NOTIFY wakes the feed as soon as any process commits; polling covers a lost listener
+        // and rows held back behind a transaction that was still in flight.
+        nextChange: () => {
+          this.#listener.ensure();
+          return Promise.race([this.#notifier.next(), delay(this.#pollIntervalMs)]);
+        },
+      },
+      options,
+    );
+  }
+
+  async verify(sessionId: string): Promise<ChainVerification> {
+    this.#open();
+    const checker = createChainChecker(this.#sha256, { sequence: 0, hash: GENESIS_HASH });
+    let after = 0;
+    let headHash = GENESIS_HASH;
+    try {
+      for (;;) {
+        const page = await this.#sessionPage(sessionId, after);
+        for (const row of page) {
+          checker.check(row);
+          headHash = row.hash;
+        }
+        if (page.length < PAGE_SIZE) break;
+        after = page.at(-1)!.sequence;
+      }
+      const head = (
+        await this.#query<{ last_sequence: string; last_hash: string }>(this.#sql.head, [sessionId])
+      ).rows[0];
+      const lastSequence = Number(head?.last_sequence ?? 0);
+      if (head && head.last_hash !== headHash) {
+        return {
+          ok: false,
+          sessionId,
+          sequence: lastSequence,
+          detail: 'the session head does not match its last event',
+        };
+      }
+      return { ok: true, sessionId, lastSequence, headHash };
+    } catch (error) {
+      if (error instanceof CorruptEventError)
+        return { ok: false, sessionId, sequence: error.sequence, detail: error.message };
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#notifier.notify();
+    await this.#listener.close();
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  async #sessionPage(sessionId: string, after: number): Promise<EventRow[]> {
+    this.#open();
+    const result = await this.#query<RawRow>(this.#sql.sessionPage, [sessionId, after, PAGE_SIZE]);
+    return result.rows.map(toEventRow);
+  }
+
+  /** One page of the feed, cut before the first row whose transaction may not be the last to land before it. */
+  async #feedPage(
+    afterPosition: number,
+    limit: number,
+  ): Promise<{ events: StoredEvent<Payload>[]; heldBack: boolean }> {
+    this.#open();
+    const result = await this.#query<FeedRow>(this.#sql.feedPage, [afterPosition, limit]);
+    const events: StoredEvent<Payload>[] = [];
+    for (const raw of result.rows) {
+      if (!raw.settled) return { events, heldBack: true };
+      const row = toEventRow(raw);
+      checkRowHash(this.#sha256, row);
+      events.push(this.#codec.decodeRow(row));
+    }
+    return { events, heldBack: false };
+  }
+
+  async #query<Row extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<Row>> {
+    try {
+      return await this.#pool.query<Row>(text, values);
+    } catch (error) {
+      throw this.#describe(error, 'read');
+    }
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.#pool.connect();
+    } catch (error) {
+      throw this.#describe(error, 'connect');
+    }
+  }
+
+  #describe(error: unknown, during: 'append' | 'read' | 'connect'): unknown {
+    if (during === 'append' && isConnectionFailure(error)) {
+      return new PostgresConnectError(
+        this.location,
+        'connection_lost',
+        'the connection was lost during an append; it may or may not have been stored: ' +
+          'retry with the same event ids (a stored batch is returned, never duplicated)',
+        error,
+      );
+    }
+    return describeConnectFailure(this.location, error);
+  }
+
+  #open(): void {
+    if (this.#closed) throw new StoreClosedError(`PostgreSQL event store ${this.location}`);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Opens a PostgreSQL event store: checks the connection, then migrates (when `migrate` is set)
+ * or checks that the schema is current. Every failure is a named CorrexError.
+ */
+export async function openPostgresEventStore<Payload extends PayloadShape>(
+  options: PostgresEventStoreOptions<Payload>,
+): Promise<PostgresEventStore<Payload>> {
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  const { pool, ownsPool, location } = await openPool(options, schema);
+  return new PostgresEventStore(location, schema, pool, ownsPool, options);
+}
+
+/** Shared by the event and snapshot stores: the pool, checked and migrated. */
+export async function openPool(
+  options: PostgresStoreTarget & PostgresPoolOptions & { readonly migrate?: boolean },
+  schema: string,
+): Promise<{ pool: pg.Pool; ownsPool: boolean; location: string }> {
+  const ownsPool = options.pool === undefined;
+  const pool = options.pool ?? createPostgresPool(options.connectionString, options);
+  const server = options.connectionString
+    ? redactConnectionString(options.connectionString)
+    : describePool(pool);
+  const location = `${server} (schema ${schema})`;
+  try {
+    await checkConnection(pool, server);
+    if (options.migrate) await migratePool(pool, server, schema);
+    else await checkSchema(pool, server, schema);
+    return { pool, ownsPool, location };
+  } catch (error) {
+    if (ownsPool) await pool.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+function describePool(pool: pg.Pool): string {
+  const { host, port, database, user } = pool.options;
+  return `postgres://${user ?? ''}@${host ?? 'localhost'}:${port ?? 5432}/${database ?? ''}`;
+}

@@ -1,0 +1,205 @@
+import type pg from 'pg';
+import {
+  checkConnection,
+  createPostgresPool,
+  DEFAULT_POSTGRES_SCHEMA,
+  quoteSchema,
+  redactConnectionString,
+  schemaLockKey,
+} from './postgres-connection.js';
+import { describeConnectFailure, PostgresSchemaError } from './postgres-errors.js';
+
+/** Advisory-lock sub-keys under a schema's key (see `schemaLockKey`). */
+export const MIGRATION_LOCK = 0;
+export const POSITION_LOCK = 1;
+
+/**
+ * Schema versions, each applied once in its own transaction and recorded in
+ * `<schema>.correx_migrations`. `s` is the quoted schema name, `key` its advisory-lock key.
+ */
+const MIGRATIONS: readonly ((s: string, key: number) => string)[] = [
+  (s, key) => `
+  -- Global positions come from this sequence, but only through allocate_positions below.
+  CREATE SEQUENCE ${s}.event_positions AS bigint;
+  CREATE TABLE ${s}.events (
+    position        bigint PRIMARY KEY,
+    transaction_id  xid8   NOT NULL DEFAULT pg_current_xact_id(),
+    session_id      text   NOT NULL,
+    sequence        bigint NOT NULL,
+    event_id        text   NOT NULL,
+    type            text   NOT NULL,
+    event_timestamp text   NOT NULL,
+    bytes           text   NOT NULL,
+    hash            text   NOT NULL,
+    previous_hash   text   NOT NULL,
+    CONSTRAINT events_event_id_unique UNIQUE (event_id),
+    CONSTRAINT events_session_sequence_unique UNIQUE (session_id, sequence)
+  );
+  CREATE TABLE ${s}.sessions (
+    session_id      text   PRIMARY KEY,
+    last_sequence   bigint NOT NULL,
+    last_hash       text   NOT NULL,
+    first_position  bigint,
+    first_timestamp text,
+    last_timestamp  text
+  );
+  CREATE INDEX sessions_first_position ON ${s}.sessions (first_position);
+  CREATE TABLE ${s}.snapshots (
+    session_id         text    NOT NULL,
+    projection         text    NOT NULL,
+    projection_version integer NOT NULL,
+    sequence           bigint  NOT NULL,
+    state              text    NOT NULL,
+    PRIMARY KEY (session_id, projection)
+  );
+  CREATE FUNCTION ${s}.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'correx events are append-only'; END $$;
+  CREATE TRIGGER events_no_update BEFORE UPDATE OR DELETE ON ${s}.events
+    FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_change();
+  CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON ${s}.events
+    FOR EACH STATEMENT EXECUTE FUNCTION ${s}.refuse_change();
+  -- Takes this transaction's id and n consecutive positions as one step, so that position order
+  -- is transaction-id order across writers. The global feed relies on it (see docs/postgres.md).
+  -- A session-level lock, released at once: writers serialize only for this step, not until commit.
+  CREATE FUNCTION ${s}.allocate_positions(n integer) RETURNS bigint LANGUAGE plpgsql AS $$
+    DECLARE last bigint;
+    BEGIN
+      PERFORM pg_advisory_lock(${key}, ${POSITION_LOCK});
+      PERFORM pg_current_xact_id();
+      last := setval('${s}.event_positions', nextval('${s}.event_positions') + n - 1);
+      PERFORM pg_advisory_unlock(${key}, ${POSITION_LOCK});
+      RETURN last - n + 1;
+    END $$;
+  `,
+];
+
+/** The schema version this correx writes and reads. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+export type MigrateOptions = {
+  /** Schema to create the tables in (default `correx`). */
+  readonly schema?: string;
+};
+
+export type MigrationReport = {
+  readonly schema: string;
+  readonly fromVersion: number;
+  readonly toVersion: number;
+};
+
+/**
+ * Brings a schema up to date. Safe to run twice and from several processes at once: the
+ * migrations run under an advisory lock keyed by the schema, and each records its version.
+ */
+export async function migratePostgres(
+  target: string | pg.Pool,
+  options: MigrateOptions = {},
+): Promise<MigrationReport> {
+  const ownPool = typeof target === 'string';
+  const pool = ownPool ? createPostgresPool(target, { maxConnections: 1 }) : target;
+  const location = ownPool ? redactConnectionString(target) : 'pool';
+  try {
+    return await migratePool(pool, location, options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  } finally {
+    if (ownPool) await pool.end();
+  }
+}
+
+/** `migratePostgres` on a pool, naming `location` in errors. */
+export async function migratePool(
+  pool: pg.Pool,
+  location: string,
+  schema: string,
+): Promise<MigrationReport> {
+  const s = quoteSchema(schema, location);
+  const key = schemaLockKey(schema);
+  await checkConnection(pool, location);
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw describeConnectFailure(location, error);
+  }
+  let broken = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1, $2)', [key, MIGRATION_LOCK]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${s}.correx_migrations (
+           version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const fromVersion = await readVersion(client, s);
+      if (fromVersion > MIGRATIONS.length) {
+        throw new PostgresSchemaError(
+          location,
+          schema,
+          'newer',
+          `schema version ${fromVersion} is newer than this correx understands (${MIGRATIONS.length}); upgrade correx`,
+        );
+      }
+      for (let version = fromVersion; version < MIGRATIONS.length; version++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(MIGRATIONS[version]!(s, key));
+          await client.query(`INSERT INTO ${s}.correx_migrations (version) VALUES ($1)`, [
+            version + 1,
+          ]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }
+      return { schema, fromVersion, toVersion: MIGRATIONS.length };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [key, MIGRATION_LOCK]);
+    }
+  } catch (error) {
+    broken = true;
+    throw describeConnectFailure(location, error);
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function readVersion(client: pg.ClientBase | pg.Pool, s: string): Promise<number> {
+  const result = await client.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${s}.correx_migrations`,
+  );
+  return result.rows[0]?.version ?? 0;
+}
+
+/**
+ * Checks that a schema is migrated to exactly the version this correx knows; throws a
+ * PostgresSchemaError saying to run `correx migrate` otherwise.
+ */
+export async function checkSchema(pool: pg.Pool, location: string, schema: string): Promise<void> {
+  const s = quoteSchema(schema, location);
+  let version = 0;
+  try {
+    const exists = await pool.query<{ found: string | null }>(`SELECT to_regclass($1) AS found`, [
+      `${s}.correx_migrations`,
+    ]);
+    if (exists.rows[0]?.found) version = await readVersion(pool, s);
+  } catch (error) {
+    throw describeConnectFailure(location, error);
+  }
+  if (version === MIGRATIONS.length) return;
+  if (version > MIGRATIONS.length) {
+    throw new PostgresSchemaError(
+      location,
+      schema,
+      'newer',
+      `schema version ${version} is newer than this correx understands (${MIGRATIONS.length}); upgrade correx`,
+    );
+  }
+  throw new PostgresSchemaError(
+    location,
+    schema,
+    'missing',
+    version === 0
+      ? 'the correx tables do not exist: run `correx migrate` or open the store with migrate enabled'
+      : `schema is at version ${version} of ${MIGRATIONS.length}: run \`correx migrate\``,
+  );
+}

@@ -20,58 +20,85 @@ export class NonCanonicalValueError extends CorrexError {
  * replay comparisons meaningful.
  */
 export function canonicalJson(value: unknown): string {
-  return encode(value, '$', new Set());
+  try {
+    return encode(value, 0);
+  } catch (error) {
+    if (error instanceof PathedProblem)
+      throw new NonCanonicalValueError(`$${error.path} ${error.problem}`);
+    throw error;
+  }
 }
 
-function encode(value: unknown, path: string, ancestors: Set<object>): string {
+// Deep enough for any event; a cycle is reported as "nested too deep" instead of overflowing the stack.
+const MAX_DEPTH = 256;
+
+/** Carries the location of a problem outward; each level prepends its key, so the hot path builds no paths. */
+class PathedProblem {
+  constructor(
+    readonly problem: string,
+    public path = '',
+  ) {}
+}
+
+function encode(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value))
-        throw new NonCanonicalValueError(`${path} is ${value}: JSON has no such number`);
+      if (!Number.isFinite(value)) throw new PathedProblem(`is ${value}: JSON has no such number`);
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object':
       if (value === null) return 'null';
-      return encodeObject(value, path, ancestors);
+      if (depth >= MAX_DEPTH)
+        throw new PathedProblem(
+          `is nested deeper than ${MAX_DEPTH} levels or refers back to itself`,
+        );
+      return Array.isArray(value)
+        ? encodeArray(value as unknown[], depth)
+        : encodeObject(value, depth);
     default:
-      throw new NonCanonicalValueError(`${path} is a ${typeof value}, which has no JSON form`);
+      throw new PathedProblem(`is a ${typeof value}, which has no JSON form`);
   }
 }
 
-function encodeObject(value: object, path: string, ancestors: Set<object>): string {
-  if (ancestors.has(value)) throw new NonCanonicalValueError(`${path} refers back to itself`);
-  ancestors.add(value);
-  try {
-    if (Array.isArray(value)) {
-      const items = value.map((item: unknown, index) =>
-        item === undefined ? 'null' : encode(item, `${path}[${index}]`, ancestors),
-      );
-      return `[${items.join(',')}]`;
+function encodeArray(items: readonly unknown[], depth: number): string {
+  let out = '[';
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0) out += ',';
+    const item = items[index];
+    try {
+      out += item === undefined ? 'null' : encode(item, depth + 1);
+    } catch (error) {
+      if (error instanceof PathedProblem) error.path = `[${index}]${error.path}`;
+      throw error;
     }
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    if (prototype !== Object.prototype && prototype !== null) {
-      throw new NonCanonicalValueError(
-        `${path} is a ${value.constructor.name}, not a plain object`,
-      );
-    }
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort(compareCodeUnits);
-    const members: string[] = [];
-    for (const key of keys) {
-      const member = record[key];
-      if (member === undefined) continue;
-      members.push(`${JSON.stringify(key)}:${encode(member, `${path}.${key}`, ancestors)}`);
-    }
-    return `{${members.join(',')}}`;
-  } finally {
-    ancestors.delete(value);
   }
+  return `${out}]`;
 }
 
-// Array.prototype.sort's default compares UTF-16 code units, as RFC 8785 asks; named for clarity.
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function encodeObject(value: object, depth: number): string {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new PathedProblem(`is a ${value.constructor.name}, not a plain object`);
+  }
+  const record = value as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, which is the order RFC 8785 asks for.
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    try {
+      out += `${JSON.stringify(key)}:${encode(member, depth + 1)}`;
+    } catch (error) {
+      if (error instanceof PathedProblem) error.path = `.${key}${error.path}`;
+      throw error;
+    }
+  }
+  return `${out}}`;
 }

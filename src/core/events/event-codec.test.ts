@@ -139,3 +139,32 @@ describe('event codec', () => {
     expect(() => createEventCatalog([personV1, personV3])).toThrow(/defined twice/);
   });
 });
+
+describe('envelope encoding', () => {
+  it('equals the general canonical encoding of the whole envelope (property)', async () => {
+    const { canonicalJson } = await import('./canonical-json.js');
+    const fc = (await import('fast-check')).default;
+    const codec = createEventCodec(createEventCatalog([personV3]));
+    fc.assert(
+      fc.property(
+        fc.record({
+          eventId: fc.string({ minLength: 1, maxLength: 40 }),
+          sessionId: fc.string({ minLength: 1, maxLength: 40 }),
+          causationId: fc.option(fc.string({ minLength: 1 }), { nil: null }),
+          correlationId: fc.option(fc.string({ minLength: 1 }), { nil: null }),
+          first: fc.string(),
+          tags: fc.array(fc.string()),
+          sequence: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        }),
+        ({ first, tags, sequence, ...ids }) => {
+          const event = codec.normalize({
+            ...ids,
+            timestamp: '2026-11-30T12:00:00.000Z',
+            payload: { type: 'person_added', first, last: 'L', tags },
+          });
+          expect(codec.encode(event, sequence)).toBe(canonicalJson({ ...event, sequence }));
+        },
+      ),
+    );
+  });
+});

@@ -27,6 +27,8 @@ export type EventRow = {
   readonly previousHash: string;
 };
 
+type Where = { readonly sessionId: string; readonly sequence: number };
+
 export type EventCodec<Payload extends PayloadShape> = {
   readonly catalog: EventCatalog<Payload>;
   /** Validates an event offered for append. Throws InvalidEventError. */
@@ -34,10 +36,7 @@ export type EventCodec<Payload extends PayloadShape> = {
   /** The canonical bytes of the envelope `event` becomes at `sequence`. */
   encode(event: NormalizedEvent<Payload>, sequence: number): string;
   /** Parses, upcasts and validates stored bytes. Throws CorruptEventError naming where. */
-  decode(
-    bytes: string,
-    where: { readonly sessionId: string; readonly sequence: number },
-  ): EventEnvelope<Payload>;
+  decode(bytes: string, where: Where): EventEnvelope<Payload>;
   /** Decodes a row and checks its columns against its bytes. Hash checks are the reader's. */
   decodeRow(row: EventRow): StoredEvent<Payload>;
   /** Canonical text of what makes two appends "the same event" (everything but store-assigned fields). */
@@ -48,9 +47,8 @@ export function createEventCodec<Payload extends PayloadShape>(
   catalog: EventCatalog<Payload>,
 ): EventCodec<Payload> {
   function normalize(event: NewEvent<Payload>): NormalizedEvent<Payload> {
-    const eventId = typeof event.eventId === 'string' ? event.eventId : String(event.eventId);
-    const sessionId =
-      typeof event.sessionId === 'string' ? event.sessionId : String(event.sessionId);
+    const eventId = String(event.eventId);
+    const sessionId = String(event.sessionId);
     const rawPayload = event.payload as unknown;
     if (
       typeof rawPayload !== 'object' ||
@@ -63,43 +61,34 @@ export function createEventCodec<Payload extends PayloadShape>(
         'payload must be an object with a string "type"',
       );
     }
-    const version = catalog.currentVersion((rawPayload as PayloadShape).type);
+    const version = catalog.currentVersion((rawPayload as PayloadShape).type) ?? 1;
     const candidate = {
       eventId: event.eventId,
       sessionId: event.sessionId,
       sequence: 1,
       timestamp: event.timestamp,
-      version: version ?? 1,
+      version,
       causationId: event.causationId ?? null,
       correlationId: event.correlationId ?? null,
       payload: rawPayload,
     };
     const fields = EnvelopeFieldsSchema.safeParse(candidate);
-    if (!fields.success) {
-      const issue = fields.error.issues[0];
-      throw new InvalidEventError(
-        sessionId,
-        eventId,
-        `${issue?.path.join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}`,
-      );
-    }
-    const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version ?? 1);
+    if (!fields.success)
+      throw new InvalidEventError(sessionId, eventId, describeIssue(fields.error.issues));
+    const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version);
     if (!parsed.ok) throw new InvalidEventError(sessionId, eventId, parsed.problem.detail);
     return {
       eventId: candidate.eventId,
       sessionId: candidate.sessionId,
       timestamp: candidate.timestamp,
-      version: candidate.version,
+      version,
       causationId: candidate.causationId,
       correlationId: candidate.correlationId,
       payload: parsed.payload,
     };
   }
 
-  function decode(
-    bytes: string,
-    where: { readonly sessionId: string; readonly sequence: number },
-  ): EventEnvelope<Payload> {
+  function parse(bytes: string, where: Where) {
     let raw: unknown;
     try {
       raw = JSON.parse(bytes);
@@ -113,12 +102,11 @@ export function createEventCodec<Payload extends PayloadShape>(
     }
     const fields = EnvelopeFieldsSchema.safeParse(raw);
     if (!fields.success) {
-      const issue = fields.error.issues[0];
       throw new CorruptEventError(
         where.sessionId,
         where.sequence,
         'unreadable',
-        `${issue?.path.join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}`,
+        describeIssue(fields.error.issues),
       );
     }
     const envelope = fields.data;
@@ -126,34 +114,27 @@ export function createEventCodec<Payload extends PayloadShape>(
       envelope.payload as JsonObject & PayloadShape,
       envelope.version,
     );
-    if (!parsed.ok)
+    if (!parsed.ok) {
       throw new CorruptEventError(
         where.sessionId,
         where.sequence,
         parsed.problem.reason,
         parsed.problem.detail,
       );
-    return { ...envelope, payload: parsed.payload };
+    }
+    return { envelope, payload: parsed.payload };
   }
 
   return {
     catalog,
     normalize,
-    // Only envelope fields, whatever else the object carries, so stray properties never reach the bytes.
-    encode: (event, sequence) =>
-      canonicalJson({
-        eventId: event.eventId,
-        sessionId: event.sessionId,
-        sequence,
-        timestamp: event.timestamp,
-        version: event.version,
-        causationId: event.causationId,
-        correlationId: event.correlationId,
-        payload: event.payload,
-      }),
-    decode,
+    encode: encodeEnvelope,
+    decode(bytes, where) {
+      const { envelope, payload } = parse(bytes, where);
+      return { ...envelope, payload };
+    },
     decodeRow(row) {
-      const envelope = decode(row.bytes, row);
+      const { envelope, payload } = parse(row.bytes, row);
       if (
         envelope.sessionId !== row.sessionId ||
         envelope.sequence !== row.sequence ||
@@ -166,7 +147,19 @@ export function createEventCodec<Payload extends PayloadShape>(
           `row says event ${row.eventId} at ${row.sessionId}#${row.sequence}, bytes say ${envelope.eventId} at ${envelope.sessionId}#${envelope.sequence}`,
         );
       }
-      return { ...envelope, position: row.position, hash: row.hash };
+      // Built once rather than spread twice: this is the read hot path.
+      return {
+        eventId: envelope.eventId,
+        sessionId: envelope.sessionId,
+        sequence: envelope.sequence,
+        timestamp: envelope.timestamp,
+        version: envelope.version,
+        causationId: envelope.causationId,
+        correlationId: envelope.correlationId,
+        payload,
+        position: row.position,
+        hash: row.hash,
+      };
     },
     identity: (event) =>
       canonicalJson({
@@ -178,4 +171,35 @@ export function createEventCodec<Payload extends PayloadShape>(
         payload: event.payload,
       }),
   };
+}
+
+function describeIssue(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string {
+  const issue = issues[0];
+  return `${issue?.path.map(String).join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}`;
+}
+
+/**
+ * The canonical bytes of an envelope. Its keys are written in their fixed sorted order and only
+ * the payload goes through the general canonicalizer: the same bytes as `canonicalJson(envelope)`
+ * (a property test proves it) at a fraction of the cost on the append path. Only envelope
+ * fields are written, whatever else the object carries.
+ */
+function encodeEnvelope(
+  event: Omit<EventEnvelope<PayloadShape>, 'sequence'>,
+  sequence: number,
+): string {
+  if (!Number.isSafeInteger(sequence))
+    throw new RangeError(`sequence ${sequence} is not a safe integer`);
+  return (
+    `{"causationId":${event.causationId === null ? 'null' : JSON.stringify(event.causationId)}` +
+    `,"correlationId":${event.correlationId === null ? 'null' : JSON.stringify(event.correlationId)}` +
+    `,"eventId":${JSON.stringify(event.eventId)}` +
+    `,"payload":${canonicalJson(event.payload)}` +
+    `,"sequence":${sequence}` +
+    `,"sessionId":${JSON.stringify(event.sessionId)}` +
+    `,"timestamp":${JSON.stringify(event.timestamp)}` +
+    `,"version":${event.version}}`
+  );
 }

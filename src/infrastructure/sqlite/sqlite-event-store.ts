@@ -8,9 +8,15 @@ import {
   toStoredEvent,
   type AppendOptions,
 } from '../../core/events/append-batch.js';
+import { ConcurrencyError } from '../../core/events/concurrency-error.js';
 import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
-import { createEventCodec, type EventCodec, type EventRow } from '../../core/events/event-codec.js';
+import {
+  createEventCodec,
+  type EventCodec,
+  type EventRow,
+  type NormalizedEvent,
+} from '../../core/events/event-codec.js';
 import type { NewEvent, PayloadShape, StoredEvent } from '../../core/events/event-envelope.js';
 import type {
   EventStore,
@@ -47,6 +53,21 @@ type RawRow = {
   hash: string;
   previous_hash: string;
 };
+
+/** The same columns as RawRow, as an array: raw statements skip building an object per row. */
+type RawTuple = [number, string, number, string, string, string, string];
+
+function tupleToEventRow(raw: RawTuple): EventRow {
+  return {
+    position: raw[0],
+    sessionId: raw[1],
+    sequence: raw[2],
+    eventId: raw[3],
+    bytes: raw[4],
+    hash: raw[5],
+    previousHash: raw[6],
+  };
+}
 
 const ROW_COLUMNS = 'position, session_id, sequence, event_id, bytes, hash, previous_hash';
 const PAGE_SIZE = 1000;
@@ -105,15 +126,19 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
          ON CONFLICT (session_id) DO UPDATE SET
            last_sequence = excluded.last_sequence, last_hash = excluded.last_hash, last_timestamp = excluded.last_timestamp`,
       ),
-      sessionPage: db.prepare<[string, number, number], RawRow>(
-        `SELECT ${ROW_COLUMNS} FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
-      ),
+      sessionPage: db
+        .prepare<[string, number, number], RawTuple>(
+          `SELECT ${ROW_COLUMNS} FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+        )
+        .raw(true),
       hashAt: db.prepare<[string, number], { hash: string }>(
         'SELECT hash FROM events WHERE session_id = ? AND sequence = ?',
       ),
-      feedPage: db.prepare<[number, number], RawRow>(
-        `SELECT ${ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-      ),
+      feedPage: db
+        .prepare<[number, number], RawTuple>(
+          `SELECT ${ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        )
+        .raw(true),
       sessions: db.prepare<
         [],
         {
@@ -126,21 +151,13 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         'SELECT session_id, last_sequence, first_timestamp, last_timestamp FROM sessions ORDER BY first_position',
       ),
     };
+    // The fast path assumes the batch is new: no lookup of its ids. A retry or a duplicate shows up
+    // as a conflict (unique event_id, or a stale expected sequence) and is settled in #settle.
     this.#appendTransaction = db.transaction(
       (
-        events: readonly NewEvent<Payload>[],
+        batch: readonly NormalizedEvent<Payload>[],
         options: AppendOptions | undefined,
       ): StoredEvent<Payload>[] => {
-        const batch = normalizeBatch(this.#codec, events);
-        const existing = new Map<string, StoredEvent<Payload>>();
-        for (const raw of this.#statements.byEventIds.all(
-          JSON.stringify(batch.map((event) => event.eventId)),
-        )) {
-          existing.set(raw.event_id, this.#codec.decodeRow(toEventRow(raw)));
-        }
-        const retried = settleRetry(this.#codec, batch, existing);
-        if (retried) return retried;
-
         const sessionId = batch[0]!.sessionId;
         const head = this.#statements.head.get(sessionId);
         checkExpectedSequence(sessionId, options, head?.last_sequence ?? 0);
@@ -176,9 +193,29 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     options?: AppendOptions,
   ): Promise<StoredEvent<Payload>[]> {
     this.#open();
-    const stored = this.#appendTransaction.immediate(events, options);
+    const batch = normalizeBatch(this.#codec, events);
+    let stored: StoredEvent<Payload>[];
+    try {
+      stored = this.#appendTransaction.immediate(batch, options);
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) && !isUniqueEventIdViolation(error)) throw error;
+      return this.#settle(batch, error);
+    }
     this.#notifier.notify();
     return stored;
+  }
+
+  /** A conflicting batch is either a retry of stored events (returned as stored) or a real conflict. */
+  #settle(batch: readonly NormalizedEvent<Payload>[], conflict: unknown): StoredEvent<Payload>[] {
+    const existing = new Map<string, StoredEvent<Payload>>();
+    for (const raw of this.#statements.byEventIds.all(
+      JSON.stringify(batch.map((event) => event.eventId)),
+    )) {
+      existing.set(raw.event_id, this.#codec.decodeRow(toEventRow(raw)));
+    }
+    const retried = settleRetry(this.#codec, batch, existing);
+    if (retried) return retried;
+    throw conflict;
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
@@ -205,14 +242,15 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const checker = createChainChecker(this.#sha256, { sequence: Math.max(0, after), hash: start });
     for (;;) {
       this.#open();
+      // `.all()` materializes the page, so no statement stays open while the consumer holds an event.
       const page = this.#statements.sessionPage.all(sessionId, after, PAGE_SIZE);
       for (const raw of page) {
-        const row = toEventRow(raw);
+        const row = tupleToEventRow(raw);
         checker.check(row);
+        after = row.sequence;
         yield this.#codec.decodeRow(row);
       }
       if (page.length < PAGE_SIZE) return;
-      after = page.at(-1)!.sequence;
     }
   }
 
@@ -264,11 +302,12 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       for (;;) {
         const page = this.#statements.sessionPage.all(sessionId, after, PAGE_SIZE);
         for (const raw of page) {
-          checker.check(toEventRow(raw));
-          headHash = raw.hash;
+          const row = tupleToEventRow(raw);
+          checker.check(row);
+          headHash = row.hash;
+          after = row.sequence;
         }
         if (page.length < PAGE_SIZE) break;
-        after = page.at(-1)!.sequence;
       }
       const head = this.#statements.head.get(sessionId);
       const lastSequence = head?.last_sequence ?? 0;
@@ -298,7 +337,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   #feedPage(afterPosition: number, limit: number): StoredEvent<Payload>[] {
     this.#open();
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
-      const row = toEventRow(raw);
+      const row = tupleToEventRow(raw);
       checkRowHash(this.#sha256, row);
       return this.#codec.decodeRow(row);
     });
@@ -307,6 +346,14 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   #open(): void {
     if (this.#closed) throw new StoreClosedError(`SQLite event store ${this.path}`);
   }
+}
+
+function isUniqueEventIdViolation(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    error.message.includes('events.event_id')
+  );
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,0 +1,214 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { correxEventCatalog, type EventPayload } from '../src/core/event-catalog.js';
+import { createEventCodec } from '../src/core/events/event-codec.js';
+import type { NewEvent } from '../src/core/events/event-envelope.js';
+import type { Projection } from '../src/core/events/projection.js';
+import { replay, replayAndSnapshot } from '../src/core/events/replay.js';
+import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
+import { openSqliteSnapshotStore } from '../src/infrastructure/sqlite/sqlite-snapshot-store.js';
+import type { SqliteSynchronous } from '../src/infrastructure/sqlite/sqlite-database.js';
+import { measure, row, type BenchRow } from './bench-table.js';
+
+const codec = createEventCodec(correxEventCatalog);
+
+/** A realistic event: a tool call proposal of a few hundred bytes, ids ordered by session and index. */
+function benchEvent(sessionId: string, index: number): NewEvent<EventPayload> {
+  return {
+    eventId: `${sessionId}-${String(index).padStart(9, '0')}`,
+    sessionId,
+    timestamp: new Date(Date.UTC(2026, 10, 30) + index).toISOString(),
+    causationId: null,
+    correlationId: `turn-${Math.floor(index / 10)}`,
+    payload: {
+      type: 'tool_call_proposed',
+      callId: `call-${index}`,
+      stageId: 'implement',
+      tool: 'write_file',
+      argsRaw: JSON.stringify({
+        path: `src/module-${index % 50}.ts`,
+        content: 'export const x = 1;\n'.repeat(8),
+      }),
+    },
+  };
+}
+
+/** The same bytes the store would write, for the raw baselines. */
+function rawRow(sessionId: string, index: number) {
+  const event = benchEvent(sessionId, index);
+  return {
+    sessionId,
+    sequence: index,
+    eventId: event.eventId,
+    bytes: codec.encode(codec.normalize(event), index),
+  };
+}
+
+function openRaw(path: string, synchronous: SqliteSynchronous) {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.exec(`CREATE TABLE raw_events (
+    position INTEGER PRIMARY KEY, session_id TEXT NOT NULL, sequence INTEGER NOT NULL,
+    event_id TEXT NOT NULL UNIQUE, bytes TEXT NOT NULL, UNIQUE (session_id, sequence))`);
+  const insert = db.prepare(
+    'INSERT INTO raw_events (session_id, sequence, event_id, bytes) VALUES (@sessionId, @sequence, @eventId, @bytes)',
+  );
+  return {
+    db,
+    insertOne: db.transaction((r: ReturnType<typeof rawRow>) => insert.run(r)),
+    insertMany: db.transaction((rs: ReturnType<typeof rawRow>[]) => {
+      for (const r of rs) insert.run(r);
+    }),
+  };
+}
+
+async function singleAppends(
+  dir: string,
+  synchronous: SqliteSynchronous,
+  count: number,
+): Promise<BenchRow[]> {
+  const raw = openRaw(join(dir, `raw-single-${synchronous}.db`), synchronous);
+  const rows = Array.from({ length: count }, (_, i) => rawRow('raw', i + 1));
+  const baseline = row(
+    `raw insert, 1 row/tx (${synchronous})`,
+    await measure(count, (i) => raw.insertOne(rows[i]!)),
+    'events/s',
+  );
+  raw.db.close();
+  const store = openSqliteEventStore(join(dir, `store-single-${synchronous}.db`), {
+    catalog: correxEventCatalog,
+    synchronous,
+  });
+  const events = Array.from({ length: count }, (_, i) => benchEvent('s', i + 1));
+  const appended = await measure(count, (i) => store.append(events[i]!, { expectedSequence: i }));
+  await store.close();
+  return [baseline, row(`append, 1 event (${synchronous})`, appended, 'events/s', baseline)];
+}
+
+async function batchAppends(
+  dir: string,
+  synchronous: SqliteSynchronous,
+  batches: number,
+): Promise<BenchRow[]> {
+  const raw = openRaw(join(dir, `raw-batch-${synchronous}.db`), synchronous);
+  const rawBatches = Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: 100 }, (_, i) => rawRow('raw', b * 100 + i + 1)),
+  );
+  const baseline = row(
+    `raw insert, 100 rows/tx (${synchronous})`,
+    (await measure(batches, (b) => raw.insertMany(rawBatches[b]!))) * 100,
+    'events/s',
+  );
+  raw.db.close();
+  const store = openSqliteEventStore(join(dir, `store-batch-${synchronous}.db`), {
+    catalog: correxEventCatalog,
+    synchronous,
+  });
+  const eventBatches = Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: 100 }, (_, i) => benchEvent('s', b * 100 + i + 1)),
+  );
+  const appended =
+    (await measure(batches, (b) =>
+      store.appendAll(eventBatches[b]!, { expectedSequence: b * 100 }),
+    )) * 100;
+  await store.close();
+  return [baseline, row(`appendAll, 100 events (${synchronous})`, appended, 'events/s', baseline)];
+}
+
+type Counts = { events: number; tools: Record<string, number> };
+const counting: Projection<Counts, EventPayload> = {
+  name: 'bench-counts',
+  version: 1,
+  initial: () => ({ events: 0, tools: {} }),
+  evolve(state, event) {
+    if (event.payload.type !== 'tool_call_proposed') return { ...state, events: state.events + 1 };
+    const tool = event.payload.tool;
+    return {
+      events: state.events + 1,
+      tools: { ...state.tools, [tool]: (state.tools[tool] ?? 0) + 1 },
+    };
+  },
+};
+
+async function reads(dir: string, total: number): Promise<BenchRow[]> {
+  const path = join(dir, 'read.db');
+  const store = openSqliteEventStore(path, { catalog: correxEventCatalog, synchronous: 'normal' });
+  for (let from = 0; from < total; from += 1000) {
+    await store.appendAll(
+      Array.from({ length: 1000 }, (_, i) => benchEvent('big', from + i + 1)),
+      { expectedSequence: from },
+    );
+  }
+  const db = new Database(path, { readonly: true });
+  const select = db.prepare(
+    'SELECT bytes FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT 1000',
+  );
+  const rawRead = await measure(1, () => {
+    let after = 0;
+    for (;;) {
+      const page = select.all('big', after) as { bytes: string }[];
+      for (const r of page) JSON.parse(r.bytes);
+      if (page.length < 1000) break;
+      after += page.length;
+    }
+  });
+  db.close();
+  const baseline = row(
+    `raw read + JSON.parse, ${total.toLocaleString('en-US')} events`,
+    rawRead * total,
+    'events/s',
+  );
+  let seen = 0;
+  const streamed = await measure(1, async () => {
+    for await (const _ of store.stream('big')) seen += 1;
+  });
+  if (seen !== total) throw new Error(`read ${seen} of ${total}`);
+  const rebuild = await measure(1, () => replay(store, counting, 'big'));
+  const snapshots = openSqliteSnapshotStore(path);
+  // Snapshot at 99% of the log, then measure the rebuild that starts from it.
+  const cut = Math.floor(total * 0.99);
+  const head = await replay(store, counting, 'big', {
+    from: { state: counting.initial(), sequence: 0 },
+  });
+  await snapshots.save({
+    sessionId: 'big',
+    projection: counting.name,
+    projectionVersion: 1,
+    sequence: cut,
+    state: { ...head.state, events: cut },
+  });
+  const withSnapshot = await measure(1, () => replay(store, counting, 'big', { snapshots }));
+  await replayAndSnapshot(store, counting, 'big', snapshots);
+  await snapshots.close();
+  await store.close();
+  return [
+    baseline,
+    row('stream + decode + validate + verify chain', streamed * total, 'events/s', baseline),
+    row(`projection rebuild from scratch`, rebuild * total, 'events/s', baseline),
+    row(
+      `projection rebuild from a snapshot at ${cut.toLocaleString('en-US')}`,
+      withSnapshot * total,
+      'events/s',
+      baseline,
+    ),
+  ];
+}
+
+export async function runEventStoreBench(options: { quick?: boolean } = {}): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'correx-bench-'));
+  const scale = options.quick ? 0.1 : 1;
+  try {
+    return [
+      ...(await singleAppends(dir, 'full', Math.round(2000 * scale))),
+      ...(await singleAppends(dir, 'normal', Math.round(10000 * scale))),
+      ...(await batchAppends(dir, 'full', Math.round(300 * scale))),
+      ...(await batchAppends(dir, 'normal', Math.round(300 * scale))),
+      ...(await reads(dir, Math.round(100_000 * scale))),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,10 @@
+import { printTable } from './bench-table.js';
+import { runEventStoreBench } from './event-store-bench.js';
+
+/**
+ * `npm run bench`: every row is a throughput with its ratio to a baseline measured in the same
+ * run on the same machine, so numbers from different machines stay comparable. `--quick` runs
+ * a tenth of the work.
+ */
+const quick = process.argv.includes('--quick');
+printTable('Event store (SQLite)', await runEventStoreBench({ quick }));

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { approvalEvents } from './approvals/approval-events.js';
 import { steeringEvents } from './context/steering-events.js';
 import { createEventCatalog } from './events/event-catalog.js';
+import { inferenceEvents } from './inference/inference-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { sessionEvents } from './sessions/session-events.js';
@@ -16,6 +17,7 @@ export const eventDefinitions = [
   ...approvalEvents,
   ...toolEvents,
   ...steeringEvents,
+  ...inferenceEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

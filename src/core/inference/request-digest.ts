@@ -1,5 +1,5 @@
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
-import { canonicalJson, type JsonValue } from '../events/canonical-json.js';
+import { canonicalJson } from '../events/canonical-json.js';
 import type { InferenceRequest } from './inference-request.js';
 
 /**
@@ -7,18 +7,9 @@ import type { InferenceRequest } from './inference-request.js';
  * `inference_requested`; the replay provider answers a request only when its digest matches a
  * recording, so a replay that would ask the model something new fails instead of guessing.
  */
-export function inferenceRequestDigest(request: InferenceRequest, hash: Sha256 = sha256Hex): string {
-  return hash(canonicalJson(stripUndefined(request) as JsonValue));
-}
-
-function stripUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripUndefined);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      if (inner !== undefined) out[key] = stripUndefined(inner);
-    }
-    return out;
-  }
-  return value;
+export function inferenceRequestDigest(
+  request: InferenceRequest,
+  hash: Sha256 = sha256Hex,
+): string {
+  return hash(canonicalJson(request));
 }

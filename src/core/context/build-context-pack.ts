@@ -1,0 +1,303 @@
+import { CorrexError } from '../base/correx-error.js';
+import { sha256Hex, type Sha256 } from '../base/sha256.js';
+import type {
+  ContextLayer,
+  ManifestEntry,
+  ManifestExclusion,
+} from '../inference/context-manifest.js';
+import { compressHeadTail } from './compress-head-tail.js';
+import { isCompressible, isPinned, type ContextCandidate } from './context-candidate.js';
+import {
+  TokenBudgetSchema,
+  type ContextEntry,
+  type ContextPack,
+  type TokenBudget,
+} from './context-pack.js';
+import { operatingGuidanceCandidate } from './operating-guidance.js';
+import type { Tokenizer } from './tokenizer.js';
+
+export type ContextPackInput = {
+  readonly stageId: string;
+  /** Everything that may go in: task, steering notes, turns, tool results, summaries, knowledge. */
+  readonly candidates: readonly ContextCandidate[];
+};
+
+export type ContextPackOptions = {
+  /** Tokens charged per entry for message framing and separators. Default 4. */
+  readonly entryOverheadTokens?: number;
+  /** No unpinned entry goes in larger than this; bigger ones are cut head+tail. Default 2000. */
+  readonly maxEntryTokens?: number;
+  /** Under budget pressure, compressible entries shrink to this before anything is dropped. Default 256. */
+  readonly compressTargetTokens?: number;
+  readonly hash?: Sha256;
+};
+
+/** The input to the builder is malformed (duplicate ids, a bad budget or option). */
+export class ContextInputError extends CorrexError {
+  constructor(message: string) {
+    super('context_input_invalid', message);
+  }
+}
+
+/** The pinned entries alone exceed the budget: nothing may be dropped, so no pack can be built. */
+export class PinnedContextOverBudgetError extends CorrexError {
+  readonly pinnedTokens: number;
+  readonly budgetTokens: number;
+
+  constructor(pinnedTokens: number, budgetTokens: number) {
+    super(
+      'pinned_context_over_budget',
+      `pinned context (L0, task, steering notes, guidance) needs ${pinnedTokens} tokens ` +
+        `but the budget allows ${budgetTokens}; raise the budget or shorten the pinned entries`,
+    );
+    this.pinnedTokens = pinnedTokens;
+    this.budgetTokens = budgetTokens;
+  }
+}
+
+export type ContextPackResult =
+  | { readonly ok: true; readonly pack: ContextPack }
+  | { readonly ok: false; readonly error: PinnedContextOverBudgetError };
+
+const EVICTION_RANK: Record<ContextLayer, number> = { L3: 0, L2: 1, L1: 2, L0: 3 };
+const RENDER_RANK: Record<ContextLayer, number> = { L0: 0, L3: 1, L2: 2, L1: 3 };
+const MIN_COMPRESS_TARGET = 32;
+
+type Working = {
+  readonly candidate: ContextCandidate;
+  readonly index: number;
+  readonly originalTokens: number;
+  /** Planned size: an upper bound on what the entry will take once compressed. */
+  planned: number;
+  compressedBecause: 'entry_cap' | 'over_budget' | undefined;
+  dropped: boolean;
+};
+
+/**
+ * Builds the pack for one call. Pure: the same input, budget and tokenizer give the same pack.
+ * Steps: filter (other stages, empty), de-duplicate by content (pinned and higher layers win),
+ * cap oversized entries, then under budget pressure compress large tool outputs and excerpts
+ * before dropping anything, and drop lowest layer first, least relevant then oldest first.
+ * The operating-guidance entry is always added. Pinned entries are never dropped or cut.
+ */
+export function safeBuildContextPack(
+  input: ContextPackInput,
+  budget: TokenBudget,
+  tokenizer: Tokenizer,
+  options: ContextPackOptions = {},
+): ContextPackResult {
+  const { available, overhead, maxEntryTokens, compressTarget, hash } = resolveSettings(
+    budget,
+    options,
+  );
+  const candidates = [operatingGuidanceCandidate(), ...input.candidates];
+  const excluded: ManifestExclusion[] = [];
+  const exclude = (
+    c: ContextCandidate,
+    tokens: number,
+    reason: ManifestExclusion['reason'],
+    duplicateOf?: string,
+  ) =>
+    excluded.push({
+      id: c.id,
+      layer: c.layer,
+      kind: c.kind,
+      source: c.source,
+      tokens,
+      reason,
+      ...(duplicateOf === undefined ? {} : { duplicateOf }),
+    });
+
+  const ids = new Set<string>();
+  const eligible: { candidate: ContextCandidate; index: number }[] = [];
+  candidates.forEach((candidate, index) => {
+    if (ids.has(candidate.id))
+      throw new ContextInputError(`duplicate candidate id "${candidate.id}"`);
+    ids.add(candidate.id);
+    if (candidate.stageId !== undefined && candidate.stageId !== input.stageId) {
+      exclude(candidate, 0, 'other_stage');
+    } else if (candidate.content.trim() === '') {
+      exclude(candidate, 0, 'empty');
+    } else {
+      eligible.push({ candidate, index });
+    }
+  });
+
+  // De-duplicate: identical content is one entry. Keep the pinned one, then the higher layer,
+  // then the newest; equal strings are equal content hashes, so the map needs no hashing.
+  const keepOrder = [...eligible].sort(
+    (a, b) =>
+      Number(isPinned(b.candidate)) - Number(isPinned(a.candidate)) ||
+      EVICTION_RANK[b.candidate.layer] - EVICTION_RANK[a.candidate.layer] ||
+      b.candidate.order - a.candidate.order ||
+      a.index - b.index,
+  );
+  const byContent = new Map<string, string>();
+  const working: Working[] = [];
+  for (const { candidate, index } of keepOrder) {
+    const keptId = byContent.get(candidate.content);
+    if (keptId !== undefined) {
+      exclude(candidate, 0, 'duplicate', keptId);
+      continue;
+    }
+    byContent.set(candidate.content, candidate.id);
+    const tokens = tokenizer.count(candidate.content);
+    const capped = !isPinned(candidate) && tokens > maxEntryTokens;
+    working.push({
+      candidate,
+      index,
+      originalTokens: tokens,
+      planned: capped ? maxEntryTokens : tokens,
+      compressedBecause: capped ? 'entry_cap' : undefined,
+      dropped: false,
+    });
+  }
+
+  const pinnedTokens = working
+    .filter((w) => isPinned(w.candidate))
+    .reduce((sum, w) => sum + w.planned + overhead, 0);
+  if (pinnedTokens > available) {
+    return { ok: false, error: new PinnedContextOverBudgetError(pinnedTokens, available) };
+  }
+
+  let total = working.reduce((sum, w) => sum + w.planned + overhead, 0);
+  const evictionOrder = working
+    .filter((w) => !isPinned(w.candidate))
+    .sort(
+      (a, b) =>
+        EVICTION_RANK[a.candidate.layer] - EVICTION_RANK[b.candidate.layer] ||
+        (a.candidate.relevance ?? 0.5) - (b.candidate.relevance ?? 0.5) ||
+        a.candidate.order - b.candidate.order ||
+        a.index - b.index,
+    );
+  // Plan first with upper bounds, compress only what survives: compressing costs tokenizer calls.
+  for (const w of evictionOrder) {
+    if (total <= available) break;
+    if (isCompressible(w.candidate) && w.planned > compressTarget) {
+      total -= w.planned - compressTarget;
+      w.planned = compressTarget;
+      w.compressedBecause = 'over_budget';
+    }
+  }
+  for (const w of evictionOrder) {
+    if (total <= available) break;
+    w.dropped = true;
+    total -= w.planned + overhead;
+  }
+
+  const entries: ContextEntry[] = [];
+  for (const w of working) {
+    if (w.dropped) {
+      exclude(w.candidate, w.originalTokens, 'over_budget');
+      continue;
+    }
+    let content = w.candidate.content;
+    let tokens = w.originalTokens;
+    if (w.compressedBecause !== undefined) {
+      const compressed = compressHeadTail(content, w.planned, tokenizer);
+      if (compressed === undefined) {
+        exclude(w.candidate, w.originalTokens, 'over_budget');
+        continue;
+      }
+      content = compressed.content;
+      tokens = compressed.tokens;
+    }
+    entries.push({
+      id: w.candidate.id,
+      layer: w.candidate.layer,
+      kind: w.candidate.kind,
+      role: w.candidate.role ?? 'user',
+      source: w.candidate.source,
+      content,
+      tokens,
+      originalTokens: w.originalTokens,
+      compression: w.compressedBecause === undefined ? 'none' : 'head_tail',
+      contentSha256: hash(content),
+    });
+  }
+  const compressedBecause = new Map(working.map((w) => [w.candidate.id, w.compressedBecause]));
+  const indexOf = new Map(working.map((w) => [w.candidate.id, w.index]));
+  const orderOf = new Map(working.map((w) => [w.candidate.id, w.candidate.order]));
+  entries.sort(
+    (a, b) =>
+      RENDER_RANK[a.layer] - RENDER_RANK[b.layer] ||
+      (a.layer === 'L0' ? 0 : orderOf.get(a.id)! - orderOf.get(b.id)!) ||
+      indexOf.get(a.id)! - indexOf.get(b.id)!,
+  );
+  const candidateIndex = new Map(candidates.map((c, index) => [c.id, index]));
+  excluded.sort((a, b) => candidateIndex.get(a.id)! - candidateIndex.get(b.id)!);
+
+  const totalTokens = entries.reduce((sum, entry) => sum + entry.tokens + overhead, 0);
+  const included: ManifestEntry[] = entries.map((entry) => {
+    const because = compressedBecause.get(entry.id);
+    return {
+      id: entry.id,
+      layer: entry.layer,
+      kind: entry.kind,
+      source: entry.source,
+      tokens: entry.tokens,
+      originalTokens: entry.originalTokens,
+      compression: entry.compression,
+      ...(because === undefined ? {} : { compressedBecause: because }),
+      contentSha256: entry.contentSha256,
+    };
+  });
+  return {
+    ok: true,
+    pack: {
+      stageId: input.stageId,
+      entries,
+      totalTokens,
+      manifest: {
+        budgetTokens: available,
+        totalTokens,
+        tokenizer: tokenizer.name,
+        included,
+        excluded,
+      },
+    },
+  };
+}
+
+/** As `safeBuildContextPack`, but throws `PinnedContextOverBudgetError`. */
+export function buildContextPack(
+  input: ContextPackInput,
+  budget: TokenBudget,
+  tokenizer: Tokenizer,
+  options: ContextPackOptions = {},
+): ContextPack {
+  const result = safeBuildContextPack(input, budget, tokenizer, options);
+  if (!result.ok) throw result.error;
+  return result.pack;
+}
+
+function resolveSettings(budget: TokenBudget, options: ContextPackOptions) {
+  const parsed = TokenBudgetSchema.safeParse(budget);
+  if (!parsed.success) {
+    throw new ContextInputError(
+      `invalid token budget: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const available = parsed.data.maxTokens - parsed.data.reserveForOutput;
+  if (available <= 0) {
+    throw new ContextInputError(
+      `reserveForOutput (${parsed.data.reserveForOutput}) leaves no room in maxTokens (${parsed.data.maxTokens})`,
+    );
+  }
+  const overhead = options.entryOverheadTokens ?? 4;
+  const maxEntryTokens = options.maxEntryTokens ?? 2000;
+  const compressTarget = options.compressTargetTokens ?? 256;
+  if (!Number.isInteger(overhead) || overhead < 0)
+    throw new ContextInputError('entryOverheadTokens must be a non-negative integer');
+  if (!Number.isInteger(compressTarget) || compressTarget < MIN_COMPRESS_TARGET) {
+    throw new ContextInputError(
+      `compressTargetTokens must be an integer of at least ${MIN_COMPRESS_TARGET}`,
+    );
+  }
+  if (!Number.isInteger(maxEntryTokens) || maxEntryTokens < compressTarget) {
+    throw new ContextInputError(
+      'maxEntryTokens must be an integer no smaller than compressTargetTokens',
+    );
+  }
+  return { available, overhead, maxEntryTokens, compressTarget, hash: options.hash ?? sha256Hex };
+}

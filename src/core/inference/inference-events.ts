@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineEvent } from '../events/event-definition.js';
+import { ContextManifestSchema } from './context-manifest.js';
+import { InferenceFailureCategorySchema } from './inference-failure.js';
+import { InferenceResultSchema } from './inference-result.js';
+
+const sha256Field = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * The kernel is about to call a model. Emitted by `decide` before the effect runs; records which
+ * provider and model the router chose and the full context manifest, so a user can see exactly
+ * what the model was shown and what was left out.
+ */
+export const inferenceRequested = defineEvent({
+  type: 'inference_requested',
+  description: 'A model call was decided: provider, model, pack digest and context manifest.',
+  fields: {
+    requestId: z.string().min(1),
+    stageId: z.string().min(1),
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    /** The model profile the router picked. */
+    profileId: z.string().min(1),
+    /** SHA-256 of the rendered pack's messages. */
+    packDigest: sha256Field,
+    /** SHA-256 of the whole request (messages, tools, schema, limits); replay keys on it. */
+    requestDigest: sha256Field,
+    tokenEstimate: z.number().int().nonnegative(),
+    toolNames: z.array(z.string().min(1)),
+    manifest: ContextManifestSchema,
+  },
+});
+
+/** A model answered. Appended by the effect runner; the full response, usage and latency. */
+export const inferenceCompleted = defineEvent({
+  type: 'inference_completed',
+  description: 'A model call returned; the full response, token usage and latency.',
+  fields: {
+    requestId: z.string().min(1),
+    provider: z.string().min(1),
+    requestDigest: sha256Field,
+    result: InferenceResultSchema,
+  },
+});
+
+/** A model call failed. Appended by the effect runner; the retry policy reads `category`. */
+export const inferenceFailed = defineEvent({
+  type: 'inference_failed',
+  description: 'A model call failed with a categorised, credential-free reason.',
+  fields: {
+    requestId: z.string().min(1),
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    category: InferenceFailureCategorySchema,
+    message: z.string(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
+  },
+});
+
+export const inferenceEvents = [inferenceRequested, inferenceCompleted, inferenceFailed] as const;

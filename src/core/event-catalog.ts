@@ -6,6 +6,7 @@ import { inferenceEvents } from './inference/inference-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { sessionEvents } from './sessions/session-events.js';
+import { transitionEvents } from './sessions/transition-events.js';
 import { toolEvents } from './tools/tool-events.js';
 
 /**
@@ -14,6 +15,7 @@ import { toolEvents } from './tools/tool-events.js';
  */
 export const eventDefinitions = [
   ...sessionEvents,
+  ...transitionEvents,
   ...approvalEvents,
   ...toolEvents,
   ...steeringEvents,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { OperatorModeSchema } from '../approvals/approval-tier.js';
 import { defineEvent } from '../events/event-definition.js';
+import { FailureCategorySchema } from './failure-category.js';
+import { SessionStatusSchema, LIFECYCLE_COMMANDS } from './session-status.js';
 
 const stageId = z.string().min(1);
 const actor = z.string().min(1);
@@ -33,7 +35,7 @@ export const workflowCompleted = defineEvent({
 export const workflowFailed = defineEvent({
   type: 'workflow_failed',
   description: 'The workflow ended in failure.',
-  fields: { category: z.string().min(1), message: z.string(), stageId: stageId.optional() },
+  fields: { category: FailureCategorySchema, message: z.string(), stageId: stageId.optional() },
 });
 
 export const workflowCancelled = defineEvent({
@@ -77,8 +79,23 @@ export const stageFailed = defineEvent({
   fields: {
     stageId,
     attempt: z.number().int().min(1),
-    category: z.string().min(1),
+    category: FailureCategorySchema,
     message: z.string(),
+  },
+});
+
+/**
+ * A lifecycle command was refused because the session's status does not allow it (resuming a
+ * session that is not paused, starting one twice...). Emitted by `decideLifecycle`; the status
+ * is unchanged.
+ */
+export const lifecycleRejected = defineEvent({
+  type: 'lifecycle_rejected',
+  description: 'A lifecycle command was refused in the current session status.',
+  fields: {
+    command: z.enum(LIFECYCLE_COMMANDS),
+    status: SessionStatusSchema,
+    message: z.string().min(1),
   },
 });
 
@@ -93,4 +110,5 @@ export const sessionEvents = [
   stageStarted,
   stageCompleted,
   stageFailed,
+  lifecycleRejected,
 ] as const;

@@ -1,0 +1,222 @@
+import {
+  generateText,
+  jsonSchema,
+  Output,
+  streamText,
+  tool,
+  wrapLanguageModel,
+  type FinishReason as AiFinishReason,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
+import { InferenceError } from '../../core/inference/inference-failure.js';
+import type { InferenceRequest } from '../../core/inference/inference-request.js';
+import type { FinishReason, InferenceResult } from '../../core/inference/inference-result.js';
+import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
+import { classifyProviderError } from './classify-provider-error.js';
+
+export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
+
+export type AiSdkCallOptions = {
+  readonly provider: string;
+  readonly model: LanguageModelV3;
+  readonly request: InferenceRequest;
+  readonly signal: AbortSignal | undefined;
+  readonly streaming: boolean;
+  /** Credentials to scrub from any message. */
+  readonly secrets: readonly (string | undefined)[];
+};
+
+/**
+ * One call through the Vercel AI SDK. Tools are declared without `execute` (correx runs tools
+ * itself); the SDK's own retries are off (correx's retry policy decides). The raw argument text
+ * of each tool call is captured by a middleware below the SDK's parsing, so a malformed call is
+ * recorded verbatim.
+ */
+export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<InferenceResult> {
+  const { request } = options;
+  const started = performance.now();
+  const timeoutSignal = AbortSignal.timeout(request.limits.timeoutMs);
+  const signals = options.signal === undefined ? [timeoutSignal] : [options.signal, timeoutSignal];
+  const abortSignal = AbortSignal.any(signals);
+  const rawInputs = new Map<string, string>();
+  let receivedAnything = false;
+  const model = wrapLanguageModel({
+    model: options.model,
+    middleware: {
+      specificationVersion: 'v3',
+      wrapGenerate: async ({ doGenerate }) => {
+        const result = await doGenerate();
+        for (const part of result.content) {
+          if (part.type === 'tool-call') rawInputs.set(part.toolCallId, part.input);
+        }
+        return result;
+      },
+      wrapStream: async ({ doStream }) => {
+        const result = await doStream();
+        // Headers arrived: from here a broken connection is a cut-off answer, not an outage.
+        receivedAnything = true;
+        const capture = new TransformStream<
+          typeof result.stream extends ReadableStream<infer P> ? P : never
+        >({
+          transform(part, controller) {
+            receivedAnything = true;
+            if (part.type === 'tool-call') rawInputs.set(part.toolCallId, part.input);
+            controller.enqueue(part);
+          },
+        });
+        return { ...result, stream: result.stream.pipeThrough(capture) };
+      },
+    },
+  });
+  const settings = {
+    model,
+    ...splitSystem(request),
+    tools: toolSet(request),
+    maxRetries: 0,
+    maxOutputTokens: request.limits.maxOutputTokens,
+    abortSignal,
+    ...(request.limits.temperature === undefined
+      ? {}
+      : { temperature: request.limits.temperature }),
+    ...(request.responseSchema === undefined
+      ? {}
+      : { output: Output.object({ schema: jsonSchema(request.responseSchema) }) }),
+  };
+  const context = () => ({
+    provider: options.provider,
+    secrets: options.secrets,
+    callerSignal: options.signal,
+    timeoutSignal,
+    timeoutMs: request.limits.timeoutMs,
+    receivedAnything,
+  });
+  try {
+    const outcome = options.streaming
+      ? await consumeStream(settings, options.provider)
+      : await generate(settings);
+    const toolCalls = outcome.toolCalls.map((call) =>
+      createToolCallProposal(
+        call.toolCallId,
+        call.toolName,
+        rawInputs.get(call.toolCallId) ??
+          (typeof call.input === 'string' ? call.input : JSON.stringify(call.input)),
+      ),
+    );
+    return {
+      text: outcome.text,
+      toolCalls,
+      finishReason: mapFinishReason(outcome.finishReason),
+      usage: { inputTokens: outcome.inputTokens ?? 0, outputTokens: outcome.outputTokens ?? 0 },
+      modelId: outcome.modelId || request.model,
+      latencyMs: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    throw classifyProviderError(error, context());
+  }
+}
+
+type Settings = Parameters<typeof generateText>[0];
+type Outcome = {
+  text: string;
+  toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
+  finishReason: AiFinishReason;
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  modelId: string;
+};
+
+async function generate(settings: Settings): Promise<Outcome> {
+  const result = await generateText(settings);
+  return {
+    text: result.text,
+    toolCalls: result.toolCalls,
+    finishReason: result.finishReason,
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    modelId: result.response.modelId,
+  };
+}
+
+async function consumeStream(settings: Settings, provider: string): Promise<Outcome> {
+  const result = streamText({ ...settings, onError: () => {} });
+  let text = '';
+  const toolCalls: Outcome['toolCalls'] = [];
+  let finish: { reason: AiFinishReason; raw: string | undefined } | undefined;
+  let inputTokens: number | undefined;
+  let outputTokens: number | undefined;
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        text += part.text;
+        break;
+      case 'tool-call':
+        toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+        break;
+      case 'finish':
+        finish = { reason: part.finishReason, raw: part.rawFinishReason };
+        inputTokens = part.totalUsage.inputTokens;
+        outputTokens = part.totalUsage.outputTokens;
+        break;
+      case 'error':
+        throw part.error;
+      case 'abort':
+        throw new DOMException('aborted', 'AbortError');
+      default:
+        break;
+    }
+  }
+  // A stream that ends without the provider's finish reason was cut off, not finished.
+  if (finish === undefined || finish.raw === undefined) {
+    throw new InferenceError({
+      category: 'malformed_response',
+      provider,
+      message: 'the stream ended without a finish reason',
+    });
+  }
+  const response = await result.response;
+  return {
+    text,
+    toolCalls,
+    finishReason: finish.reason,
+    inputTokens,
+    outputTokens,
+    modelId: response.modelId,
+  };
+}
+
+function splitSystem(request: InferenceRequest): { system?: string; messages: ModelMessage[] } {
+  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content);
+  const messages: ModelMessage[] = request.messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+  return system.length === 0 ? { messages } : { system: system.join('\n\n'), messages };
+}
+
+function toolSet(request: InferenceRequest): ToolSet {
+  const tools: ToolSet = {};
+  for (const definition of request.tools) {
+    tools[definition.name] = tool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.inputSchema),
+    });
+  }
+  return tools;
+}
+
+function mapFinishReason(reason: AiFinishReason): FinishReason {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'tool-calls':
+      return 'tool_calls';
+    case 'content-filter':
+      return 'content_filter';
+    case 'error':
+      return 'error';
+    case 'other':
+      return 'other';
+  }
+}

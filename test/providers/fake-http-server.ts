@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type RecordedHttpRequest = {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: unknown;
+};
+
+export type FakeHandler = (request: RecordedHttpRequest, response: ServerResponse) => void;
+
+export type FakeHttpServer = {
+  /** e.g. `http://127.0.0.1:40123` */
+  readonly url: string;
+  readonly requests: RecordedHttpRequest[];
+  /** How many responses were closed by the client before the server finished them. */
+  abortedResponses(): number;
+  /** Handlers answer requests in order; the last one repeats. */
+  reply(...handlers: FakeHandler[]): void;
+  close(): Promise<void>;
+};
+
+/** A loopback HTTP server whose answers a test scripts; it records every request it received. */
+export async function startFakeHttpServer(): Promise<FakeHttpServer> {
+  const requests: RecordedHttpRequest[] = [];
+  let handlers: FakeHandler[] = [];
+  let aborted = 0;
+  const server = createServer((req, res) => {
+    res.on('close', () => {
+      if (!res.writableFinished) aborted += 1;
+    });
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const recorded: RecordedHttpRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: text === '' ? undefined : (JSON.parse(text) as unknown),
+      };
+      requests.push(recorded);
+      const handler = handlers.length > 1 ? handlers.shift()! : handlers[0];
+      if (handler === undefined) {
+        res.writeHead(500).end('no handler scripted');
+        return;
+      }
+      handler(recorded, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    abortedResponses: () => aborted,
+    reply(...next) {
+      handlers = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): FakeHandler {
+  return (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(body));
+  };
+}
+
+/** Server-sent events; `cutAfter` destroys the socket after that many events (a dropped stream). */
+export function sse(
+  events: readonly (string | { event?: string; data: unknown })[],
+  cutAfter?: number,
+): FakeHandler {
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    events.forEach((item, index) => {
+      if (cutAfter !== undefined && index >= cutAfter) return;
+      if (typeof item === 'string') {
+        response.write(`data: ${item}\n\n`);
+      } else {
+        const prefix = item.event === undefined ? '' : `event: ${item.event}\n`;
+        response.write(`${prefix}data: ${JSON.stringify(item.data)}\n\n`);
+      }
+    });
+    // Let the written events reach the client, then drop the connection mid-stream.
+    if (cutAfter !== undefined) setTimeout(() => response.socket?.destroy(), 50);
+    else response.end();
+  };
+}
+
+/** Accepts the request and never answers (a hung connection). */
+export const hang: FakeHandler = () => {};
+
+/** Sends the headers and the first events of a stream, then goes silent. */
+export function stall(firstEvents: readonly string[]): FakeHandler {
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const event of firstEvents) response.write(`data: ${event}\n\n`);
+  };
+}

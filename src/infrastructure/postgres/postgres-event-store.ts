@@ -452,12 +452,14 @@ export async function openPostgresEventStore<Payload extends PayloadShape>(
 export async function openPool(
   options: PostgresStoreTarget & PostgresPoolOptions & { readonly migrate?: boolean },
   schema: string,
+  /** How to name the server in errors when `options.pool` is given. */
+  serverName?: string,
 ): Promise<{ pool: pg.Pool; ownsPool: boolean; location: string }> {
   const ownsPool = options.pool === undefined;
   const pool = options.pool ?? createPostgresPool(options.connectionString, options);
   const server = options.connectionString
     ? redactConnectionString(options.connectionString)
-    : describePool(pool);
+    : (serverName ?? describePool(pool));
   const location = `${server} (schema ${schema})`;
   try {
     await checkConnection(pool, server);

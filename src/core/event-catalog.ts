@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { approvalEvents } from './approvals/approval-events.js';
+import { artifactEvents } from './artifacts/artifact-events.js';
 import { steeringEvents } from './context/steering-events.js';
 import { createEventCatalog } from './events/event-catalog.js';
 import { inferenceEvents } from './inference/inference-events.js';
@@ -8,6 +9,7 @@ import type { StoredEvent } from './events/event-envelope.js';
 import { sessionEvents } from './sessions/session-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
 import { toolEvents } from './tools/tool-events.js';
+import { toolIntentEvents } from './toolintent/toolintent-events.js';
 
 /**
  * Every event payload correx writes, listed once. Each module defines its own payloads; this
@@ -16,8 +18,10 @@ import { toolEvents } from './tools/tool-events.js';
 export const eventDefinitions = [
   ...sessionEvents,
   ...transitionEvents,
+  ...artifactEvents,
   ...approvalEvents,
   ...toolEvents,
+  ...toolIntentEvents,
   ...steeringEvents,
   ...inferenceEvents,
 ] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/event-definition.js';
-import { ApprovalTierSchema } from './approval-tier.js';
+import { TimestampSchema } from '../events/event-envelope.js';
+import { ApprovalTierSchema, OperatorModeSchema } from './approval-tier.js';
 
 /** Who decided an approval: a person, the operator mode, or a standing grant. */
 export const ApproverSchema = z.strictObject({
@@ -35,4 +36,64 @@ export const approvalDenied = defineEvent({
   fields: { callId: z.string().min(1), by: ApproverSchema, reason: z.string() },
 });
 
-export const approvalEvents = [approvalRequested, approvalGranted, approvalDenied] as const;
+/**
+ * What a standing grant covers, exactly: one command line for `exec`, one path glob for one
+ * tool (workspace-relative, or absolute when it starts with `/`), or one host for network tools.
+ */
+export const GrantScopeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('command'), command: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('path'), tool: z.string().min(1), glob: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('host'), host: z.string().min(1) }),
+]);
+export type GrantScope = z.infer<typeof GrantScopeSchema>;
+
+/**
+ * A person answered an approval with "allow this from now on": the scope, for this stage or
+ * the whole session, until an optional recorded instant. Emitted when a human adds a grant.
+ */
+export const approvalGrantAdded = defineEvent({
+  type: 'approval_grant_added',
+  description: 'A human added a scoped standing approval (command, path glob or host).',
+  fields: {
+    grantId: z.string().min(1),
+    scope: GrantScopeSchema,
+    /** `stage` grants apply only inside `stageId`. */
+    lifetime: z.enum(['stage', 'session']),
+    stageId: z.string().min(1).nullable(),
+    expiresAt: TimestampSchema.nullable(),
+    by: z.string().min(1),
+    reason: z.string(),
+  },
+});
+
+/** A person revoked a grant; later calls are asked again. */
+export const approvalGrantRevoked = defineEvent({
+  type: 'approval_grant_revoked',
+  description: 'A human revoked a standing approval grant.',
+  fields: { grantId: z.string().min(1), by: z.string().min(1), reason: z.string() },
+});
+
+/**
+ * The operator mode approved a call that `auto` would have asked a human about (yolo at T3):
+ * recorded so the audit trail shows where the human check was skipped. Emitted by the engine.
+ */
+export const approvalBypassed = defineEvent({
+  type: 'approval_bypassed',
+  description: 'An approval a human would have been asked for was bypassed by the operator mode.',
+  fields: {
+    callId: z.string().min(1),
+    tool: z.string().min(1),
+    tier: ApprovalTierSchema,
+    mode: OperatorModeSchema,
+    reason: z.string(),
+  },
+});
+
+export const approvalEvents = [
+  approvalRequested,
+  approvalGranted,
+  approvalDenied,
+  approvalGrantAdded,
+  approvalGrantRevoked,
+  approvalBypassed,
+] as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/event-definition.js';
 
+const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'expected a hex SHA-256');
+
 /**
  * A model proposed a tool call. The raw argument text is kept verbatim (it may not even be
  * JSON); whether the call runs is decided by later events.
@@ -16,4 +18,69 @@ export const toolCallProposed = defineEvent({
   },
 });
 
-export const toolEvents = [toolCallProposed] as const;
+/** A file a call touched: its real path and content hash before and after (null = absent). */
+export const TouchedFileSchema = z.strictObject({
+  path: z.string().min(1),
+  access: z.enum(['read', 'write', 'delete']),
+  before: Sha256HexSchema.nullable(),
+  after: Sha256HexSchema.nullable(),
+});
+export type TouchedFile = z.infer<typeof TouchedFileSchema>;
+
+/**
+ * How a call ended. `world_changed` means the executor's last-moment re-check found the target
+ * path or its content different from what was assessed (TOCTOU), so nothing was written.
+ */
+export const ToolOutcomeSchema = z.enum([
+  'succeeded',
+  'failed',
+  'timed_out',
+  'aborted',
+  'world_changed',
+  'refused',
+]);
+export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
+
+/**
+ * The executor is about to run an approved call: the durable intent, written before any effect,
+ * so a crash between this and the receipt is visible on resume. Emitted by the kernel.
+ */
+export const toolCallStarted = defineEvent({
+  type: 'tool_call_started',
+  description: 'An approved tool call is about to run; targets and their pre-hashes are recorded.',
+  fields: {
+    callId: z.string().min(1),
+    tool: z.string().min(1),
+    targets: z.array(
+      z.strictObject({ path: z.string().min(1), sha256: Sha256HexSchema.nullable() }),
+    ),
+  },
+});
+
+/**
+ * The effect of a tool call, recorded by the effect runner after the tool's `execute` returns:
+ * the arguments, how it ended, a bounded output with the digest of the full output, and every
+ * file touched. Tools never change workflow state; this receipt is their only trace.
+ */
+export const toolReceipt = defineEvent({
+  type: 'tool_receipt',
+  description: 'A tool call finished (or was refused at execution); its effects are listed.',
+  fields: {
+    callId: z.string().min(1),
+    tool: z.string().min(1),
+    args: z.record(z.string(), z.json()),
+    outcome: ToolOutcomeSchema,
+    exitCode: z.number().int().nullable(),
+    /** Why the call failed or was refused, for the model and the operator. */
+    error: z.string().nullable(),
+    /** At most the tool's output cap, with a truncation marker when cut. */
+    output: z.string(),
+    outputBytes: z.number().int().min(0),
+    outputSha256: Sha256HexSchema,
+    truncated: z.boolean(),
+    files: z.array(TouchedFileSchema),
+    durationMs: z.number().int().min(0),
+  },
+});
+
+export const toolEvents = [toolCallProposed, toolCallStarted, toolReceipt] as const;

@@ -1,0 +1,204 @@
+import { matchGlob } from '../../policies/path-glob.js';
+import { hasCapability } from '../../tools/tool-contract.js';
+import { isPathInside, relativeInside, type ToolPathRoots } from '../../tools/tool-path.js';
+import { finding } from '../finding.js';
+import type { ToolCallContext, ToolCallRule } from '../tool-call-rule.js';
+import type { Finding, WorldObservation } from '../toolintent-events.js';
+import type { ExtractedPath } from '../param-value-extractor.js';
+
+/** The recorded observation of a path, or undefined when the probe has not observed it. */
+export function observationOf(
+  context: ToolCallContext,
+  path: ExtractedPath,
+): WorldObservation | undefined {
+  return context.view.observations[path.path.absolute];
+}
+
+/**
+ * True when a never-writable pattern matches the path. Compared case-folded and NFC-normalized,
+ * on both the lexical and the real path, so case-insensitive filesystems and Unicode lookalike
+ * spellings of `.git/hooks` are caught too.
+ */
+export function isNeverWritable(
+  patterns: readonly string[],
+  roots: ToolPathRoots,
+  paths: readonly string[],
+): string | undefined {
+  for (const pattern of patterns) {
+    for (const path of paths) {
+      let subject: string | undefined;
+      let glob = pattern;
+      if (pattern.startsWith('~/')) {
+        subject = relativeInside(path, roots.homeDirectory);
+        glob = pattern.slice(2);
+      } else if (pattern.startsWith('/')) {
+        subject = path.slice(1);
+        glob = pattern.slice(1);
+      } else {
+        subject = relativeInside(path, roots.workspaceRoot);
+      }
+      if (subject !== undefined && matchGlob(glob, subject, { foldCase: true })) return pattern;
+    }
+  }
+  return undefined;
+}
+
+const PATH_CONTAINMENT = 'path-containment';
+
+/**
+ * PathContainment: writes only inside the workspace, judged on the observed real path (every
+ * symlink resolved, dangling ones included) and on the lexical path; never onto a
+ * never-writable path; never through a hard link shared with another file. Reads outside the
+ * workspace are ASK at T3. An exec call's working directory must be inside the workspace.
+ */
+export const pathContainmentRule: ToolCallRule = {
+  id: PATH_CONTAINMENT,
+  appliesTo: (context) =>
+    context.values.candidatePaths.length > 0 || context.values.rejectedPaths.length > 0,
+  evaluate(context) {
+    const findings: Finding[] = [];
+    const { roots } = context.view;
+    for (const rejected of context.values.rejectedPaths) {
+      findings.push(
+        finding(
+          PATH_CONTAINMENT,
+          'block',
+          'invalid_path',
+          `${rejected.param}: ${rejected.message}`,
+          'T3',
+        ),
+      );
+    }
+    for (const target of context.values.candidatePaths) {
+      const observation = observationOf(context, target);
+      const label = `${target.param} ${JSON.stringify(target.path.raw)}`;
+      if (observation === undefined) {
+        findings.push(
+          finding(
+            PATH_CONTAINMENT,
+            'block',
+            'observation_missing',
+            `${label} was not observed by the WorldProbe; refusing to judge it unseen`,
+            'T3',
+          ),
+        );
+        continue;
+      }
+      const real = observation.realPath;
+      const lexicalInside = isPathInside(target.path.absolute, roots.workspaceRoot);
+      const realInside = isPathInside(real, roots.workspaceRoot);
+      if (
+        target.write ||
+        (target.role === 'PATH' &&
+          target.origin === 'argument' &&
+          hasCapability(context.tool, 'EXECUTES'))
+      ) {
+        if (!lexicalInside) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'block',
+              'outside_workspace',
+              `${label} resolves to ${target.path.absolute}, outside the workspace`,
+              'T3',
+            ),
+          );
+          continue;
+        }
+        if (!realInside) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'block',
+              'symlink_escape',
+              `${label} is inside the workspace but a symlink leads to ${real}, outside it`,
+              'T3',
+            ),
+          );
+          continue;
+        }
+        if (!target.write) continue;
+        const protectedBy = isNeverWritable(context.policy.neverWritable, roots, [
+          target.path.absolute,
+          real,
+        ]);
+        if (protectedBy !== undefined) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'block',
+              'never_writable',
+              `${label} matches the never-writable path ${protectedBy}`,
+              'T3',
+            ),
+          );
+          continue;
+        }
+        if (observation.kind === 'file' && (observation.linkCount ?? 1) > 1) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'block',
+              'hard_link',
+              `${label} has ${observation.linkCount} hard links; writing it would change another file too`,
+              'T3',
+            ),
+          );
+        }
+      } else if (!lexicalInside || !realInside) {
+        findings.push(
+          finding(
+            PATH_CONTAINMENT,
+            'ask',
+            'read_outside_workspace',
+            `${label} reads ${real}, outside the workspace`,
+            'T3',
+          ),
+        );
+      }
+    }
+    return findings;
+  },
+};
+
+const REFERENCE_EXISTS = 'reference-exists';
+
+/** Arguments that must name something existing, per tool (what the model refers to, not what it creates). */
+const EXISTING_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  read_file: ['path'],
+  edit_file: ['path'],
+  list_dir: ['path'],
+  glob: ['path'],
+  grep: ['path'],
+  copy_file: ['source'],
+  move_file: ['source'],
+};
+
+/**
+ * ReferenceExists: a path the call reads or edits must exist (per the recorded observation).
+ * SOURCE_PATH values always must; exec command-line reads must too. A missing reference is a
+ * BLOCK with a message the model can act on, not a crash inside the tool.
+ */
+export const referenceExistsRule: ToolCallRule = {
+  id: REFERENCE_EXISTS,
+  appliesTo: (context) => context.values.candidatePaths.length > 0,
+  evaluate(context) {
+    const mustExist = EXISTING_PARAMS[context.tool.name] ?? [];
+    const findings: Finding[] = [];
+    for (const target of context.values.candidatePaths) {
+      if (!(target.role === 'SOURCE_PATH' || mustExist.includes(target.param))) continue;
+      const observation = observationOf(context, target);
+      if (observation !== undefined && observation.kind === 'missing') {
+        findings.push(
+          finding(
+            REFERENCE_EXISTS,
+            'block',
+            'missing_reference',
+            `${target.param} ${JSON.stringify(target.path.raw)} does not exist`,
+          ),
+        );
+      }
+    }
+    return findings;
+  },
+};

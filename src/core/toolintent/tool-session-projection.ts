@@ -1,0 +1,70 @@
+import type { PayloadOf } from '../events/event-definition.js';
+import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
+import type { Projection } from '../events/projection.js';
+import type { toolReceipt } from '../tools/tool-events.js';
+import type { ToolPathRoots } from '../tools/tool-path.js';
+import type { ToolSessionView } from './tool-call-rule.js';
+import type {
+  egressAllowlistChanged,
+  WorldObservation,
+  worldObserved,
+} from './toolintent-events.js';
+
+/** What plane 2 remembers about a session, rebuilt from its events alone. */
+export type ToolSessionState = {
+  readonly observations: Readonly<Record<string, WorldObservation>>;
+  readonly reads: Readonly<Record<string, string>>;
+  readonly egressAllowlist: readonly string[];
+};
+
+/**
+ * Folds `world_observed` (latest observation per path), `tool_receipt` (the content hash the
+ * model last saw per real path: files it read, and files it wrote itself) and
+ * `egress_allowlist_changed` (the EgressAllowlist). Other events pass through untouched.
+ */
+export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> = {
+  name: 'tool-session',
+  version: 1,
+  initial: () => ({ observations: {}, reads: {}, egressAllowlist: [] }),
+  evolve(state, event: StoredEvent<PayloadShape>) {
+    const payload = event.payload;
+    if (payload.type === 'world_observed') {
+      const { observation } = payload as PayloadOf<typeof worldObserved>;
+      return { ...state, observations: { ...state.observations, [observation.path]: observation } };
+    }
+    if (payload.type === 'tool_receipt') {
+      const receipt = payload as PayloadOf<typeof toolReceipt>;
+      const reads: Record<string, string> = { ...state.reads };
+      for (const file of receipt.files) {
+        if (file.access === 'read' && file.before !== null) reads[file.path] = file.before;
+        else if (file.access === 'write' && file.after !== null && receipt.outcome === 'succeeded')
+          reads[file.path] = file.after;
+        else if (file.access === 'delete') delete reads[file.path];
+      }
+      return { ...state, reads };
+    }
+    if (payload.type === 'egress_allowlist_changed') {
+      const change = payload as PayloadOf<typeof egressAllowlistChanged>;
+      const hosts = new Set(state.egressAllowlist);
+      for (const host of change.added) hosts.add(host);
+      for (const host of change.removed) hosts.delete(host);
+      return { ...state, egressAllowlist: [...hosts].sort() };
+    }
+    return state;
+  },
+};
+
+/** The view the rules read: projected state plus the session roots and the stage's manifest. */
+export function toolSessionView(
+  state: ToolSessionState,
+  roots: ToolPathRoots,
+  writeManifest: readonly string[] | null = null,
+): ToolSessionView {
+  return {
+    roots,
+    observations: state.observations,
+    reads: state.reads,
+    egressAllowlist: state.egressAllowlist,
+    writeManifest,
+  };
+}

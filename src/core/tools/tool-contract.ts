@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { ApprovalTier } from '../approvals/approval-tier.js';
+
+/**
+ * What a path-like or otherwise security-relevant argument means. `PATH` is a target the call
+ * reads or mutates; `SOURCE_PATH` a source it only reads from (copy); `URL` a network target;
+ * `COMMAND` a program or shell line to run.
+ */
+export const ParamRoleSchema = z.enum(['PATH', 'SOURCE_PATH', 'URL', 'COMMAND']);
+export type ParamRole = z.infer<typeof ParamRoleSchema>;
+
+/**
+ * What a tool can do. `CONTENT_FROM_SOURCE` declares provenance: every byte it writes comes from
+ * an existing source file, so there is no model-authored content (ReadBeforeWrite's only exemption).
+ */
+export const ToolCapabilitySchema = z.enum([
+  'READ_ONLY',
+  'WRITES_FILES',
+  'EXECUTES',
+  'NETWORK',
+  'CONTENT_FROM_SOURCE',
+]);
+export type ToolCapability = z.infer<typeof ToolCapabilitySchema>;
+
+/**
+ * The contract of a tool, as data. The executor (infrastructure) is looked up by `name`; core
+ * never runs a tool. `paramRoles` names top-level argument keys; a string or string-array value
+ * under that key carries the role. A tool without roles has its path-like strings sniffed.
+ */
+export type ToolDefinition<Args = unknown> = {
+  readonly name: string;
+  readonly description: string;
+  readonly argsSchema: z.ZodType<Args>;
+  readonly paramRoles: Readonly<Record<string, ParamRole>>;
+  readonly capabilities: readonly ToolCapability[];
+  readonly defaultTier: ApprovalTier;
+};
+
+/** Declares a tool; the schema must be a strict object so no unknown argument slips through. */
+export function defineTool<Args>(definition: ToolDefinition<Args>): ToolDefinition<Args> {
+  return Object.freeze({ ...definition, capabilities: [...definition.capabilities] });
+}
+
+/** True when the tool declares the capability. */
+export function hasCapability(tool: ToolDefinition, capability: ToolCapability): boolean {
+  return tool.capabilities.includes(capability);
+}
+
+/** True when the tool changes files (writes, moves) or runs programs. */
+export function isMutatingTool(tool: ToolDefinition): boolean {
+  return hasCapability(tool, 'WRITES_FILES') || hasCapability(tool, 'EXECUTES');
+}
+
+/** The JSON Schema a model is shown for the tool's arguments. */
+export function toolArgsJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+  return z.toJSONSchema(tool.argsSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** The description a model is shown: name, description, argument JSON Schema. */
+export function describeToolForModel(tool: ToolDefinition): {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+} {
+  return { name: tool.name, description: tool.description, parameters: toolArgsJsonSchema(tool) };
+}

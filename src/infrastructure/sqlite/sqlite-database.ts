@@ -64,6 +64,22 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, projection)
   );
   `,
+  // 2: artifact content, write-once by hash (core/artifacts).
+  `
+  CREATE TABLE artifacts (
+    position   INTEGER PRIMARY KEY,
+    hash       TEXT    NOT NULL UNIQUE,
+    session_id TEXT    NOT NULL,
+    stage_id   TEXT    NOT NULL,
+    kind       TEXT    NOT NULL,
+    bytes      TEXT    NOT NULL
+  );
+  CREATE INDEX artifacts_by_session ON artifacts (session_id, position);
+  CREATE TRIGGER artifacts_no_update BEFORE UPDATE ON artifacts
+    BEGIN SELECT RAISE(ABORT, 'correx artifacts are immutable'); END;
+  CREATE TRIGGER artifacts_no_delete BEFORE DELETE ON artifacts
+    BEGIN SELECT RAISE(ABORT, 'correx artifacts are immutable'); END;
+  `,
 ];
 
 /** Opens (creating if needed) a correx SQLite file in WAL mode and brings its schema up to date. */

@@ -98,6 +98,23 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
   }
 }
 
+/** What a migration run did: the schema version before and after. */
+export type SqliteMigrationReport = { readonly fromVersion: number; readonly toVersion: number };
+
+/** Opens a SQLite store only to bring its schema up to date (`correx migrate`), and reports. */
+export function migrateSqlite(path: string): SqliteMigrationReport {
+  let before = 0;
+  try {
+    const probe = new Database(path);
+    before = probe.pragma('user_version', { simple: true }) as number;
+    probe.close();
+  } catch (error) {
+    throw new SqliteOpenError(path, error);
+  }
+  openSqliteDatabase(path).close();
+  return { fromVersion: before, toVersion: MIGRATIONS.length };
+}
+
 function migrate(db: Database.Database): void {
   const apply = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;

@@ -1,0 +1,28 @@
+import type { CorrexEventStore } from '../../core/event-catalog.js';
+import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
+
+/** An opened store as the CLI sees it. */
+export type CliStores = {
+  readonly kind: string;
+  /** Where it is, safe to print (no password). */
+  readonly location: string;
+  readonly events: CorrexEventStore;
+  close(): Promise<void>;
+};
+
+/** What the composition root hands the CLI; commands reach the outside world only through this. */
+export type CliContext = {
+  readonly version: string;
+  /** The store used when `--store` is not given ($CORREX_STORE, else $CORREX_HOME/correx.db). */
+  readonly defaultStore: string;
+  openStores(location: string): Promise<CliStores>;
+  /** Brings a store's schema up to date. */
+  migrateStore(location: string, options: { schema?: string }): Promise<StoreMigrationReport>;
+  out(text: string): void;
+  err(text: string): void;
+};
+
+/** What each command receives: the context plus a way to set the exit code without touching the process. */
+export type CommandContext = CliContext & {
+  fail(exitCode?: number): void;
+};

@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import type { CommandContext } from '../cli-context.js';
+import { formatJson } from '../format.js';
+import { withStore } from '../with-store.js';
+
+export function verifyCommand(context: CommandContext): Command {
+  return new Command('verify')
+    .description("recompute a session's hash chain; exits 1 at the first broken link")
+    .argument('<session>', 'session id')
+    .option('--json', 'print JSON')
+    .action(async (sessionId: string, options: { json?: boolean }, command: Command) => {
+      await withStore(context, command, async ({ events }) => {
+        const result = await events.verify(sessionId);
+        if (options.json) context.out(formatJson(result));
+        else if (result.ok)
+          context.out(`ok: ${result.lastSequence} events, head ${result.headHash}`);
+        else context.out(`BROKEN at sequence ${result.sequence}: ${result.detail}`);
+        if (!result.ok) context.fail(1);
+      });
+    });
+}

@@ -1,0 +1,20 @@
+/** Renders rows as aligned columns under a header, for people; `--json` output bypasses this. */
+export function formatTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** One line of JSON per value: easy to pipe into `jq` or another program. */
+export function formatJson(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}

@@ -1,0 +1,63 @@
+import { Command, CommanderError } from 'commander';
+import { CorrexError } from '../../core/base/correx-error.js';
+import type { CliContext, CommandContext } from './cli-context.js';
+import { eventsCommand } from './commands/events-command.js';
+import { migrateCommand } from './commands/migrate-command.js';
+import { sessionsCommand } from './commands/sessions-command.js';
+import { storeCommand } from './commands/store-command.js';
+import { verifyCommand } from './commands/verify-command.js';
+
+/** The `correx` command tree. Each command lives in its own file under `commands/`. */
+export function createProgram(context: CommandContext): Command {
+  const program = new Command('correx')
+    .description('Run LLM coding agents as deterministic, event-sourced workflows.')
+    .version(context.version)
+    .option(
+      '--store <location>',
+      'SQLite file or postgres:// URL (default: $CORREX_STORE, else $CORREX_HOME/correx.db)',
+    )
+    .showHelpAfterError()
+    .configureOutput({
+      writeOut: (text) => context.out(text.trimEnd()),
+      writeErr: (text) => context.err(text.trimEnd()),
+    })
+    // Errors come back to runCli as exceptions instead of exiting the process.
+    .exitOverride();
+  for (const command of [
+    sessionsCommand(context),
+    eventsCommand(context),
+    verifyCommand(context),
+    migrateCommand(context),
+    storeCommand(context),
+  ]) {
+    program.addCommand(inheritSettings(command, program));
+  }
+  return program;
+}
+
+/** Output and error handling reach nested subcommands too (`store copy`). */
+function inheritSettings(command: Command, parent: Command): Command {
+  command.copyInheritedSettings(parent);
+  for (const child of command.commands) inheritSettings(child, command);
+  return command;
+}
+
+/**
+ * Runs the CLI and returns the exit code: 0 ok, 1 a correx error (printed as one line, no stack
+ * trace), 2 a usage error. Anything else is a bug and keeps its stack trace.
+ */
+export async function runCli(context: CliContext, argv: readonly string[]): Promise<number> {
+  let exitCode = 0;
+  const program = createProgram({ ...context, fail: (code = 1) => (exitCode = code) });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (CorrexError.isInstance(error)) {
+      context.err(`correx: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

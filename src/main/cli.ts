@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { runCli } from '../interfaces/cli/program.js';
+import { defaultStoreLocation } from './store-location.js';
+
+/** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+process.exitCode = await runCli(
+  {
+    version,
+    defaultStore: defaultStoreLocation(),
+    async openStores(location) {
+      // Loaded on first use, so `--help` and usage errors do not pay for database drivers.
+      const { openStores, parseStoreLocation } = await import('../infrastructure/open-store.js');
+      // A SQLite store's folder ($CORREX_HOME on first use) is created, not reported missing.
+      const parsed = parseStoreLocation(location);
+      if (parsed.kind === 'sqlite') mkdirSync(dirname(parsed.path), { recursive: true });
+      return openStores(location);
+    },
+    async migrateStore(location, options) {
+      const { migrateStore } = await import('../infrastructure/migrate-store.js');
+      return migrateStore(location, options);
+    },
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+  },
+  process.argv.slice(2),
+);

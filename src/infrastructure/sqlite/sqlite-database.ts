@@ -103,7 +103,7 @@ export type SqliteMigrationReport = { readonly fromVersion: number; readonly toV
 
 /** Opens a SQLite store only to bring its schema up to date (`correx migrate`), and reports. */
 export function migrateSqlite(path: string): SqliteMigrationReport {
-  let before = 0;
+  let before: number;
   try {
     const probe = new Database(path);
     before = probe.pragma('user_version', { simple: true }) as number;

@@ -8,6 +8,7 @@ import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { sessionEvents } from './sessions/session-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
+import { validationEvents } from './validation/validation-events.js';
 import { toolEvents } from './tools/tool-events.js';
 import { toolIntentEvents } from './toolintent/toolintent-events.js';
 
@@ -19,6 +20,7 @@ export const eventDefinitions = [
   ...sessionEvents,
   ...transitionEvents,
   ...artifactEvents,
+  ...validationEvents,
   ...approvalEvents,
   ...toolEvents,
   ...toolIntentEvents,

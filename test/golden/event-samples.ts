@@ -30,6 +30,7 @@ export const eventSamples: SampleMap = {
   transition_rejected: { type: 'transition_rejected', from: 'review', reason: 'unknown_verdict', outcome: 'verdict:maybe', message: 'stage `review` completed with verdict `maybe`; expected one of approved | rework' },
   artifact_proposed: { type: 'artifact_proposed', hash: 'd'.repeat(64), kind: 'review', stageId: 'review', attempt: 1, inferenceEventId: '0193f2a4-7c1e-7000-8000-0000000000aa', parents: ['e'.repeat(64)] },
   artifact_accepted: { type: 'artifact_accepted', hash: 'd'.repeat(64), kind: 'review', stageId: 'review' },
+  validation_failed: { type: 'validation_failed', hash: 'd'.repeat(64), stageId: 'plan', phase: 'semantic', validator: 'plan-files-observed', message: '`src/dates.ts` was never observed in the workspace: read or list it before planning to modify it' },
   tool_call_proposed: {
     type: 'tool_call_proposed',
     callId: 'call-1',

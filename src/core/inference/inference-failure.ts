@@ -51,7 +51,7 @@ export class InferenceError extends CorrexError {
     category: InferenceFailureCategory;
     provider: string;
     message: string;
-    retryAfterMs?: number;
+    retryAfterMs?: number | undefined;
     cause?: unknown;
   }) {
     super(`inference_${options.category}`, `${options.provider}: ${options.message}`, {

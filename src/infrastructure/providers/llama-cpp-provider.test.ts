@@ -1,0 +1,268 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { InferenceError } from '../../core/inference/inference-failure.js';
+import type { InferenceRequest, ToolDefinition } from '../../core/inference/inference-request.js';
+import {
+  LlamaCppModelNotFoundError,
+  LlamaCppProvider,
+  LlamaCppUnavailableError,
+} from './llama-cpp-provider.js';
+import {
+  parseToolEnvelope,
+  toGrammarSchema,
+  toLlamaChat,
+  toolCallEnvelopeSchema,
+} from './llama-cpp-tool-grammar.js';
+
+const writeFile: ToolDefinition = {
+  name: 'write_file',
+  description: 'Write a file',
+  inputSchema: z.toJSONSchema(
+    z.object({
+      path: z.string(),
+      content: z.string(),
+      mode: z.enum(['create', 'overwrite']).optional(),
+    }),
+  ) as Record<string, unknown>,
+};
+const request = (overrides: Partial<InferenceRequest> = {}): InferenceRequest => ({
+  model: 'local.gguf',
+  messages: [
+    { role: 'system', content: 'Be careful.' },
+    { role: 'user', content: 'first' },
+    { role: 'assistant', content: 'ok' },
+    { role: 'user', content: 'write it' },
+  ],
+  tools: [writeFile],
+  limits: { maxOutputTokens: 64, timeoutMs: 2_000 },
+  ...overrides,
+});
+const fakeGguf = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'correx-gguf-'));
+  const path = join(dir, 'tiny.gguf');
+  writeFileSync(path, 'not really a model');
+  return path;
+};
+
+/** A stand-in for node-llama-cpp's API surface, recording what the provider does with it. */
+function fakeNodeLlamaCpp(reply: (prompt: string, signal: AbortSignal) => Promise<string>) {
+  const log: string[] = [];
+  const meter = { usedInputTokens: 0, usedOutputTokens: 0 };
+  const module = {
+    getLlama: () =>
+      Promise.resolve({
+        loadModel: ({ modelPath }: { modelPath: string }) => {
+          log.push(`load ${modelPath.endsWith('tiny.gguf')}`);
+          return Promise.resolve({
+            tokenize: (text: string) => text.split(' '),
+            createContext: () =>
+              Promise.resolve({
+                getSequence: () => ({ tokenMeter: meter }),
+                dispose: () => (log.push('dispose context'), Promise.resolve()),
+              }),
+            dispose: () => (log.push('dispose model'), Promise.resolve()),
+          });
+        },
+        createGrammarForJsonSchema: (schema: unknown) => (
+          log.push(`grammar ${JSON.stringify(schema).length > 0}`),
+          Promise.resolve({ schema })
+        ),
+        dispose: () => (log.push('dispose llama'), Promise.resolve()),
+      }),
+    LlamaChatSession: class {
+      history: unknown[] = [];
+      setChatHistory(history: unknown[]) {
+        log.push(`history ${history.length}`);
+      }
+      async promptWithMeta(prompt: string, options: { signal: AbortSignal; grammar?: unknown }) {
+        log.push(`prompt ${prompt} grammar=${options.grammar !== undefined}`);
+        const text = await reply(prompt, options.signal);
+        meter.usedInputTokens += 10;
+        meter.usedOutputTokens += 3;
+        return { responseText: text, stopReason: 'eogToken' };
+      }
+      dispose() {
+        log.push('dispose session');
+      }
+    },
+  };
+  return { log, importModule: () => Promise.resolve(module) };
+}
+
+describe('LlamaCppProvider', () => {
+  it('names a missing GGUF file before touching node-llama-cpp', async () => {
+    await expect(
+      LlamaCppProvider.load({ modelPath: '/nonexistent/model.gguf' }),
+    ).rejects.toBeInstanceOf(LlamaCppModelNotFoundError);
+  });
+
+  it('reports node-llama-cpp missing as LlamaCppUnavailableError', async () => {
+    const importModule = () => Promise.reject(new Error("Cannot find package 'node-llama-cpp'"));
+    await expect(
+      LlamaCppProvider.load({ modelPath: fakeGguf(), importModule }),
+    ).rejects.toBeInstanceOf(LlamaCppUnavailableError);
+  });
+
+  it('constrains output to a tool call, parses it and owns the model lifecycle', async () => {
+    const fake = fakeNodeLlamaCpp(() =>
+      Promise.resolve(
+        '{"type":"tool_call","name":"write_file","arguments":{"path":"a.ts","content":"x"}}',
+      ),
+    );
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+    });
+    const result = await provider.infer(request());
+    expect(result).toMatchObject({
+      text: '',
+      toolCalls: [
+        {
+          callId: 'local-1',
+          name: 'write_file',
+          argsRaw: '{"path":"a.ts","content":"x"}',
+          args: { path: 'a.ts', content: 'x' },
+        },
+      ],
+      finishReason: 'tool_calls',
+      usage: { inputTokens: 10, outputTokens: 3 },
+      modelId: 'tiny.gguf',
+    });
+    expect(provider.tokenizer.count('three word text')).toBe(3);
+    expect(provider.tokenizer.name).toBe('llama-cpp:tiny.gguf');
+    await provider.dispose();
+    await provider.dispose();
+    expect(fake.log).toEqual([
+      'load true',
+      'grammar true',
+      'history 3',
+      'prompt write it grammar=true',
+      'dispose session',
+      'dispose context',
+      'dispose model',
+      'dispose llama',
+    ]);
+    await expect(provider.infer(request())).rejects.toMatchObject({ category: 'provider_down' });
+  });
+
+  it('runs free text without a grammar and serializes concurrent calls', async () => {
+    let active = 0;
+    let maxActive = 0;
+    const fake = fakeNodeLlamaCpp(async (prompt) => {
+      active += 1;
+      maxActive = Math.max(maxActive, active);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      active -= 1;
+      return `answer to ${prompt}`;
+    });
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+    });
+    const results = await Promise.all([
+      provider.infer(request({ tools: [] })),
+      provider.infer(request({ tools: [] })),
+    ]);
+    expect(results.map((r) => r.text)).toEqual(['answer to write it', 'answer to write it']);
+    expect(maxActive).toBe(1);
+    expect(fake.log.filter((line) => line.startsWith('grammar'))).toEqual([]);
+    await provider.dispose();
+  });
+
+  it('maps an abort to cancelled and a stall to timeout', async () => {
+    const never = (_prompt: string, signal: AbortSignal) =>
+      new Promise<string>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fakeNodeLlamaCpp(never).importModule,
+    });
+    const controller = new AbortController();
+    const pending = provider.infer(request(), controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    const cancelled = await pending.catch((e: unknown) => e);
+    expect(cancelled).toBeInstanceOf(InferenceError);
+    expect((cancelled as InferenceError).category).toBe('cancelled');
+    const timedOut = await provider
+      .infer(request({ limits: { maxOutputTokens: 5, timeoutMs: 50 } }))
+      .catch((e: unknown) => e);
+    expect((timedOut as InferenceError).category).toBe('timeout');
+    await provider.dispose();
+  });
+});
+
+describe('llama.cpp tool grammar', () => {
+  it('reads calls, answers and anything else without dropping it', () => {
+    expect(parseToolEnvelope('{"type":"answer","text":"done"}', 'c')).toEqual({
+      text: 'done',
+      toolCalls: [],
+    });
+    expect(parseToolEnvelope('not json', 'c')).toEqual({ text: 'not json', toolCalls: [] });
+    expect(parseToolEnvelope('{"type":"tool_call","name":"x"}', 'c').toolCalls[0]).toMatchObject({
+      argsRaw: '{}',
+      args: {},
+    });
+  });
+
+  it('turns messages into chat history ending at the user prompt', () => {
+    expect(toLlamaChat(request().messages, 'tools...')).toEqual({
+      history: [
+        { type: 'system', text: 'Be careful.\n\ntools...' },
+        { type: 'user', text: 'first' },
+        { type: 'model', response: ['ok'] },
+      ],
+      prompt: 'write it',
+    });
+    expect(() => toLlamaChat([{ role: 'assistant', content: 'x' }], undefined)).toThrow(
+      /must end with a user message/,
+    );
+  });
+
+  it('moves optional properties out of the required set for the grammar compiler', () => {
+    expect(toGrammarSchema(writeFile.inputSchema)).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      additionalProperties: { type: 'string', enum: ['create', 'overwrite'] },
+      maxProperties: 3,
+    });
+  });
+
+  it('builds a one-of envelope of every tool plus a plain answer', () => {
+    const schema = toolCallEnvelopeSchema([writeFile]) as {
+      oneOf: { properties: { name?: { const: string } } }[];
+    };
+    expect(schema.oneOf).toHaveLength(2);
+    expect(schema.oneOf[0]!.properties.name).toEqual({ const: 'write_file' });
+  });
+});
+
+const nodeLlamaCpp = await import('node-llama-cpp').catch(() => undefined);
+
+describe.skipIf(nodeLlamaCpp === undefined)(
+  'llama.cpp tool grammar against the real node-llama-cpp (no model needed)',
+  () => {
+    it('compiles the envelope of zod-generated tool schemas into a GBNF grammar', async () => {
+      const llama = await nodeLlamaCpp!.getLlama({
+        gpu: false,
+        build: 'never',
+        progressLogs: false,
+      });
+      try {
+        const grammar = await llama.createGrammarForJsonSchema(
+          toolCallEnvelopeSchema([writeFile]) as never,
+        );
+        expect(grammar.grammar).toContain('"\\"write_file\\""');
+        const parsed = grammar.parse(
+          '{"type": "tool_call", "name": "write_file", "arguments": {"path": "a", "content": "b"}}',
+        ) as unknown;
+        expect(parsed).toMatchObject({ name: 'write_file', arguments: { path: 'a' } });
+      } finally {
+        await llama.dispose();
+      }
+    });
+  },
+);

@@ -1,0 +1,135 @@
+import type { InferenceMessage, ToolDefinition } from '../../core/inference/inference-request.js';
+import type { ToolCallProposal } from '../../core/inference/inference-result.js';
+import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
+
+/**
+ * The JSON Schema a local model's output is constrained to when the stage offers tools: either
+ * one call of a declared tool with arguments matching its schema, or a plain answer. Grammar-
+ * constrained decoding makes a model without native function calling still produce a
+ * well-formed call.
+ */
+export function toolCallEnvelopeSchema(tools: readonly ToolDefinition[]): Record<string, unknown> {
+  const answer = {
+    type: 'object',
+    properties: { type: { const: 'answer' }, text: { type: 'string' } },
+    required: ['type', 'text'],
+  };
+  const calls = tools.map((tool) => ({
+    type: 'object',
+    properties: {
+      type: { const: 'tool_call' },
+      name: { const: tool.name },
+      arguments: toGrammarSchema(tool.inputSchema),
+    },
+    required: ['type', 'name', 'arguments'],
+  }));
+  return { oneOf: [...calls, answer] };
+}
+
+/**
+ * Adapts a tool's JSON Schema to what node-llama-cpp's grammar compiler accepts: it treats every
+ * listed property as required and ignores `required`, so optional properties move into
+ * `additionalProperties` (any of their schemas, bounded by `maxProperties`). The grammar is
+ * then a little looser than the schema; correx validates arguments against the real schema
+ * before any tool runs, so looseness here costs a retry, never safety.
+ */
+export function toGrammarSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toGrammarSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const {
+    $schema: _dialect,
+    required,
+    properties,
+    additionalProperties: _extra,
+    ...rest
+  } = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) out[key] = toGrammarSchema(value);
+  if (typeof properties !== 'object' || properties === null) return out;
+  const requiredKeys = new Set(
+    Array.isArray(required) ? required.filter((k): k is string => typeof k === 'string') : [],
+  );
+  const kept: Record<string, unknown> = {};
+  const optional: unknown[] = [];
+  for (const [key, value] of Object.entries(properties)) {
+    if (requiredKeys.has(key)) kept[key] = toGrammarSchema(value);
+    else optional.push(toGrammarSchema(value));
+  }
+  out.properties = kept;
+  if (optional.length > 0) {
+    out.additionalProperties = optional.length === 1 ? optional[0] : { oneOf: optional };
+    out.maxProperties = Object.keys(kept).length + optional.length;
+  }
+  return out;
+}
+
+/** Tells the model what the envelope means; appended to the system prompt. */
+export function toolInstructions(tools: readonly ToolDefinition[]): string {
+  const lines = tools.map(
+    (tool) =>
+      `- ${tool.name}: ${tool.description}\n  arguments: ${JSON.stringify(tool.inputSchema)}`,
+  );
+  return [
+    'You can call one of these tools:',
+    ...lines,
+    'Reply with JSON only: {"type":"tool_call","name":<tool>,"arguments":{...}} to call a tool,',
+    'or {"type":"answer","text":<your answer>} when no tool is needed.',
+  ].join('\n');
+}
+
+/**
+ * Reads constrained output. A call becomes a proposal whose raw text is the arguments as the
+ * model wrote them (re-serialized from the envelope); anything unreadable is kept as a proposal
+ * with a parse error, or as text, never dropped.
+ */
+export function parseToolEnvelope(
+  output: string,
+  callId: string,
+): { text: string; toolCalls: ToolCallProposal[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(output);
+  } catch {
+    return { text: output, toolCalls: [] };
+  }
+  const envelope = value as { type?: unknown; name?: unknown; arguments?: unknown; text?: unknown };
+  if (envelope.type === 'tool_call' && typeof envelope.name === 'string') {
+    return {
+      text: '',
+      toolCalls: [
+        createToolCallProposal(callId, envelope.name, JSON.stringify(envelope.arguments ?? {})),
+      ],
+    };
+  }
+  if (envelope.type === 'answer' && typeof envelope.text === 'string')
+    return { text: envelope.text, toolCalls: [] };
+  return { text: output, toolCalls: [] };
+}
+
+export type LlamaChatHistoryItem =
+  | { type: 'system'; text: string }
+  | { type: 'user'; text: string }
+  | { type: 'model'; response: string[] };
+
+/**
+ * Splits rendered messages into node-llama-cpp chat history and the final user prompt. The
+ * last message must be the user's: a local chat session answers a user turn.
+ */
+export function toLlamaChat(
+  messages: readonly InferenceMessage[],
+  extraSystem: string | undefined,
+): { history: LlamaChatHistoryItem[]; prompt: string } {
+  const last = messages.at(-1);
+  if (last === undefined || last.role !== 'user') {
+    throw new RangeError('a local model call must end with a user message');
+  }
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
+  if (extraSystem !== undefined) system.push(extraSystem);
+  const history: LlamaChatHistoryItem[] =
+    system.length > 0 ? [{ type: 'system', text: system.join('\n\n') }] : [];
+  for (const message of messages.slice(0, -1)) {
+    if (message.role === 'user') history.push({ type: 'user', text: message.content });
+    if (message.role === 'assistant') history.push({ type: 'model', response: [message.content] });
+  }
+  return { history, prompt: last.content };
+}

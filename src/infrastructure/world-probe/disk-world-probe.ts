@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { lstat, readFile, readlink, stat } from 'node:fs/promises';
+import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
+import type { WorldProbe } from '../../core/toolintent/world-probe.js';
+import { normalizeAbsolute } from '../../core/tools/tool-path.js';
+
+export type DiskWorldProbeOptions = {
+  /** Files larger than this are not hashed (sha256 null); default 16 MiB. */
+  readonly maxHashBytes?: number;
+};
+
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The WorldProbe on disk. Resolves symlinks segment by segment itself (rather than
+ * `realpath`, which fails on dangling links) so a link pointing at a not-yet-existing file
+ * outside the workspace still reports where a write would land; the existing prefix is then
+ * canonicalized with `realpath.native` so case-insensitive filesystems report true case.
+ */
+export function createDiskWorldProbe(options: DiskWorldProbeOptions = {}): WorldProbe {
+  const maxHashBytes = options.maxHashBytes ?? 16 * 1024 * 1024;
+  return {
+    async observe(absolutePath) {
+      if (!absolutePath.startsWith('/') || absolutePath.includes('\0')) {
+        throw new RangeError(
+          `the probe takes absolute paths without NUL, got ${JSON.stringify(absolutePath)}`,
+        );
+      }
+      const path = normalizeAbsolute(absolutePath);
+      const own = await lstatOrNull(path);
+      const linkTarget = own?.isSymbolicLink() === true ? await readlink(path) : null;
+      const resolved = await resolveSegments(path);
+      const target = resolved.exists ? await statOrNull(resolved.realPath) : null;
+      const kind: WorldObservation['kind'] =
+        target === null
+          ? 'missing'
+          : target.isFile()
+            ? 'file'
+            : target.isDirectory()
+              ? 'directory'
+              : 'other';
+      let sha256: string | null = null;
+      if (target !== null && target.isFile() && target.size <= maxHashBytes) {
+        sha256 = createHash('sha256')
+          .update(await readFile(resolved.realPath))
+          .digest('hex');
+      }
+      return {
+        path,
+        kind,
+        realPath: resolved.realPath,
+        linkTarget,
+        sha256,
+        size: target === null ? null : target.size,
+        mtimeMs: target === null ? null : Math.floor(target.mtimeMs),
+        linkCount: target?.isFile() === true ? target.nlink : null,
+      };
+    },
+  };
+}
+
+/** Walks `path` one segment at a time, following every symlink (dangling ones included). */
+async function resolveSegments(path: string): Promise<{ realPath: string; exists: boolean }> {
+  let pending = path.split('/').filter((segment) => segment !== '');
+  let current = '/';
+  let hops = 0;
+  while (pending.length > 0) {
+    const segment = pending[0]!;
+    pending = pending.slice(1);
+    if (segment === '.') continue;
+    if (segment === '..') {
+      current = normalizeAbsolute(`${current}/..`);
+      continue;
+    }
+    const candidate = current === '/' ? `/${segment}` : `${current}/${segment}`;
+    const info = await lstatOrNull(candidate);
+    if (info === null) {
+      return {
+        realPath: normalizeAbsolute([canonical(current), segment, ...pending].join('/')),
+        exists: false,
+      };
+    }
+    if (info.isSymbolicLink()) {
+      hops += 1;
+      if (hops > MAX_LINK_HOPS) return { realPath: candidate, exists: false };
+      const link = await readlink(candidate);
+      const rest = link.split('/').filter((part) => part !== '');
+      if (link.startsWith('/')) current = '/';
+      pending = [...rest, ...pending];
+      continue;
+    }
+    if (!info.isDirectory() && pending.length > 0) {
+      return {
+        realPath: normalizeAbsolute([canonical(candidate), ...pending].join('/')),
+        exists: false,
+      };
+    }
+    current = candidate;
+  }
+  return { realPath: canonical(current), exists: true };
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+async function lstatOrNull(path: string) {
+  try {
+    return await lstat(path);
+  } catch {
+    return null;
+  }
+}
+
+async function statOrNull(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    return null;
+  }
+}

@@ -11,10 +11,9 @@ const server = await probeTestServer();
 const script = fileURLToPath(new URL('./hammer-writer.ts', import.meta.url));
 const PER_WRITER = 150;
 
-function startWriter(
-  schema: string,
-  writer: string,
-): { child: ChildProcess; output: Promise<string> } {
+type Writer = { child: ChildProcess; ready: Promise<void>; output: Promise<string> };
+
+function startWriter(schema: string, writer: string): Writer {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', script, TEST_POSTGRES_URL, schema, 'hammered', writer, String(PER_WRITER)],

@@ -20,6 +20,9 @@ export type WorkflowIssue = {
   /** Where in the definition, e.g. `['stages', 3, 'transitions', 1, 'to']`. */
   readonly path: readonly (string | number)[];
   readonly message: string;
+  /** 1-based position in the source text, when the definition came from a file that has one. */
+  readonly line?: number;
+  readonly column?: number;
 };
 
 /**

@@ -1,4 +1,5 @@
 import { printTable } from './bench-table.js';
+import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 
 /**
@@ -8,3 +9,4 @@ import { runEventStoreBench } from './event-store-bench.js';
  */
 const quick = process.argv.includes('--quick');
 printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
+printTable('Context packs', await runContextBench({ quick }));

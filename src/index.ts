@@ -82,3 +82,144 @@ export {
 export { systemClock } from './infrastructure/system/system-clock.js';
 export { createUuidV7IdSource } from './infrastructure/system/uuid-v7-id-source.js';
 export { nodeSha256 } from './infrastructure/system/node-sha256.js';
+
+// --- inference and context ---
+export { ModelCapabilitySchema, type ModelCapability } from './core/inference/model-capability.js';
+export {
+  InferenceMessageSchema,
+  ToolDefinitionSchema,
+  InferenceLimitsSchema,
+  InferenceRequestSchema,
+  JsonSchemaDocumentSchema,
+  type InferenceMessage,
+  type ToolDefinition,
+  type InferenceLimits,
+  type InferenceRequest,
+  type JsonSchemaDocument,
+} from './core/inference/inference-request.js';
+export {
+  InferenceResultSchema,
+  ToolCallProposalSchema,
+  FinishReasonSchema,
+  TokenUsageSchema,
+  type InferenceResult,
+  type ToolCallProposal,
+  type FinishReason,
+  type TokenUsage,
+} from './core/inference/inference-result.js';
+export {
+  safeParseToolArguments,
+  createToolCallProposal,
+  type ToolArgumentsParse,
+} from './core/inference/tool-call-arguments.js';
+export {
+  InferenceError,
+  InferenceFailureCategorySchema,
+  isRetryableCategory,
+  type InferenceFailureCategory,
+} from './core/inference/inference-failure.js';
+export type { InferenceProvider } from './core/inference/inference-provider.js';
+export { inferenceRequestDigest } from './core/inference/request-digest.js';
+export {
+  ContextManifestSchema,
+  ContextLayerSchema,
+  SourceRefSchema,
+  type ContextManifest,
+  type ContextLayer,
+  type SourceRef,
+  type ManifestEntry,
+  type ManifestExclusion,
+  type ExclusionReason,
+  type Compression,
+} from './core/inference/context-manifest.js';
+export {
+  inferenceRequested,
+  inferenceCompleted,
+  inferenceFailed,
+  inferenceEvents,
+  inferenceFailedPayload,
+} from './core/inference/inference-events.js';
+export {
+  ModelProfileSchema,
+  ModelProfileListSchema,
+  type ModelProfile,
+  type ModelProfileInput,
+} from './core/inference/model-profile.js';
+export {
+  createInferenceRouter,
+  parseModelProfiles,
+  effectiveCapabilities,
+  InvalidModelProfilesError,
+  type InferenceRouter,
+  type RouteRequest,
+  type RouteDecision,
+  type ProfileRejection,
+} from './core/inference/inference-router.js';
+export {
+  createReplayInferenceProvider,
+  recordedInferences,
+  ReplayMissingRecordingError,
+  type RecordedInference,
+} from './core/inference/replay-inference-provider.js';
+export {
+  createEstimatingTokenizer,
+  estimateTokens,
+  type Tokenizer,
+} from './core/context/tokenizer.js';
+export { compressHeadTail, omissionMarker } from './core/context/compress-head-tail.js';
+export {
+  isPinned,
+  isCompressible,
+  type ContextCandidate,
+  type ContextEntryKind,
+} from './core/context/context-candidate.js';
+export {
+  TokenBudgetSchema,
+  type TokenBudget,
+  type ContextEntry,
+  type ContextPack,
+} from './core/context/context-pack.js';
+export {
+  buildContextPack,
+  safeBuildContextPack,
+  ContextInputError,
+  PinnedContextOverBudgetError,
+  type ContextPackInput,
+  type ContextPackOptions,
+  type ContextPackResult,
+} from './core/context/build-context-pack.js';
+export { renderContextPack, contextPackDigest } from './core/context/render-context-pack.js';
+export {
+  OPERATING_GUIDANCE,
+  operatingGuidanceCandidate,
+} from './core/context/operating-guidance.js';
+export { steeringNoteCandidate, type SteeringNote } from './core/context/steering-note.js';
+export { toolArgsHintCandidate, type ToolArgsHint } from './core/context/tool-args-hint.js';
+export {
+  createOpenAICompatibleProvider,
+  type OpenAICompatibleProviderOptions,
+} from './infrastructure/providers/openai-compatible-provider.js';
+export {
+  createAnthropicProvider,
+  type AnthropicProviderOptions,
+} from './infrastructure/providers/anthropic-provider.js';
+export {
+  LlamaCppProvider,
+  LlamaCppUnavailableError,
+  LlamaCppModelNotFoundError,
+  type LlamaCppProviderOptions,
+} from './infrastructure/providers/llama-cpp-provider.js';
+export {
+  createScriptedProvider,
+  loadScriptedTurns,
+  ScriptedTurnSchema,
+  ScriptedProviderError,
+  type ScriptedTurn,
+  type ScriptedProvider,
+} from './infrastructure/providers/scripted-provider.js';
+export { redactSecrets } from './infrastructure/providers/redact-secrets.js';
+export {
+  createLlamaCppTokenizer,
+  type TokenizingModel,
+} from './infrastructure/tokenizers/llama-cpp-tokenizer.js';
+// --- end inference and context ---

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { correxEventCatalog } from '../../src/core/event-catalog.js';
+import { createEventCodec } from '../../src/core/events/event-codec.js';
+import { inferenceFailedPayload } from '../../src/core/inference/inference-events.js';
 import { InferenceError } from '../../src/core/inference/inference-failure.js';
 import type { InferenceRequest } from '../../src/core/inference/inference-request.js';
 import { createOpenAICompatibleProvider } from '../../src/infrastructure/providers/openai-compatible-provider.js';
@@ -181,7 +184,18 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
     const error = await failure(provider(streaming).infer(request()));
     expect(error.message).not.toContain(API_KEY);
     expect(error.message).not.toContain('DO-NOT-LEAK');
-    expect(JSON.stringify({ message: error.message, code: error.code })).not.toContain(API_KEY);
+    const codec = createEventCodec(correxEventCatalog);
+    const envelope = codec.normalize({
+      eventId: 'e1',
+      sessionId: 's1',
+      timestamp: '2026-11-30T12:00:00.000Z',
+      causationId: null,
+      correlationId: 'c1',
+      payload: inferenceFailedPayload('inference-1', 'qwen2.5-coder', error),
+    });
+    const bytes = codec.encode(envelope, 1);
+    expect(bytes).toContain('invalid_request');
+    expect(bytes).not.toContain('DO-NOT-LEAK');
   });
 
   it('maps an unreachable server to provider_down', async () => {

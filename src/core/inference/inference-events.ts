@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEvent } from '../events/event-definition.js';
+import { defineEvent, type PayloadOf } from '../events/event-definition.js';
 import { ContextManifestSchema } from './context-manifest.js';
-import { InferenceFailureCategorySchema } from './inference-failure.js';
+import { InferenceFailureCategorySchema, type InferenceError } from './inference-failure.js';
 import { InferenceResultSchema } from './inference-result.js';
 
 const sha256Field = z.string().regex(/^[0-9a-f]{64}$/);
@@ -58,3 +58,23 @@ export const inferenceFailed = defineEvent({
 });
 
 export const inferenceEvents = [inferenceRequested, inferenceCompleted, inferenceFailed] as const;
+
+/**
+ * The `inference_failed` payload for a provider's error. The message is the provider's
+ * already-redacted one; nothing else from the error (no cause, no headers) is recorded.
+ */
+export function inferenceFailedPayload(
+  requestId: string,
+  model: string,
+  error: InferenceError,
+): PayloadOf<typeof inferenceFailed> {
+  return {
+    type: 'inference_failed',
+    requestId,
+    provider: error.provider,
+    model,
+    category: error.category,
+    message: error.message,
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+  };
+}

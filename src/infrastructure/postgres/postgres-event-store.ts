@@ -222,6 +222,8 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       ]);
       await client.query('COMMIT');
       this.#notifier.notify();
+      // Wakes subscribers in other processes; if it is lost they find the events by polling.
+      await client.query(this.#sql.notify).catch(() => undefined);
       return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
     } catch (error) {
       broken = isConnectionFailure(error);

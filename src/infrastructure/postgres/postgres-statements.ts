@@ -16,7 +16,13 @@ export function createPostgresStatements(schema: string, location: string) {
       ON CONFLICT (session_id) DO UPDATE SET session_id = excluded.session_id
       RETURNING last_sequence, last_hash`,
     byEventIds: `SELECT ${ROW_COLUMNS} FROM ${s}.events WHERE event_id = ANY($1::text[])`,
-    allocate: `SELECT ${s}.allocate_positions($1) AS first, pg_notify('correx_events_${schema}', '')`,
+    allocate: `SELECT ${s}.allocate_positions($1) AS first`,
+    /**
+     * Sent after the append commits, as a transaction of its own that does not wait for a disk
+     * flush (it is only a wake-up). A NOTIFY inside the append would hold PostgreSQL's global
+     * notify lock through the append's flush and serialize every writer's commit.
+     */
+    notify: `BEGIN; SET LOCAL synchronous_commit = off; NOTIFY "correx_events_${schema}"; COMMIT`,
     insert: `WITH inserted AS (
         INSERT INTO ${s}.events
           (position, session_id, sequence, event_id, type, event_timestamp, bytes, hash, previous_hash)

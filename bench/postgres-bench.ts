@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { correxEventCatalog, type EventPayload } from '../src/core/event-catalog.js';
+import { createEventCodec } from '../src/core/events/event-codec.js';
+import type { NewEvent } from '../src/core/events/event-envelope.js';
+import { openPostgresEventStore } from '../src/infrastructure/postgres/postgres-event-store.js';
+import { measure, row, type BenchRow } from './bench-table.js';
+
+/**
+ * PostgreSQL rows of `npm run bench`. Each store operation is compared with a raw `INSERT`
+ * (or `SELECT`) of the same rows through `pg` in the same run, against the same server, so
+ * the ratio is the store's own cost: locking the session head, idempotency lookup, hashing,
+ * position allocation, NOTIFY. Runs in a fresh schema that is dropped afterwards.
+ */
+export async function runPostgresBench(
+  options: { quick?: boolean; url?: string } = {},
+): Promise<BenchRow[]> {
+  const url =
+    options.url ??
+    process.env.CORREX_BENCH_POSTGRES_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
+  const scale = options.quick ? 0.1 : 1;
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    console.log(`PostgreSQL benchmarks skipped: ${url} unreachable (${(error as Error).message})`);
+    return [];
+  }
+  const schema = `correx_bench_${randomBytes(4).toString('hex')}`;
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  try {
+    const store = await openPostgresEventStore({
+      pool,
+      schema,
+      catalog: correxEventCatalog,
+      migrate: true,
+    });
+    await pool.query(`CREATE TABLE "${schema}".raw_events (
+      position bigserial PRIMARY KEY, session_id text NOT NULL, sequence bigint NOT NULL,
+      event_id text NOT NULL UNIQUE, bytes text NOT NULL, UNIQUE (session_id, sequence))`);
+    const raw = `"${schema}".raw_events`;
+    const insertOne = (r: RawRow) =>
+      pool.query(
+        `INSERT INTO ${raw} (session_id, sequence, event_id, bytes) VALUES ($1, $2, $3, $4)`,
+        [r.sessionId, r.sequence, r.eventId, r.bytes],
+      );
+    const insertMany = (rs: RawRow[]) =>
+      pool.query(
+        `INSERT INTO ${raw} (session_id, sequence, event_id, bytes)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])`,
+        [
+          rs.map((r) => r.sessionId),
+          rs.map((r) => r.sequence),
+          rs.map((r) => r.eventId),
+          rs.map((r) => r.bytes),
+        ],
+      );
+    const rows: BenchRow[] = [];
+
+    const singles = Math.round(2000 * scale);
+    const rawSingle = row(
+      'pg raw insert, 1 row',
+      await measure(singles, (i) => insertOne(rawRow('raw-single', i + 1))),
+      'events/s',
+    );
+    const single = Array.from({ length: singles }, (_, i) => benchEvent('single', i + 1));
+    rows.push(
+      rawSingle,
+      row(
+        'pg append, 1 event',
+        await measure(singles, (i) => store.append(single[i]!, { expectedSequence: i })),
+        'events/s',
+        rawSingle,
+      ),
+    );
+
+    const batches = Math.round(200 * scale);
+    const rawBatch = row(
+      'pg raw insert, 100 rows',
+      (await measure(batches, (b) =>
+        insertMany(Array.from({ length: 100 }, (_, i) => rawRow('raw-batch', b * 100 + i + 1))),
+      )) * 100,
+      'events/s',
+    );
+    const batchEvents = Array.from({ length: batches }, (_, b) =>
+      Array.from({ length: 100 }, (_, i) => benchEvent('batch', b * 100 + i + 1)),
+    );
+    rows.push(
+      rawBatch,
+      row(
+        'pg appendAll, 100 events',
+        (await measure(batches, (b) =>
+          store.appendAll(batchEvents[b]!, { expectedSequence: b * 100 }),
+        )) * 100,
+        'events/s',
+        rawBatch,
+      ),
+    );
+
+    const perWriter = Math.round(1000 * scale);
+    const concurrently = async (write: (writer: number, index: number) => Promise<unknown>) => {
+      const start = process.hrtime.bigint();
+      await Promise.all(
+        [0, 1, 2, 3].map(async (writer) => {
+          for (let index = 0; index < perWriter; index++) await write(writer, index);
+        }),
+      );
+      return (4 * perWriter) / (Number(process.hrtime.bigint() - start) / 1e9);
+    };
+    const rawConcurrent = row(
+      'pg raw insert, 4 writers',
+      await concurrently((w, i) => insertOne(rawRow(`raw-writer-${w}`, i + 1))),
+      'events/s',
+    );
+    const writerEvents = [0, 1, 2, 3].map((w) =>
+      Array.from({ length: perWriter }, (_, i) => benchEvent(`writer-${w}`, i + 1)),
+    );
+    rows.push(
+      rawConcurrent,
+      row(
+        'pg append, 4 writers, 4 sessions',
+        await concurrently((w, i) => store.append(writerEvents[w]![i]!, { expectedSequence: i })),
+        'events/s',
+        rawConcurrent,
+      ),
+    );
+
+    const total = Math.round(100_000 * scale);
+    for (let from = 1; from <= total; from += 1000)
+      await store.appendAll(Array.from({ length: 1000 }, (_, i) => benchEvent('read', from + i)));
+    for (let from = 1; from <= total; from += 1000)
+      await insertMany(Array.from({ length: 1000 }, (_, i) => rawRow('raw-read', from + i)));
+    const rawRead = row(
+      `pg raw select, ${total} rows`,
+      await readRate(total, async () => {
+        let count = 0;
+        let after = 0;
+        for (;;) {
+          const page = await pool.query<{ position: string; bytes: string }>(
+            `SELECT position, bytes FROM ${raw} WHERE session_id = 'raw-read' AND position > $1 ORDER BY position LIMIT 1000`,
+            [after],
+          );
+          for (const r of page.rows) JSON.parse(r.bytes);
+          count += page.rows.length;
+          if (page.rows.length < 1000) return count;
+          after = Number(page.rows.at(-1)!.position);
+        }
+      }),
+      'events/s',
+    );
+    rows.push(
+      rawRead,
+      row(
+        `pg read, ${total} events`,
+        await readRate(total, async () => {
+          let count = 0;
+          for await (const _ of store.stream('read')) count += 1;
+          return count;
+        }),
+        'events/s',
+        rawRead,
+      ),
+    );
+    await store.close();
+    return rows;
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+    await pool.end();
+    await admin.end();
+  }
+}
+
+type RawRow = { sessionId: string; sequence: number; eventId: string; bytes: string };
+
+const codec = createEventCodec(correxEventCatalog);
+
+/** A realistic event: a tool call proposal of a few hundred bytes. */
+function benchEvent(sessionId: string, index: number): NewEvent<EventPayload> {
+  return {
+    eventId: `${sessionId}-${String(index).padStart(9, '0')}`,
+    sessionId,
+    timestamp: new Date(Date.UTC(2026, 10, 30) + index).toISOString(),
+    causationId: null,
+    correlationId: `turn-${Math.floor(index / 10)}`,
+    payload: {
+      type: 'tool_call_proposed',
+      callId: `call-${index}`,
+      stageId: 'implement',
+      tool: 'write_file',
+      argsRaw: JSON.stringify({
+        path: `src/module-${index % 50}.ts`,
+        content: 'export const x = 1;\n'.repeat(8),
+      }),
+    },
+  };
+}
+
+/** The bytes the store would write for the same event, for the raw baselines. */
+function rawRow(sessionId: string, index: number): RawRow {
+  const event = benchEvent(sessionId, index);
+  return {
+    sessionId,
+    sequence: index,
+    eventId: event.eventId,
+    bytes: codec.encode(codec.normalize(event), index),
+  };
+}
+
+async function readRate(expected: number, read: () => Promise<number>): Promise<number> {
+  const start = process.hrtime.bigint();
+  const count = await read();
+  if (count !== expected) throw new Error(`read ${count} events, expected ${expected}`);
+  return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}

@@ -162,6 +162,11 @@ export {
   type RecordedInference,
 } from './core/inference/replay-inference-provider.js';
 export {
+  tokenUsageProjection,
+  type SessionTokenUsage,
+  type UsageTotals,
+} from './core/inference/token-usage-projection.js';
+export {
   createEstimatingTokenizer,
   estimateTokens,
   type Tokenizer,

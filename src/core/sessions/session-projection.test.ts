@@ -130,6 +130,7 @@ describe('sessionProjection', () => {
         'review->implement': 1,
       },
       pendingApprovals: [{ callId: 'c2', tool: 'write_file', tier: 'T1' }],
+      grantedApprovals: ['c1'],
       timings: {
         plan: { runs: 1, totalMs: 10_000 },
         implement: { runs: 2, totalMs: 17_000 },

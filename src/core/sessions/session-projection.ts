@@ -38,6 +38,8 @@ export type SessionState = {
     readonly tool: string;
     readonly tier: ApprovalTier;
   }[];
+  /** Call ids whose approval was granted, in grant order (artifact approvals included). */
+  readonly grantedApprovals: readonly string[];
   readonly tokens: { readonly input: number; readonly output: number };
   /** Finished attempts per stage and their summed wall time, from event timestamps. */
   readonly timings: {
@@ -94,6 +96,7 @@ export const sessionProjection: Projection<SessionState, PayloadShape> = {
     attempts: {},
     cycles: {},
     pendingApprovals: [],
+    grantedApprovals: [],
     tokens: { input: 0, output: 0 },
     timings: {},
     failure: null,
@@ -175,6 +178,15 @@ function evolveKnown(
         ],
       };
     case 'approval_granted':
+      return {
+        ...state,
+        pendingApprovals: state.pendingApprovals.filter(
+          (pending) => pending.callId !== payload.callId,
+        ),
+        grantedApprovals: state.grantedApprovals.includes(payload.callId)
+          ? state.grantedApprovals
+          : [...state.grantedApprovals, payload.callId],
+      };
     case 'approval_denied':
       return {
         ...state,

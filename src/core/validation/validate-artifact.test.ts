@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { artifactProjection } from '../artifacts/artifact-projection.js';
 import { createArtifact, type Artifact, type ArtifactDraft } from '../artifacts/artifact.js';
+import { sessionProjection } from '../sessions/session-projection.js';
 import {
   defaultCodingWorkflow,
   defaultCodingWorkflowDefinition,
@@ -8,6 +10,7 @@ import { parseWorkflow } from '../transitions/workflow.js';
 import type { ArtifactValidator, ValidationContext } from './artifact-validator.js';
 import { createDefaultValidatorRegistry } from './default-validators.js';
 import { artifactApprovalKey, validateArtifact } from './validate-artifact.js';
+import { validationContextOf } from './validation-context.js';
 import { createValidatorRegistry, ValidatorRegistrationError } from './validator-registry.js';
 
 const planDraft = (content: unknown = {}): ArtifactDraft => ({
@@ -309,5 +312,49 @@ describe('validateArtifact', () => {
       run(plan, context({ grantedApprovals: [artifactApprovalKey(plan.hash)] }), registry, gated)
         .accepted,
     ).toBe(true);
+  });
+});
+
+describe('validationContextOf', () => {
+  it('reads the running stage, accepted artifacts and granted approvals from the projections', () => {
+    const events = [
+      {
+        type: 'session_created',
+        task: 't',
+        workspace: '/w',
+        workflowId: 'default-coding',
+        mode: 'prompt',
+      },
+      { type: 'workflow_started', workflowId: 'default-coding', firstStageId: 'plan' },
+      { type: 'stage_started', stageId: 'plan', attempt: 1 },
+      {
+        type: 'approval_requested',
+        callId: artifactApprovalKey(plan.hash),
+        tool: 'artifact',
+        tier: 'T1',
+        reason: 'plan',
+      },
+      {
+        type: 'approval_granted',
+        callId: artifactApprovalKey(plan.hash),
+        by: { kind: 'human', id: 'alice' },
+      },
+    ].map((payload, index) => ({
+      eventId: `e${index}`,
+      sessionId: 's1',
+      sequence: index + 1,
+      timestamp: '2026-11-30T12:00:00.000Z',
+      version: 1,
+      causationId: null,
+      correlationId: null,
+      payload,
+      position: index + 1,
+      hash: '',
+    }));
+    const session = events.reduce(sessionProjection.evolve, sessionProjection.initial());
+    const artifacts = events.reduce(artifactProjection.evolve, artifactProjection.initial());
+    const ctx = validationContextOf(session, artifacts, context().observations);
+    expect(ctx).toEqual(context({ grantedApprovals: [artifactApprovalKey(plan.hash)] }));
+    expect(run(plan, ctx).accepted).toBe(true);
   });
 });

@@ -228,3 +228,48 @@ export {
   type TokenizingModel,
 } from './infrastructure/tokenizers/llama-cpp-tokenizer.js';
 // --- end inference and context ---
+
+// --- postgres store ---
+export {
+  PostgresEventStore,
+  openPostgresEventStore,
+  type PostgresEventStoreOptions,
+  type PostgresStoreTarget,
+} from './infrastructure/postgres/postgres-event-store.js';
+export {
+  PostgresSnapshotStore,
+  openPostgresSnapshotStore,
+  type PostgresSnapshotStoreOptions,
+} from './infrastructure/postgres/postgres-snapshot-store.js';
+export {
+  migratePostgres,
+  POSTGRES_SCHEMA_VERSION,
+  type PostgresMigrateOptions,
+  type PostgresMigrationReport,
+} from './infrastructure/postgres/postgres-migrations.js';
+export {
+  PostgresConnectError,
+  PostgresSchemaError,
+  type PostgresConnectReason,
+} from './infrastructure/postgres/postgres-errors.js';
+export {
+  DEFAULT_POSTGRES_SCHEMA,
+  redactConnectionString,
+  type PostgresPoolOptions,
+} from './infrastructure/postgres/postgres-connection.js';
+export {
+  openStores,
+  parseStoreLocation,
+  StoreLocationError,
+  type OpenStoresOptions,
+  type OpenedStores,
+  type StoreKind,
+  type StoreLocation,
+} from './infrastructure/open-store.js';
+export {
+  copySessions,
+  StoreCopyError,
+  type CopySessionsOptions,
+  type SessionCopyReport,
+} from './infrastructure/store-copy.js';
+// --- end postgres store ---

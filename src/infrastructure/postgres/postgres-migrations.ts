@@ -76,12 +76,12 @@ const MIGRATIONS: readonly ((s: string, key: number) => string)[] = [
 /** The schema version this correx writes and reads. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
-export type MigrateOptions = {
+export type PostgresMigrateOptions = {
   /** Schema to create the tables in (default `correx`). */
   readonly schema?: string;
 };
 
-export type MigrationReport = {
+export type PostgresMigrationReport = {
   readonly schema: string;
   readonly fromVersion: number;
   readonly toVersion: number;
@@ -93,8 +93,8 @@ export type MigrationReport = {
  */
 export async function migratePostgres(
   target: string | pg.Pool,
-  options: MigrateOptions = {},
-): Promise<MigrationReport> {
+  options: PostgresMigrateOptions = {},
+): Promise<PostgresMigrationReport> {
   const ownPool = typeof target === 'string';
   const pool = ownPool ? createPostgresPool(target, { maxConnections: 1 }) : target;
   const location = ownPool ? redactConnectionString(target) : 'pool';
@@ -110,7 +110,7 @@ export async function migratePool(
   pool: pg.Pool,
   location: string,
   schema: string,
-): Promise<MigrationReport> {
+): Promise<PostgresMigrationReport> {
   const s = quoteSchema(schema, location);
   const key = schemaLockKey(schema);
   await checkConnection(pool, location);

@@ -273,3 +273,158 @@ export {
   type SessionCopyReport,
 } from './infrastructure/store-copy.js';
 // --- end postgres store ---
+
+// --- workflows, transitions, sessions, artifacts, validation ---
+export {
+  FAILURE_CATEGORIES,
+  FailureCategorySchema,
+  type FailureCategory,
+} from './core/sessions/failure-category.js';
+export {
+  SESSION_STATUSES,
+  SessionStatusSchema,
+  LIFECYCLE_COMMANDS,
+  isFinalStatus,
+  type SessionStatus,
+  type LifecycleCommandType,
+} from './core/sessions/session-status.js';
+export {
+  sessionEvents,
+  lifecycleRejected,
+  stageStarted,
+  stageCompleted,
+  stageFailed,
+} from './core/sessions/session-events.js';
+export {
+  transitionEvents,
+  transitionTaken,
+  transitionRejected,
+  TRANSITION_REJECTIONS,
+  type TransitionRejection,
+} from './core/sessions/transition-events.js';
+export {
+  decideLifecycle,
+  canApplyLifecycle,
+  type LifecycleCommand,
+  type LifecyclePayload,
+  type LifecycleView,
+} from './core/sessions/session-lifecycle.js';
+export {
+  sessionProjection,
+  resumePointOf,
+  type SessionState,
+  type ResumePoint,
+} from './core/sessions/session-projection.js';
+export {
+  WorkflowDefinitionSchema,
+  StageDefinitionSchema,
+  TransitionDefinitionSchema,
+  TransitionConditionSchema,
+  RetryPolicySchema,
+  DefinitionOfDoneSchema,
+  edgeName,
+  type WorkflowDefinition,
+  type WorkflowDefinitionInput,
+  type StageDefinition,
+  type TransitionDefinition,
+  type TransitionCondition,
+  type RetryPolicy,
+  type DefinitionOfDone,
+} from './core/transitions/workflow-definition.js';
+export {
+  findGraphIssues,
+  WORKFLOW_ISSUE_CODES,
+  type WorkflowIssue,
+  type WorkflowIssueCode,
+} from './core/transitions/workflow-graph.js';
+export {
+  parseWorkflow,
+  safeParseWorkflow,
+  type Workflow,
+  type WorkflowStage,
+  type ParseWorkflowOptions,
+  type SafeParseWorkflowResult,
+} from './core/transitions/workflow.js';
+export { InvalidWorkflowError } from './core/transitions/invalid-workflow-error.js';
+export {
+  evaluateTransition,
+  transitionStateOf,
+  type StageOutcome,
+  type TransitionState,
+  type TransitionDecision,
+} from './core/transitions/evaluate-transition.js';
+export {
+  defaultCodingWorkflow,
+  createDefaultCodingWorkflow,
+  defaultCodingWorkflowDefinition,
+  PlanArtifactSchema,
+  ChangeArtifactSchema,
+  VerificationArtifactSchema,
+  ReviewArtifactSchema,
+  RecoveryArtifactSchema,
+  type DefaultCodingWorkflowOptions,
+} from './core/transitions/default-coding-workflow.js';
+export {
+  ArtifactSchema,
+  ArtifactHashSchema,
+  createArtifact,
+  hashArtifact,
+  hasValidHash,
+  type Artifact,
+  type ArtifactDraft,
+  type ArtifactLineage,
+} from './core/artifacts/artifact.js';
+export { ArtifactIntegrityError, ArtifactLineageError } from './core/artifacts/artifact-errors.js';
+export type { ArtifactStore } from './core/artifacts/artifact-store.js';
+export {
+  InMemoryArtifactStore,
+  createInMemoryArtifactStore,
+} from './core/artifacts/in-memory-artifact-store.js';
+export {
+  artifactEvents,
+  artifactProposed,
+  artifactAccepted,
+} from './core/artifacts/artifact-events.js';
+export { artifactProjection, type ArtifactsState } from './core/artifacts/artifact-projection.js';
+export {
+  validationEvents,
+  validationFailed,
+  VALIDATION_PHASES,
+  type ValidationPhase,
+} from './core/validation/validation-events.js';
+export type {
+  ArtifactValidator,
+  SemanticInput,
+  ValidationContext,
+  WorkspaceObservation,
+  AcceptedArtifactRef,
+} from './core/validation/artifact-validator.js';
+export {
+  createValidatorRegistry,
+  ValidatorRegistrationError,
+  type ValidatorRegistry,
+} from './core/validation/validator-registry.js';
+export {
+  validateArtifact,
+  artifactApprovalKey,
+  type ValidationRequest,
+  type ValidationResult,
+} from './core/validation/validate-artifact.js';
+export { validationContextOf } from './core/validation/validation-context.js';
+export {
+  createDefaultValidatorRegistry,
+  planFilesObservedValidator,
+  reviewReferencesArtifactValidator,
+} from './core/validation/default-validators.js';
+export {
+  SqliteArtifactStore,
+  openSqliteArtifactStore,
+  type SqliteArtifactStoreOptions,
+} from './infrastructure/sqlite/sqlite-artifact-store.js';
+export {
+  parseWorkflowYaml,
+  loadWorkflowYamlFile,
+  loadWorkflowDirectory,
+  WorkflowFileError,
+} from './infrastructure/config/workflow-yaml.js';
+// --- end workflows, transitions, sessions, artifacts, validation ---

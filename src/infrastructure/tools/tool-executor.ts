@@ -1,0 +1,91 @@
+import { CorrexError } from '../../core/base/correx-error.js';
+import type { PayloadOf } from '../../core/events/event-definition.js';
+import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
+import type { WorldProbe } from '../../core/toolintent/world-probe.js';
+import type { toolReceipt } from '../../core/tools/tool-events.js';
+import { resolveToolPath, type ToolPathRoots } from '../../core/tools/tool-path.js';
+
+export type ToolReceipt = PayloadOf<typeof toolReceipt>;
+
+/** What an executor is given besides the validated arguments. */
+export type ToolExecutionContext = {
+  readonly callId: string;
+  readonly roots: ToolPathRoots;
+  /** The recorded observations the assessment was made on; writes are re-checked against them. */
+  readonly observations: Readonly<Record<string, WorldObservation>>;
+  readonly egressAllowlist: readonly string[];
+  readonly signal?: AbortSignal;
+};
+
+/** The infrastructure half of a tool: runs an approved call and returns its receipt. */
+export type ToolExecutor = {
+  readonly name: string;
+  execute(args: Record<string, unknown>, context: ToolExecutionContext): Promise<ToolReceipt>;
+};
+
+/** No executor is registered under the tool's name. */
+export class UnknownToolError extends CorrexError {
+  constructor(name: string) {
+    super('unknown_tool', `no executor for tool ${JSON.stringify(name)}`);
+  }
+}
+
+/** A target failed its last-moment re-check: the call must not write. Carried into a `world_changed` receipt. */
+export class WorldChangedError extends CorrexError {
+  constructor(message: string) {
+    super('world_changed', message);
+  }
+}
+
+/** A call reached execution in a state the assessment never saw (no observation): refused. */
+export class UnassessedTargetError extends CorrexError {
+  constructor(message: string) {
+    super('unassessed_target', message);
+  }
+}
+
+/**
+ * Closes the time-of-check/time-of-use gap: resolves `raw` exactly as the rules did, looks up
+ * the observation the assessment used, observes the path again right now, and throws
+ * WorldChangedError when the real path, kind or content hash differ. Returns the real path to
+ * operate on (symlinks already resolved, so the final write uses O_NOFOLLOW on it).
+ */
+export async function recheckTarget(
+  probe: WorldProbe,
+  raw: unknown,
+  context: ToolExecutionContext,
+): Promise<{ realPath: string; observed: WorldObservation }> {
+  const resolved = resolveToolPath(raw, context.roots);
+  if (!resolved.ok) throw new UnassessedTargetError(resolved.rejection.message);
+  const assessed = context.observations[resolved.path.absolute];
+  if (assessed === undefined)
+    throw new UnassessedTargetError(`${resolved.path.absolute} was never observed for assessment`);
+  const now = await probe.observe(resolved.path.absolute);
+  if (now.realPath !== assessed.realPath) {
+    throw new WorldChangedError(
+      `${resolved.path.raw} now resolves to ${now.realPath}, not ${assessed.realPath} as assessed`,
+    );
+  }
+  if (
+    now.kind !== assessed.kind ||
+    now.sha256 !== assessed.sha256 ||
+    now.linkCount !== assessed.linkCount
+  ) {
+    throw new WorldChangedError(
+      `${resolved.path.raw} changed on disk between assessment and execution; read it again`,
+    );
+  }
+  return { realPath: now.realPath, observed: now };
+}
+
+/** Runs `tool` through its executor; unknown names are an error, not a silent no-op. */
+export async function executeToolCall(
+  executors: Readonly<Record<string, ToolExecutor>>,
+  toolName: string,
+  args: Record<string, unknown>,
+  context: ToolExecutionContext,
+): Promise<ToolReceipt> {
+  const executor = executors[toolName];
+  if (executor === undefined) throw new UnknownToolError(toolName);
+  return executor.execute(args, context);
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { ToolOutcome, TouchedFile } from '../../core/tools/tool-events.js';
+import type { ToolReceipt } from './tool-executor.js';
+
+/** Default cap on the output kept in a receipt; the digest always covers the full output. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+
+/** Accumulates output bytes: keeps the first `cap` bytes, counts and hashes all of them. */
+export function createOutputBuffer(cap = DEFAULT_MAX_OUTPUT_BYTES) {
+  const hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let total = 0;
+  return {
+    push(chunk: Buffer | string) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      hash.update(bytes);
+      total += bytes.length;
+      if (keptBytes < cap) {
+        const slice = bytes.subarray(0, cap - keptBytes);
+        kept.push(slice);
+        keptBytes += slice.length;
+      }
+    },
+    finish(): { output: string; outputBytes: number; outputSha256: string; truncated: boolean } {
+      const truncated = total > keptBytes;
+      // Decoding may split a multi-byte character at the cap; the replacement char is acceptable in a preview.
+      let output = Buffer.concat(kept).toString('utf8');
+      if (truncated)
+        output += `\n[… ${total - keptBytes} of ${total} bytes truncated; sha256 covers the full output …]`;
+      return { output, outputBytes: total, outputSha256: hash.digest('hex'), truncated };
+    },
+  };
+}
+
+/** SHA-256 hex of bytes or text. */
+export function sha256Of(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** Builds a receipt; `text` is bounded by `cap`. */
+export function buildReceipt(fields: {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  outcome: ToolOutcome;
+  text: string;
+  exitCode?: number | null;
+  error?: string | null;
+  files?: TouchedFile[];
+  startedAt: number;
+  cap?: number;
+}): ToolReceipt {
+  const buffer = createOutputBuffer(fields.cap);
+  buffer.push(fields.text);
+  return finishReceipt({ ...fields, output: buffer.finish() });
+}
+
+export function finishReceipt(fields: {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  outcome: ToolOutcome;
+  output: ReturnType<ReturnType<typeof createOutputBuffer>['finish']>;
+  exitCode?: number | null;
+  error?: string | null;
+  files?: TouchedFile[];
+  startedAt: number;
+}): ToolReceipt {
+  return {
+    type: 'tool_receipt',
+    callId: fields.callId,
+    tool: fields.tool,
+    args: JSON.parse(JSON.stringify(fields.args)) as ToolReceipt['args'],
+    outcome: fields.outcome,
+    exitCode: fields.exitCode ?? null,
+    error: fields.error ?? null,
+    ...fields.output,
+    files: fields.files ?? [],
+    durationMs: Math.max(0, Math.round(performance.now() - fields.startedAt)),
+  };
+}

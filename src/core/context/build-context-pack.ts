@@ -62,10 +62,12 @@ export type ContextPackResult =
 const EVICTION_RANK: Record<ContextLayer, number> = { L3: 0, L2: 1, L1: 2, L0: 3 };
 const RENDER_RANK: Record<ContextLayer, number> = { L0: 0, L3: 1, L2: 2, L1: 3 };
 const MIN_COMPRESS_TARGET = 32;
+const NON_SPACE = /\S/;
 
 type Working = {
   readonly candidate: ContextCandidate;
   readonly index: number;
+  readonly pinned: boolean;
   readonly originalTokens: number;
   /** Planned size: an upper bound on what the entry will take once compressed. */
   planned: number;
@@ -91,35 +93,39 @@ export function safeBuildContextPack(
     options,
   );
   const candidates = [operatingGuidanceCandidate(), ...input.candidates];
-  const excluded: ManifestExclusion[] = [];
+  const excluded: { index: number; record: ManifestExclusion }[] = [];
   const exclude = (
     c: ContextCandidate,
+    index: number,
     tokens: number,
     reason: ManifestExclusion['reason'],
     duplicateOf?: string,
   ) =>
     excluded.push({
-      id: c.id,
-      layer: c.layer,
-      kind: c.kind,
-      source: c.source,
-      tokens,
-      reason,
-      ...(duplicateOf === undefined ? {} : { duplicateOf }),
+      index,
+      record: {
+        id: c.id,
+        layer: c.layer,
+        kind: c.kind,
+        source: c.source,
+        tokens,
+        reason,
+        ...(duplicateOf === undefined ? {} : { duplicateOf }),
+      },
     });
 
   const ids = new Set<string>();
-  const eligible: { candidate: ContextCandidate; index: number }[] = [];
+  const eligible: { candidate: ContextCandidate; index: number; pinned: boolean }[] = [];
   candidates.forEach((candidate, index) => {
     if (ids.has(candidate.id))
       throw new ContextInputError(`duplicate candidate id "${candidate.id}"`);
     ids.add(candidate.id);
     if (candidate.stageId !== undefined && candidate.stageId !== input.stageId) {
-      exclude(candidate, 0, 'other_stage');
-    } else if (candidate.content.trim() === '') {
-      exclude(candidate, 0, 'empty');
+      exclude(candidate, index, 0, 'other_stage');
+    } else if (!NON_SPACE.test(candidate.content)) {
+      exclude(candidate, index, 0, 'empty');
     } else {
-      eligible.push({ candidate, index });
+      eligible.push({ candidate, index, pinned: isPinned(candidate) });
     }
   });
 
@@ -127,25 +133,26 @@ export function safeBuildContextPack(
   // then the newest; equal strings are equal content hashes, so the map needs no hashing.
   const keepOrder = [...eligible].sort(
     (a, b) =>
-      Number(isPinned(b.candidate)) - Number(isPinned(a.candidate)) ||
+      Number(b.pinned) - Number(a.pinned) ||
       EVICTION_RANK[b.candidate.layer] - EVICTION_RANK[a.candidate.layer] ||
       b.candidate.order - a.candidate.order ||
       a.index - b.index,
   );
   const byContent = new Map<string, string>();
   const working: Working[] = [];
-  for (const { candidate, index } of keepOrder) {
+  for (const { candidate, index, pinned } of keepOrder) {
     const keptId = byContent.get(candidate.content);
     if (keptId !== undefined) {
-      exclude(candidate, 0, 'duplicate', keptId);
+      exclude(candidate, index, 0, 'duplicate', keptId);
       continue;
     }
     byContent.set(candidate.content, candidate.id);
     const tokens = tokenizer.count(candidate.content);
-    const capped = !isPinned(candidate) && tokens > maxEntryTokens;
+    const capped = !pinned && tokens > maxEntryTokens;
     working.push({
       candidate,
       index,
+      pinned,
       originalTokens: tokens,
       planned: capped ? maxEntryTokens : tokens,
       compressedBecause: capped ? 'entry_cap' : undefined,
@@ -154,7 +161,7 @@ export function safeBuildContextPack(
   }
 
   const pinnedTokens = working
-    .filter((w) => isPinned(w.candidate))
+    .filter((w) => w.pinned)
     .reduce((sum, w) => sum + w.planned + overhead, 0);
   if (pinnedTokens > available) {
     return { ok: false, error: new PinnedContextOverBudgetError(pinnedTokens, available) };
@@ -162,7 +169,7 @@ export function safeBuildContextPack(
 
   let total = working.reduce((sum, w) => sum + w.planned + overhead, 0);
   const evictionOrder = working
-    .filter((w) => !isPinned(w.candidate))
+    .filter((w) => !w.pinned)
     .sort(
       (a, b) =>
         EVICTION_RANK[a.candidate.layer] - EVICTION_RANK[b.candidate.layer] ||
@@ -188,7 +195,7 @@ export function safeBuildContextPack(
   const entries: ContextEntry[] = [];
   for (const w of working) {
     if (w.dropped) {
-      exclude(w.candidate, w.originalTokens, 'over_budget');
+      exclude(w.candidate, w.index, w.originalTokens, 'over_budget');
       continue;
     }
     let content = w.candidate.content;
@@ -196,7 +203,7 @@ export function safeBuildContextPack(
     if (w.compressedBecause !== undefined) {
       const compressed = compressHeadTail(content, w.planned, tokenizer);
       if (compressed === undefined) {
-        exclude(w.candidate, w.originalTokens, 'over_budget');
+        exclude(w.candidate, w.index, w.originalTokens, 'over_budget');
         continue;
       }
       content = compressed.content;
@@ -224,8 +231,7 @@ export function safeBuildContextPack(
       (a.layer === 'L0' ? 0 : orderOf.get(a.id)! - orderOf.get(b.id)!) ||
       indexOf.get(a.id)! - indexOf.get(b.id)!,
   );
-  const candidateIndex = new Map(candidates.map((c, index) => [c.id, index]));
-  excluded.sort((a, b) => candidateIndex.get(a.id)! - candidateIndex.get(b.id)!);
+  excluded.sort((a, b) => a.index - b.index);
 
   const totalTokens = entries.reduce((sum, entry) => sum + entry.tokens + overhead, 0);
   const included: ManifestEntry[] = entries.map((entry) => {
@@ -253,7 +259,7 @@ export function safeBuildContextPack(
         totalTokens,
         tokenizer: tokenizer.name,
         included,
-        excluded,
+        excluded: excluded.map((e) => e.record),
       },
     },
   };

@@ -44,13 +44,19 @@ describe('correx CLI', () => {
   });
 
   it("prints a session's events from a cursor", async () => {
-    expect(await h.run('events', 's-1', '--after', '1', '--limit', '1')).toBe(0);
+    expect(await h.run('events', 's-1', '--from', '2', '--limit', '1')).toBe(0);
     const text = h.output.out.join('\n');
     expect(text).toContain('steering_note_added');
     expect(text).toContain('content=note 2');
     expect(text).not.toContain('note 3');
     expect(await h.run('events', 's-1', '--json')).toBe(0);
-    expect((JSON.parse(h.output.out.at(-1)!) as unknown[]).length).toBe(3);
+    const lines = h.output.out.at(-1)!.split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { sequence: number }).sequence)).toEqual([
+      1, 2, 3,
+    ]);
+    expect(lines[0]).toMatch(
+      /^\{"causationId":null,"correlationId":"corr-s-1","eventId":"s-1-e000001","hash":"[0-9a-f]{64}","payload":/,
+    );
   });
 
   it('verify exits 0 on an intact chain and 1 on a broken one', async () => {
@@ -61,9 +67,10 @@ describe('correx CLI', () => {
     expect(h.output.out.at(-1)).toMatch(/^BROKEN at sequence 2/);
   });
 
-  it('a correx error is one line on stderr with exit code 1, not a stack trace', async () => {
+  it('a correx error is one line on stderr with a stable exit code, not a stack trace', async () => {
     expect(await h.run('--store', 'postgres://nowhere', 'sessions')).toBe(1);
     expect(h.output.err).toEqual(['correx: cannot reach postgres://nowhere']);
+    expect(await h.run('--store', 'postgres://down', 'sessions')).toBe(3);
   });
 
   it('usage errors exit 2 and say what is wrong', async () => {

@@ -17,6 +17,10 @@ export function createProgram(context: CommandContext): Command {
       'SQLite file or postgres:// URL (default: $CORREX_STORE, else $CORREX_HOME/correx.db)',
     )
     .showHelpAfterError()
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success, 1 failed (a workflow or a verification), 2 usage or configuration error, 3 store unavailable.',
+    )
     .configureOutput({
       writeOut: (text) => context.out(text.trimEnd()),
       writeErr: (text) => context.err(text.trimEnd()),
@@ -33,6 +37,22 @@ export function createProgram(context: CommandContext): Command {
     program.addCommand(inheritSettings(command, program));
   }
   return program;
+}
+
+/** Stable exit codes, documented in `--help` and the README. */
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, storeUnavailable: 3 } as const;
+
+const STORE_UNAVAILABLE = new Set([
+  'postgres_connect_failed',
+  'postgres_schema_not_ready',
+  'sqlite_open_failed',
+]);
+const USAGE = new Set(['store_location_invalid']);
+
+function exitCodeFor(error: CorrexError): number {
+  if (STORE_UNAVAILABLE.has(error.code)) return EXIT_CODES.storeUnavailable;
+  if (USAGE.has(error.code)) return EXIT_CODES.usage;
+  return EXIT_CODES.failed;
 }
 
 /** Output and error handling reach nested subcommands too (`store copy`). */
@@ -53,10 +73,11 @@ export async function runCli(context: CliContext, argv: readonly string[]): Prom
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     if (CorrexError.isInstance(error)) {
       context.err(`correx: ${error.message}`);
-      return 1;
+      return exitCodeFor(error);
     }
     throw error;
   }

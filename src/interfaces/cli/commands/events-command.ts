@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { CommandContext } from '../cli-context.js';
-import { formatJson, formatTable } from '../format.js';
+import { canonicalJson } from '../../../core/events/canonical-json.js';
+import { formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
 
 export function parseCount(value: string): number {
@@ -23,21 +24,24 @@ export function eventsCommand(context: CommandContext): Command {
   return new Command('events')
     .description("print a session's events in order (hash chain verified as they are read)")
     .argument('<session>', 'session id')
-    .option('--after <sequence>', 'only events after this sequence', parseCount)
+    .option('--from <sequence>', 'start at this sequence (default 1)', parseCount)
     .option('--limit <count>', 'at most this many events', parseCount)
-    .option('--json', 'print JSON')
+    .option('--json', 'print NDJSON: one canonical envelope (with position and hash) per line')
     .action(
       async (
         sessionId: string,
-        options: { after?: number; limit?: number; json?: boolean },
+        options: { from?: number; limit?: number; json?: boolean },
         command: Command,
       ) => {
         await withStore(context, command, async ({ events }) => {
           const read = await events.read(sessionId, {
-            ...(options.after !== undefined && { afterSequence: options.after }),
+            ...(options.from !== undefined && { afterSequence: Math.max(0, options.from - 1) }),
             ...(options.limit !== undefined && { limit: options.limit }),
           });
-          if (options.json) return context.out(formatJson(read));
+          if (options.json) {
+            if (read.length > 0) context.out(read.map((event) => canonicalJson(event)).join('\n'));
+            return;
+          }
           if (read.length === 0) return context.out(`no events for session ${sessionId}`);
           context.out(
             formatTable(

@@ -83,6 +83,11 @@ type RawRow = {
 
 type FeedRow = RawRow & { settled: boolean };
 
+/** The session head, joined with any stored event whose id the batch reuses (null columns if none). */
+type HeadRow = { last_sequence: string; last_hash: string } & (
+  RawRow | { [K in keyof RawRow]: null }
+);
+
 const PAGE_SIZE = 1000;
 const UNIQUE_EVENT_ID = 'events_event_id_unique';
 const UNIQUE_SEQUENCE = 'events_session_sequence_unique';
@@ -171,37 +176,49 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     options: AppendOptions | undefined,
   ): Promise<StoredEvent<Payload>[]> {
     const sessionId = batch[0]!.sessionId;
+    const eventIds = batch.map((event) => event.eventId);
     const client = await this.#connect();
     let broken = false;
     try {
-      await client.query('BEGIN');
-      // Locks the session's head (creating it if new) until commit: writers to one session take turns.
-      const head = (
-        await client.query<{ last_sequence: string; last_hash: string }>(this.#sql.lockHead, [
-          sessionId,
-          GENESIS_HASH,
-        ])
-      ).rows[0]!;
-      const existing = new Map<string, StoredEvent<Payload>>();
-      const found = await client.query<RawRow>(this.#sql.byEventIds, [
-        batch.map((event) => event.eventId),
-      ]);
-      for (const raw of found.rows)
-        existing.set(raw.event_id, this.#codec.decodeRow(toEventRow(raw)));
-      const retried = settleRetry(this.#codec, batch, existing);
+      // The transaction's first write: it takes its id and its positions as one step, so
+      // position order is transaction order (the global feed depends on it).
+      const first = Number(
+        lastResult(await client.query<{ first: string }>(this.#sql.beginAndAllocate(batch.length)))
+          .rows[0]!.first,
+      );
+      // Locks the session's head (creating it if new) until commit, so writers to one session
+      // take turns, and finds events already stored under the batch's ids.
+      const found = (
+        await client.query<HeadRow>(this.#sql.lockHeadAndFind, [sessionId, GENESIS_HASH, eventIds])
+      ).rows;
+      const head = found[0]!;
+      const settle = (rows: readonly (RawRow | HeadRow)[]) => {
+        const existing = new Map<string, StoredEvent<Payload>>();
+        for (const raw of rows)
+          if (raw.event_id !== null)
+            existing.set(raw.event_id, this.#codec.decodeRow(toEventRow(raw as RawRow)));
+        return settleRetry(this.#codec, batch, existing);
+      };
+      let retried = settle(found);
+      const lastSequence = Number(head.last_sequence);
+      if (
+        !retried &&
+        options?.expectedSequence !== undefined &&
+        options.expectedSequence !== lastSequence
+      ) {
+        // The lookup above read from before any wait for the head lock; before reporting a
+        // conflict, look again: the writer we waited for may have stored this very batch.
+        retried = settle((await client.query<RawRow>(this.#sql.byEventIds, [eventIds])).rows);
+      }
       if (retried) {
         await client.query('ROLLBACK');
         return retried;
       }
-      const lastSequence = Number(head.last_sequence);
       checkExpectedSequence(sessionId, options, lastSequence);
       const sealed = sealBatch(this.#codec, this.#sha256, batch, {
         sequence: lastSequence,
         hash: head.last_hash,
       });
-      const first = Number(
-        (await client.query<{ first: string }>(this.#sql.allocate, [sealed.length])).rows[0]!.first,
-      );
       const last = sealed.at(-1)!;
       await client.query(this.#sql.insert, [
         sealed.map((_, index) => first + index),
@@ -223,7 +240,9 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       await client.query('COMMIT');
       this.#notifier.notify();
       // Wakes subscribers in other processes; if it is lost they find the events by polling.
-      await client.query(this.#sql.notify).catch(() => undefined);
+      await client.query(this.#sql.notify).catch((error: unknown) => {
+        broken = isConnectionFailure(error);
+      });
       return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
     } catch (error) {
       broken = isConnectionFailure(error);
@@ -432,6 +451,13 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
   #open(): void {
     if (this.#closed) throw new StoreClosedError(`PostgreSQL event store ${this.location}`);
   }
+}
+
+/** A multi-statement query answers with one result per statement; the last is ours. */
+function lastResult<Row extends pg.QueryResultRow>(
+  result: pg.QueryResult<Row> | pg.QueryResult<Row>[],
+): pg.QueryResult<Row> {
+  return Array.isArray(result) ? result.at(-1)! : result;
 }
 
 function delay(ms: number): Promise<void> {

@@ -111,6 +111,27 @@ describe.skipIf(!server.available)(
       ]);
     });
 
+    it('position order is transaction order, under concurrent writers (what makes position a safe cursor)', async () => {
+      const writers = await Promise.all([1, 2, 3, 4].map(() => open()));
+      try {
+        await Promise.all(
+          writers.flatMap((writer, w) =>
+            [0, 1].map(async (lane) => {
+              for (let index = 1; index <= 40; index++)
+                await writer.append(noteEvent(`order-${w}-${lane}`, index));
+            }),
+          ),
+        );
+        const inversions = await raw.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "${schema}".events a JOIN "${schema}".events b
+           ON a.position < b.position AND a.transaction_id > b.transaction_id`,
+        );
+        expect(inversions.rows[0]!.n).toBe(0);
+      } finally {
+        await Promise.all(writers.map((writer) => writer.close()));
+      }
+    });
+
     it('passes positions of a rolled-back transaction without stalling', async () => {
       const [{ last }] = (
         await raw.query<{ last: string }>(

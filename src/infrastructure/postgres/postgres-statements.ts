@@ -9,14 +9,25 @@ export function createPostgresStatements(schema: string, location: string) {
     /** NOTIFY channel of this schema's appends. */
     channel: `correx_events_${schema}`,
     /**
-     * Returns the session's head and locks its row until commit, creating it (at sequence 0)
-     * for a new session. A writer that waited gets the head its predecessor committed.
+     * Opens the append's transaction and makes its first write: its transaction id and `n`
+     * positions, taken together (see allocate_positions). One round trip; `n` is an integer.
      */
-    lockHead: `INSERT INTO ${s}.sessions (session_id, last_sequence, last_hash) VALUES ($1, 0, $2)
-      ON CONFLICT (session_id) DO UPDATE SET session_id = excluded.session_id
-      RETURNING last_sequence, last_hash`,
+    beginAndAllocate: (n: number) =>
+      `BEGIN; SELECT ${s}.allocate_positions(${Math.trunc(n)}) AS first`,
+    /**
+     * Returns the session's head and locks its row until commit, creating it (at sequence 0)
+     * for a new session; a writer that waited gets the head its predecessor committed. Joined
+     * with stored events that reuse the batch's ids ($3), read as of the statement's start.
+     */
+    lockHeadAndFind: `WITH head AS (
+        INSERT INTO ${s}.sessions (session_id, last_sequence, last_hash) VALUES ($1, 0, $2)
+        ON CONFLICT (session_id) DO UPDATE SET session_id = excluded.session_id
+        RETURNING last_sequence, last_hash)
+      SELECT head.last_sequence, head.last_hash, ${ROW_COLUMNS.split(', ')
+        .map((column) => `e.${column}`)
+        .join(', ')}
+      FROM head LEFT JOIN ${s}.events e ON e.event_id = ANY($3::text[])`,
     byEventIds: `SELECT ${ROW_COLUMNS} FROM ${s}.events WHERE event_id = ANY($1::text[])`,
-    allocate: `SELECT ${s}.allocate_positions($1) AS first`,
     /**
      * Sent after the append commits, as a transaction of its own that does not wait for a disk
      * flush (it is only a wake-up). A NOTIFY inside the append would hold PostgreSQL's global

@@ -119,7 +119,8 @@ class Parser {
         this.position += 2;
         continue;
       }
-      if (c === '#' && current.words.length === 0 && current.assignments.length === 0) {
+      if (c === '#') {
+        // At the top of this loop we are always at the start of a word, where `#` starts a comment.
         while (this.peek() !== undefined && this.peek() !== '\n') this.position++;
         continue;
       }

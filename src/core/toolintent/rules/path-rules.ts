@@ -177,7 +177,8 @@ const EXISTING_PARAMS: Readonly<Record<string, readonly string[]>> = {
 /**
  * ReferenceExists: a path the call reads or edits must exist (per the recorded observation).
  * SOURCE_PATH values always must; exec command-line reads must too. A missing reference is a
- * BLOCK with a message the model can act on, not a crash inside the tool.
+ * BLOCK with a message the model can act on, not a crash inside the tool; a device, socket or
+ * FIFO (reading one can block forever or never end) is ASK.
  */
 export const referenceExistsRule: ToolCallRule = {
   id: REFERENCE_EXISTS,
@@ -195,6 +196,17 @@ export const referenceExistsRule: ToolCallRule = {
             'block',
             'missing_reference',
             `${target.param} ${JSON.stringify(target.path.raw)} does not exist`,
+          ),
+        );
+      }
+      if (observation !== undefined && observation.kind === 'other') {
+        findings.push(
+          finding(
+            REFERENCE_EXISTS,
+            'ask',
+            'special_file',
+            `${target.param} ${JSON.stringify(target.path.raw)} is a device, socket or FIFO, not a regular file`,
+            'T2',
           ),
         );
       }

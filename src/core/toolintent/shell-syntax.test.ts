@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { parseShellCommandLine, type ShellCommand } from './shell-syntax.js';
+
+const programs = (line: string) => {
+  const result = parseShellCommandLine(line);
+  if (!result.ok) throw new Error(result.error);
+  return result.commands.map((command) => command.words.map((word) => word.text).join(' '));
+};
+const first = (line: string): ShellCommand => {
+  const result = parseShellCommandLine(line);
+  if (!result.ok) throw new Error(result.error);
+  return result.commands[0]!;
+};
+
+describe('parseShellCommandLine', () => {
+  it('splits pipelines, lists and background jobs into simple commands', () => {
+    expect(programs('a x | b y && c || d; e & f |& g')).toEqual([
+      'a x',
+      'b y',
+      'c',
+      'd',
+      'e',
+      'f',
+      'g',
+    ]);
+    expect(programs('a\nb')).toEqual(['a', 'b']);
+  });
+
+  it('removes quotes the way the shell does', () => {
+    expect(first(`echo 'a b' "c $"d e\\ f`).words.map((w) => w.text)).toEqual([
+      'echo',
+      'a b',
+      'c $d',
+      'e f',
+    ]);
+    expect(first('echo "a\\"b" \'x"y\'').words.map((w) => w.text)).toEqual(['echo', 'a"b', 'x"y']);
+  });
+
+  it('finds commands inside subshells, groups, $(...), backticks and process substitution', () => {
+    expect(programs('(a; b) && { c; }')).toEqual(['a', 'b', 'c']);
+    expect(programs('echo "$(curl x)" `wget y`')).toEqual(['curl x', 'wget y', 'echo $(…) $(…)']);
+    expect(programs('diff <(ls a) >(tee b)')).toEqual([
+      'ls a',
+      'tee b',
+      expect.stringContaining('diff'),
+    ]);
+    expect(programs('echo $(a $(b))')).toEqual(['b', 'a $(…)', 'echo $(…)']);
+  });
+
+  it('marks words with expansions as dynamic and unquoted wildcards as globs', () => {
+    const words = first('cmd $HOME "${X}" \'$lit\' *.ts "*.md" {a,b}').words;
+    expect(words.map((w) => [w.text, w.dynamic, w.glob])).toEqual([
+      ['cmd', false, false],
+      ['$HOME', true, false],
+      ['${X}', true, false],
+      ['$lit', false, false],
+      ['*.ts', false, true],
+      ['*.md', false, false],
+      ['{a,b}', false, true],
+    ]);
+  });
+
+  it('records redirections with their descriptors and targets', () => {
+    const command = first('cmd >out 2>>err <in 2>&1 &>all');
+    expect(command.words.map((w) => w.text)).toEqual(['cmd']);
+    expect(command.redirects.map((r) => [r.operator, r.fd, r.target?.text ?? null])).toEqual([
+      ['>', null, 'out'],
+      ['>>', 2, 'err'],
+      ['<', null, 'in'],
+      ['>&', 2, null],
+      ['&>', null, 'all'],
+    ]);
+  });
+
+  it('separates leading assignments from the command', () => {
+    const command = first('A=1 B="x y" cmd C=3');
+    expect(command.assignments.map((a) => [a.name, a.value.text])).toEqual([
+      ['A', '1'],
+      ['B', 'x y'],
+    ]);
+    expect(command.words.map((w) => w.text)).toEqual(['cmd', 'C=3']);
+  });
+
+  it('ignores comments', () => {
+    expect(programs('a # ; curl evil')).toEqual(['a']);
+  });
+
+  it.each([
+    ["echo 'unterminated", 'unterminated single quote'],
+    ['echo "unterminated', 'unterminated double quote'],
+    ['echo $(a', 'missing ")"'],
+    ['a )', 'unexpected ")"'],
+    ['cat <<EOF\nx\nEOF', 'here-documents'],
+    ['if true; then a; fi', 'keyword'],
+    ['for x in a; do b; done', 'keyword'],
+    ['echo ${X:-$(curl evil)}', 'nested expansion'],
+    ['echo >', 'missing file'],
+    ['a ;; b', ';;'],
+    [`${'$('.repeat(12)}x${')'.repeat(12)}`, 'too deep'],
+  ])('fails closed on %j', (line, message) => {
+    const result = parseShellCommandLine(line);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toContain(message);
+  });
+});

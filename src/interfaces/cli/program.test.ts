@@ -14,7 +14,9 @@ function harness() {
     defaultStore: '/home/me/.correx/correx.db',
     openStores: async (location) => {
       if (location === 'postgres://nowhere')
-        throw new CorrexError('store_unreachable', 'cannot reach postgres://nowhere');
+        throw new CorrexError('session_gone', 'cannot reach postgres://nowhere');
+      if (location === 'postgres://down')
+        throw new CorrexError('postgres_connect_failed', 'connection refused');
       output.opened.push(location);
       return { kind: 'memory', location, events: store, close: async () => {} };
     },

@@ -4,6 +4,7 @@ import { artifactEvents } from './artifacts/artifact-events.js';
 import { steeringEvents } from './context/steering-events.js';
 import { createEventCatalog } from './events/event-catalog.js';
 import { inferenceEvents } from './inference/inference-events.js';
+import { kernelEvents } from './kernel/kernel-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { sessionEvents } from './sessions/session-events.js';
@@ -26,6 +27,7 @@ export const eventDefinitions = [
   ...toolIntentEvents,
   ...steeringEvents,
   ...inferenceEvents,
+  ...kernelEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

@@ -146,4 +146,23 @@ export const eventSamples: SampleMap = {
     message: 'HTTP 429: rate limited',
     retryAfterMs: 2000,
   },
+  tool_call_rejected: {
+    type: 'tool_call_rejected',
+    callId: 'implement.1.2.1',
+    stageId: 'implement',
+    tool: 'write_file',
+    reason: 'malformed_args',
+    message: 'the arguments do not match the schema: content: Invalid input: expected string',
+    argsSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  tool_call_interrupted: { type: 'tool_call_interrupted', callId: 'implement.1.3.1', tool: 'write_file' },
+  tool_call_classified: {
+    type: 'tool_call_classified',
+    callId: 'implement.1.3.1',
+    tool: 'write_file',
+    classification: 'applied',
+    action: 'record',
+    reason: 'the target already holds exactly the content the call writes',
+    targets: [{ path: '/home/dev/project/src/dates.ts', recorded: 'a'.repeat(64), observed: 'b'.repeat(64) }],
+  },
 };

@@ -1,0 +1,86 @@
+import { sha256Hex } from '../base/sha256.js';
+import type { PayloadOf } from '../events/event-definition.js';
+import type { WorldObservation } from '../toolintent/toolintent-events.js';
+import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
+import type { toolCallClassified } from './kernel-events.js';
+import type { CallRecord } from './kernel-state.js';
+
+export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;
+
+/**
+ * Classifies a call whose intent was recorded but whose receipt never was, from fresh
+ * observations of its write targets. Pure.
+ * - read-only tools have nothing to lose or repeat: not applied, run it;
+ * - every target still has its recorded pre-hash: not applied, run it;
+ * - a `write_file` whose targets now hold exactly the content it was asked to write: applied,
+ *   record it (the write is not repeated);
+ * - anything else (other changes, or a tool with effects we cannot observe such as `exec`):
+ *   unknown; re-run only an idempotent tool, otherwise ask a person.
+ */
+export function classifyInterruptedCall(
+  call: CallRecord,
+  tool: ToolDefinition | undefined,
+  observations: Readonly<Record<string, WorldObservation>>,
+  idempotentTools: ReadonlySet<string>,
+): CallClassificationPayload {
+  const targets = call.targets.map((target) => ({
+    path: target.path,
+    recorded: target.sha256,
+    observed: observedHash(observations[target.path]),
+  }));
+  const base = {
+    type: 'tool_call_classified' as const,
+    callId: call.callId,
+    tool: call.tool,
+    targets,
+  };
+  if (tool !== undefined && hasCapability(tool, 'READ_ONLY')) {
+    return {
+      ...base,
+      classification: 'not_applied',
+      action: 'execute',
+      reason: 'a read-only call has no effect to lose or repeat',
+    };
+  }
+  if (targets.length > 0 && targets.every((target) => target.observed === target.recorded)) {
+    return {
+      ...base,
+      classification: 'not_applied',
+      action: 'execute',
+      reason: 'every target still has the content recorded before the call',
+    };
+  }
+  const content = call.args?.content;
+  if (call.tool === 'write_file' && typeof content === 'string' && targets.length > 0) {
+    const written = sha256Hex(content);
+    if (targets.every((target) => target.observed === written)) {
+      return {
+        ...base,
+        classification: 'applied',
+        action: 'record',
+        reason: 'the target already holds exactly the content the call writes',
+      };
+    }
+  }
+  const why =
+    targets.length === 0
+      ? `${call.tool} has effects the probe cannot observe`
+      : 'the targets changed, but not to a state the call is known to produce';
+  return idempotentTools.has(call.tool)
+    ? {
+        ...base,
+        classification: 'unknown',
+        action: 'execute',
+        reason: `${why}; ${call.tool} is idempotent, so it runs again`,
+      }
+    : {
+        ...base,
+        classification: 'unknown',
+        action: 'ask',
+        reason: `${why}; ${call.tool} is not idempotent, so a person decides whether it runs again`,
+      };
+}
+
+function observedHash(observation: WorldObservation | undefined): string | null {
+  return observation === undefined || observation.kind === 'missing' ? null : observation.sha256;
+}

@@ -1,0 +1,81 @@
+import type { CorrexEvent } from '../event-catalog.js';
+import { decideLifecycle } from '../sessions/session-lifecycle.js';
+import { normalizeAbsolute } from '../tools/tool-path.js';
+import { KernelCommandError } from './kernel-errors.js';
+import type { KernelCommand } from './kernel-input.js';
+import type { KernelState } from './kernel-state.js';
+
+type Payload = CorrexEvent['payload'];
+
+/**
+ * Turns a command into the input events that record it. Pure. A lifecycle move the status does
+ * not allow is recorded as `lifecycle_rejected` (an outcome, not an exception); a command that
+ * names something that does not exist (approving a call that awaits no approval) throws
+ * `KernelCommandError`, because nothing about the session should record it.
+ */
+export function decideCommand(
+  state: KernelState,
+  sessionId: string,
+  command: KernelCommand,
+): Payload[] {
+  const session = state.session;
+  switch (command.type) {
+    case 'start':
+      if (
+        !command.workspace.startsWith('/') ||
+        normalizeAbsolute(command.workspace) !== command.workspace
+      ) {
+        throw new KernelCommandError(
+          'invalid_command',
+          `the workspace must be an absolute normalized path, got ${JSON.stringify(command.workspace)}`,
+        );
+      }
+      return decideLifecycle(session, {
+        type: 'create',
+        task: command.task,
+        workspace: command.workspace,
+        workflowId: command.workflowId,
+        mode: command.mode,
+        ...(command.modelProfile === undefined ? {} : { modelProfile: command.modelProfile }),
+      });
+    case 'pause':
+    case 'cancel':
+      return decideLifecycle(session, command);
+    case 'resume':
+      // Resuming a running session (after a restart, or once an approval arrived) records nothing.
+      return session.status === 'running' ? [] : decideLifecycle(session, command);
+    case 'approve':
+    case 'deny': {
+      if (!session.pendingApprovals.some((pending) => pending.callId === command.callId)) {
+        const pending = session.pendingApprovals.map((p) => p.callId).join(', ') || 'none';
+        throw new KernelCommandError(
+          'approval_not_pending',
+          `call ${command.callId} is not awaiting approval in session ${sessionId} (pending: ${pending})`,
+        );
+      }
+      const by = { kind: 'human' as const, id: command.by };
+      return command.type === 'approve'
+        ? [
+            {
+              type: 'approval_granted',
+              callId: command.callId,
+              by,
+              ...(command.reason === undefined ? {} : { reason: command.reason }),
+            },
+          ]
+        : [{ type: 'approval_denied', callId: command.callId, by, reason: command.reason }];
+    }
+    case 'steer':
+      if (command.content.trim() === '') {
+        throw new KernelCommandError('invalid_command', 'a steering note needs some text');
+      }
+      return [
+        {
+          type: 'steering_note_added',
+          sessionId,
+          content: command.content,
+          ...(command.stageId === undefined ? {} : { stageId: command.stageId }),
+        },
+      ];
+  }
+}

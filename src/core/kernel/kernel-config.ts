@@ -1,0 +1,98 @@
+import type { Tokenizer } from '../context/tokenizer.js';
+import { createEstimatingTokenizer } from '../context/tokenizer.js';
+import type { InferenceRouter } from '../inference/inference-router.js';
+import type { AssessmentPolicy } from '../toolintent/default-rules.js';
+import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
+import type { Workflow } from '../transitions/workflow.js';
+import type { ValidatorRegistry } from '../validation/validator-registry.js';
+import { CorrexError } from '../base/correx-error.js';
+
+/** The bounds that keep a stage from looping forever. */
+export type KernelLimits = {
+  /** Inference turns per stage attempt; past it the attempt fails (category `inference`). */
+  readonly maxTurnsPerStage: number;
+  /** Tool calls run per turn; extra calls are rejected with `call_limit`. */
+  readonly maxCallsPerTurn: number;
+  /**
+   * How often the same call (tool + canonical arguments) may fail in one stage attempt; the next
+   * identical failing proposal fails the attempt (category `tool`) instead of running again.
+   */
+  readonly maxRepeatedFailures: number;
+  /** Wall-clock limit handed to providers for one inference call. */
+  readonly inferenceTimeoutMs: number;
+};
+
+export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
+  maxTurnsPerStage: 12,
+  maxCallsPerTurn: 8,
+  maxRepeatedFailures: 2,
+  inferenceTimeoutMs: 120_000,
+};
+
+/**
+ * Everything `decide` reads besides the session's events: the workflow, the tool contracts, the
+ * assessment policy, the model router, the validators, the tokenizer and the bounds. It must be
+ * the same for a live run and its replay (the composition root builds both from one config).
+ */
+export type KernelConfig = {
+  readonly workflow: Workflow;
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  readonly policy: AssessmentPolicy;
+  readonly router: InferenceRouter;
+  readonly validators: ValidatorRegistry;
+  readonly tokenizer: Tokenizer;
+  /** The real home directory `~` resolves to (an absolute, normalized path). */
+  readonly homeDirectory: string;
+  /** Tools whose re-run after an interruption cannot double an effect. */
+  readonly idempotentTools: ReadonlySet<string>;
+  readonly limits: KernelLimits;
+};
+
+export type KernelConfigOptions = {
+  readonly workflow: Workflow;
+  readonly tools: readonly ToolDefinition[];
+  readonly policy: AssessmentPolicy;
+  readonly router: InferenceRouter;
+  readonly validators: ValidatorRegistry;
+  readonly homeDirectory: string;
+  readonly tokenizer?: Tokenizer;
+  /** Besides read-only tools, which are always idempotent. Default: `write_file`. */
+  readonly idempotentTools?: readonly string[];
+  readonly limits?: Partial<KernelLimits>;
+};
+
+/** The kernel configuration is unusable (a duplicate tool, a bad bound). */
+export class InvalidKernelConfigError extends CorrexError {
+  constructor(message: string) {
+    super('invalid_kernel_config', message);
+  }
+}
+
+export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
+  const tools = new Map<string, ToolDefinition>();
+  for (const tool of options.tools) {
+    if (tools.has(tool.name))
+      throw new InvalidKernelConfigError(`tool ${tool.name} is listed twice`);
+    tools.set(tool.name, tool);
+  }
+  const limits = { ...DEFAULT_KERNEL_LIMITS, ...options.limits };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new InvalidKernelConfigError(`limit ${name} must be a positive integer, got ${value}`);
+    }
+  }
+  const idempotent = new Set(options.idempotentTools ?? ['write_file']);
+  for (const tool of tools.values())
+    if (hasCapability(tool, 'READ_ONLY')) idempotent.add(tool.name);
+  return {
+    workflow: options.workflow,
+    tools,
+    policy: options.policy,
+    router: options.router,
+    validators: options.validators,
+    tokenizer: options.tokenizer ?? createEstimatingTokenizer(),
+    homeDirectory: options.homeDirectory,
+    idempotentTools: idempotent,
+    limits,
+  };
+}

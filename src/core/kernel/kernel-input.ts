@@ -1,0 +1,33 @@
+import type { OperatorMode } from '../approvals/approval-tier.js';
+import type { CorrexEvent } from '../event-catalog.js';
+
+/** What a person (or a program acting for one) asks of a session. */
+export type KernelCommand =
+  | {
+      readonly type: 'start';
+      readonly task: string;
+      readonly workspace: string;
+      readonly workflowId: string;
+      readonly mode: OperatorMode;
+      readonly modelProfile?: string;
+    }
+  | { readonly type: 'pause'; readonly by: string; readonly reason?: string }
+  | { readonly type: 'resume'; readonly by: string }
+  | { readonly type: 'cancel'; readonly by: string; readonly reason?: string }
+  | {
+      readonly type: 'approve';
+      readonly callId: string;
+      readonly by: string;
+      readonly reason?: string;
+    }
+  | { readonly type: 'deny'; readonly callId: string; readonly by: string; readonly reason: string }
+  | { readonly type: 'steer'; readonly content: string; readonly stageId?: string };
+
+/**
+ * An input to the kernel: a command, or a recorded event that entered from outside `decide` (a
+ * command's event or an effect's result). Commands become input events through `decideCommand`;
+ * `decide` answers input events.
+ */
+export type KernelInput =
+  | { readonly kind: 'command'; readonly command: KernelCommand }
+  | { readonly kind: 'recorded'; readonly event: CorrexEvent };

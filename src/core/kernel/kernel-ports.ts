@@ -1,0 +1,43 @@
+import type { PayloadOf } from '../events/event-definition.js';
+import type { InferenceProvider } from '../inference/inference-provider.js';
+import type { WorldObservation } from '../toolintent/toolintent-events.js';
+import type { WorldProbe } from '../toolintent/world-probe.js';
+import type { ToolDefinition } from '../tools/tool-contract.js';
+import type { toolReceipt } from '../tools/tool-events.js';
+
+/** One approved call to run: the contract, validated arguments and the recorded targets. */
+export type ToolExecutionRequest = {
+  readonly callId: string;
+  readonly tool: ToolDefinition;
+  readonly args: { readonly [key: string]: unknown };
+  readonly workspaceRoot: string;
+  readonly homeDirectory: string;
+  /** Write targets and the hashes recorded at `tool_call_started`, for the TOCTOU re-check. */
+  readonly targets: readonly { readonly path: string; readonly sha256: string | null }[];
+  /** The recorded observations the call was assessed on; writes re-check against them. */
+  readonly observations: Readonly<Record<string, WorldObservation>>;
+  readonly egressAllowlist: readonly string[];
+};
+
+/** What a tool run produced: the receipt's fields the executor knows. */
+export type ToolExecution = Omit<
+  PayloadOf<typeof toolReceipt>,
+  'type' | 'callId' | 'tool' | 'args'
+>;
+
+/**
+ * Runs approved tool calls (the built-in tools in infrastructure, or a test double). It never
+ * decides whether a call may run; that was assessed and approved before. Aborting `signal` stops
+ * the call (a running process is killed) and resolves with outcome `aborted`.
+ */
+export interface ToolRunner {
+  run(request: ToolExecutionRequest, signal: AbortSignal): Promise<ToolExecution>;
+}
+
+/** The outside world, as the live runner reaches it. Replay takes none of these. */
+export type KernelPorts = {
+  /** Provider instances by the name model profiles use in `provider`. */
+  readonly providers: ReadonlyMap<string, InferenceProvider>;
+  readonly tools: ToolRunner;
+  readonly probe: WorldProbe;
+};

@@ -1,0 +1,150 @@
+import { CorrexError } from '../base/correx-error.js';
+import { canonicalJson } from '../events/canonical-json.js';
+import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
+import { decide, pendingEffects, type DecidedEvent } from './decide.js';
+import type { Effect } from './effect.js';
+import type { KernelConfig } from './kernel-config.js';
+import { isInputEvent } from './input-events.js';
+import { kernelProjection, type KernelState } from './kernel-state.js';
+
+/** The first place where re-deciding a session does not give what its log holds. */
+export type ReplayDivergence = {
+  readonly sequence: number;
+  readonly reason: string;
+  /** Canonical JSON of what `decide` derives at this point (null: it derives nothing more). */
+  readonly expected: string | null;
+  /** Canonical JSON of the recorded event (null: the log ends here). */
+  readonly actual: string | null;
+};
+
+export type ReplayReport =
+  | {
+      readonly ok: true;
+      readonly events: number;
+      readonly inputs: number;
+      readonly decided: number;
+      readonly state: KernelState;
+    }
+  | { readonly ok: false; readonly divergence: ReplayDivergence; readonly state: KernelState };
+
+/**
+ * ReplayOrchestrator: re-runs `decide` over a session's recorded inputs and checks that it
+ * derives exactly the recorded decisions (event id, causation, correlation and payload, compared
+ * as canonical bytes), and that every recorded effect result answers the effect that was pending.
+ * It takes no ports: no model, tool or probe can be called (hard invariants #8 and #9).
+ */
+export async function replaySession(
+  store: CorrexEventStore,
+  sessionId: string,
+  config: KernelConfig,
+): Promise<ReplayReport> {
+  let state = kernelProjection.initial();
+  let expected: DecidedEvent[] = [];
+  let inputs = 0;
+  let decided = 0;
+  let events = 0;
+  const fail = (divergence: ReplayDivergence): ReplayReport => ({ ok: false, divergence, state });
+  for await (const event of store.stream(sessionId)) {
+    events += 1;
+    const next = expected.shift();
+    if (next !== undefined) {
+      const want = identity(next);
+      const got = identity(event);
+      if (want !== got)
+        return fail({
+          sequence: event.sequence,
+          reason: 'the recorded event differs from the one decide derives',
+          expected: want,
+          actual: got,
+        });
+      state = kernelProjection.evolve(state, event);
+      decided += 1;
+      continue;
+    }
+    if (!isInputEvent(event.payload)) {
+      return fail({
+        sequence: event.sequence,
+        reason: `a ${event.payload.type} event that no input explains`,
+        expected: null,
+        actual: identity(event),
+      });
+    }
+    const unanswered = checkAnswersEffect(config, state, event);
+    if (unanswered !== null)
+      return fail({
+        sequence: event.sequence,
+        reason: unanswered,
+        expected: null,
+        actual: identity(event),
+      });
+    state = kernelProjection.evolve(state, event);
+    inputs += 1;
+    try {
+      expected = [...decide(config, state, event).events];
+    } catch (error) {
+      if (!CorrexError.isInstance(error)) throw error;
+      return fail({
+        sequence: event.sequence,
+        reason: `decide failed: ${error.message}`,
+        expected: null,
+        actual: identity(event),
+      });
+    }
+  }
+  const missing = expected.shift();
+  if (missing !== undefined) {
+    return fail({
+      sequence: state.session.lastSequence + 1,
+      reason: 'the log ends before a decided event',
+      expected: identity(missing),
+      actual: null,
+    });
+  }
+  return { ok: true, events, inputs, decided, state };
+}
+
+function identity(event: DecidedEvent | CorrexEvent): string {
+  return canonicalJson({
+    eventId: event.eventId,
+    causationId: event.causationId ?? null,
+    correlationId: event.correlationId ?? null,
+    payload: event.payload,
+  });
+}
+
+/** An effect result must answer the effect that was pending when it was recorded. */
+function checkAnswersEffect(
+  config: KernelConfig,
+  state: KernelState,
+  event: CorrexEvent,
+): string | null {
+  const payload = event.payload;
+  const kind = payload.type;
+  if (
+    kind !== 'inference_completed' &&
+    kind !== 'inference_failed' &&
+    kind !== 'world_observed' &&
+    kind !== 'tool_receipt'
+  )
+    return null;
+  // After a cancel or pause the runner still records what the aborted effect did.
+  if (state.session.status !== 'running') return null;
+  let effect: Effect | undefined;
+  try {
+    effect = pendingEffects(config, state)[0];
+  } catch (error) {
+    if (!CorrexError.isInstance(error)) throw error;
+    return `the pending effect cannot be rebuilt: ${error.message}`;
+  }
+  const answers =
+    (kind === 'inference_completed' || kind === 'inference_failed'
+      ? effect?.type === 'infer' && effect.requestId === payload.requestId
+      : kind === 'world_observed'
+        ? effect?.type === 'probe' &&
+          effect.callId === payload.callId &&
+          effect.paths.includes(payload.observation.path)
+        : effect?.type === 'execute' && effect.callId === payload.callId) ?? false;
+  return answers
+    ? null
+    : `a recorded ${kind} answers no pending effect (pending: ${effect === undefined ? 'none' : `${effect.type}`})`;
+}

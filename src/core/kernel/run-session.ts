@@ -1,0 +1,285 @@
+import type { Clock } from '../base/clock.js';
+import { CorrexError } from '../base/correx-error.js';
+import type { IdSource } from '../base/id-source.js';
+import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
+import { InferenceError } from '../inference/inference-failure.js';
+import { isFinalStatus, type SessionStatus } from '../sessions/session-status.js';
+import { decide, pendingEffects } from './decide.js';
+import { decideCommand } from './decide-command.js';
+import type { Effect } from './effect.js';
+import type { KernelConfig } from './kernel-config.js';
+import type { KernelCommand } from './kernel-input.js';
+import type { KernelPorts } from './kernel-ports.js';
+import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
+import { currentCall } from './stage-turn.js';
+
+type Payload = CorrexEvent['payload'];
+
+export type RunSessionOptions = {
+  readonly store: CorrexEventStore;
+  readonly sessionId: string;
+  readonly config: KernelConfig;
+  readonly ports: KernelPorts;
+  /** Stamps every appended event; the only clock the kernel has. */
+  readonly clock: Clock;
+  /** Ids of input events (commands, effect results); decided events derive theirs. */
+  readonly ids: IdSource;
+  /** Stops this process's work: the running effect is aborted, its result recorded, the loop ends. */
+  readonly signal?: AbortSignal;
+  /** Called with every event this runner appends, in order (tracing, metrics, UIs). */
+  readonly onEvent?: (event: CorrexEvent) => void;
+};
+
+/** Where a run left the session. */
+export type RunOutcome = {
+  readonly status: SessionStatus;
+  /** Why the loop stopped while the session is still open. */
+  readonly waiting:
+    | { readonly kind: 'approval'; readonly callId: string }
+    | { readonly kind: 'paused' }
+    | { readonly kind: 'stopped' }
+    | null;
+  readonly state: KernelState;
+};
+
+/** A session being driven in this process; commands issued here reach it between effects. */
+export type SessionRun = {
+  readonly done: Promise<RunOutcome>;
+  /** Records `workflow_cancelled` and aborts the running inference or tool process. */
+  cancel(by: string, reason?: string): void;
+  /** Records `orchestration_paused` once the running effect has finished. */
+  pause(by: string, reason?: string): void;
+  /** Adds a steering note; it reaches the next context pack. */
+  steer(content: string, stageId?: string): void;
+};
+
+/** A port was not wired (a provider named by a model profile is missing). A setup mistake. */
+export class KernelWiringError extends CorrexError {
+  constructor(message: string) {
+    super('kernel_wiring', message);
+  }
+}
+
+/** Drives a session until it finishes or waits (approval, pause). See `startSession`. */
+export function runSession(
+  options: RunSessionOptions,
+  command?: KernelCommand,
+): Promise<RunOutcome> {
+  return startSession(options, command).done;
+}
+
+/**
+ * The live effect runner. Replays the session's state from the store; records `command` (if
+ * any); marks a call that was started without a receipt as interrupted (crash-exact recovery);
+ * then loops: let `decide` answer the last input, append its events with `expectedSequence`,
+ * run the pending effect through its port with an AbortSignal, append the result as an input.
+ * It stops when nothing is pending: finished, paused, or waiting for a person. A waiting
+ * session needs no process: whoever appends the answer and calls `runSession` again wakes it.
+ */
+export function startSession(options: RunSessionOptions, command?: KernelCommand): SessionRun {
+  const queue: KernelCommand[] = command === undefined ? [] : [command];
+  const effectAbort = new AbortController();
+  const stop = options.signal;
+  stop?.addEventListener('abort', () => effectAbort.abort(stop.reason), { once: true });
+  const done = drive(options, queue, effectAbort);
+  return {
+    done,
+    cancel(by, reason) {
+      queue.push({ type: 'cancel', by, ...(reason === undefined ? {} : { reason }) });
+      effectAbort.abort(new Error(`session cancelled by ${by}`));
+    },
+    pause(by, reason) {
+      queue.push({ type: 'pause', by, ...(reason === undefined ? {} : { reason }) });
+    },
+    steer(content, stageId) {
+      queue.push({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
+    },
+  };
+}
+
+async function drive(
+  options: RunSessionOptions,
+  queue: KernelCommand[],
+  effectAbort: AbortController,
+): Promise<RunOutcome> {
+  const { store, sessionId, config, clock, ids } = options;
+  let state = kernelProjection.initial();
+  let last: CorrexEvent | undefined;
+  const reload = async () => {
+    state = kernelProjection.initial();
+    for await (const event of store.stream(sessionId)) {
+      state = kernelProjection.evolve(state, event);
+      last = event;
+    }
+  };
+  await reload();
+  const appendOnce = async (
+    events: {
+      eventId: string;
+      causationId: string | null;
+      correlationId: string | null;
+      payload: Payload;
+    }[],
+  ) => {
+    const stored = await store.appendAll(
+      events.map((event) => ({ ...event, sessionId, timestamp: clock.now() })),
+      { expectedSequence: state.session.lastSequence },
+    );
+    for (const event of stored) {
+      state = kernelProjection.evolve(state, event);
+      last = event;
+      options.onEvent?.(event);
+    }
+  };
+  /** Inputs are facts: on a conflict they are appended again after the newer events. */
+  const appendInputs = async (payloads: Payload[], causationId: string | null) => {
+    if (payloads.length === 0) return;
+    const events = payloads.map((payload) => ({
+      eventId: ids.next(),
+      causationId,
+      correlationId: null,
+      payload,
+    }));
+    for (;;) {
+      try {
+        return await appendOnce(events);
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+        await reload();
+      }
+    }
+  };
+
+  // A call started by a process that is gone: record that, so decide probes and classifies it.
+  const interrupted = state.run?.turn ? currentCall(state.run.turn) : undefined;
+  if (interrupted?.status === 'started' && !isFinalStatus(state.session.status)) {
+    await appendInputs(
+      [{ type: 'tool_call_interrupted', callId: interrupted.callId, tool: interrupted.tool }],
+      null,
+    );
+  }
+
+  for (;;) {
+    while (queue.length > 0)
+      await appendInputs(decideCommand(state, sessionId, queue.shift()!), null);
+    if (awaitsDecision(state)) {
+      const decision = decide(config, state, last!);
+      if (decision.events.length > 0) {
+        try {
+          await appendOnce(decision.events.map((event) => ({ ...event })));
+        } catch (error) {
+          if (!isConflict(error)) throw error;
+          await reload();
+          continue;
+        }
+      }
+    }
+    if (queue.length > 0) continue;
+    const effect = pendingEffects(config, state)[0];
+    if (
+      effect === undefined ||
+      effect.type === 'await_approval' ||
+      options.signal?.aborted === true
+    ) {
+      return outcome(state, effect, options.signal?.aborted === true);
+    }
+    const signal = effectAbort.signal.aborted ? new AbortController().signal : effectAbort.signal;
+    const results = await runEffect(options, state, effect, signal);
+    await appendInputs(results, null);
+  }
+}
+
+async function runEffect(
+  options: RunSessionOptions,
+  state: KernelState,
+  effect: Exclude<Effect, { type: 'await_approval' }>,
+  signal: AbortSignal,
+): Promise<Payload[]> {
+  const { config, ports } = options;
+  switch (effect.type) {
+    case 'infer': {
+      const provider = ports.providers.get(effect.provider);
+      if (provider === undefined) {
+        throw new KernelWiringError(
+          `no inference provider named ${effect.provider} is wired (request ${effect.requestId})`,
+        );
+      }
+      try {
+        const result = await provider.infer(effect.request, signal);
+        return [
+          {
+            type: 'inference_completed',
+            requestId: effect.requestId,
+            provider: provider.name,
+            requestDigest: effect.requestDigest,
+            result,
+          },
+        ];
+      } catch (error) {
+        if (!(error instanceof InferenceError)) throw error;
+        return [
+          {
+            type: 'inference_failed',
+            requestId: effect.requestId,
+            provider: provider.name,
+            model: effect.request.model,
+            category: error.category,
+            message: error.message,
+            ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+          },
+        ];
+      }
+    }
+    case 'probe': {
+      const observations = [];
+      for (const path of effect.paths) observations.push(await ports.probe.observe(path));
+      return observations.map((observation) => ({
+        type: 'world_observed',
+        callId: effect.callId,
+        observation,
+      }));
+    }
+    case 'execute': {
+      const tool = config.tools.get(effect.tool);
+      if (tool === undefined)
+        throw new KernelWiringError(
+          `tool ${effect.tool} has no contract in the kernel configuration`,
+        );
+      const execution = await ports.tools.run(
+        {
+          callId: effect.callId,
+          tool,
+          args: effect.args,
+          workspaceRoot: state.session.workspace ?? '/',
+          homeDirectory: config.homeDirectory,
+          targets: effect.targets,
+          observations: state.tools.observations,
+          egressAllowlist: state.tools.egressAllowlist,
+        },
+        signal,
+      );
+      return [
+        {
+          type: 'tool_receipt',
+          callId: effect.callId,
+          tool: effect.tool,
+          args: effect.args as Record<string, never>,
+          ...execution,
+        },
+      ];
+    }
+  }
+}
+
+function outcome(state: KernelState, effect: Effect | undefined, stopped: boolean): RunOutcome {
+  const status = state.session.status;
+  if (status === 'paused') return { status, waiting: { kind: 'paused' }, state };
+  if (effect?.type === 'await_approval')
+    return { status, waiting: { kind: 'approval', callId: effect.callId }, state };
+  if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
+  return { status, waiting: null, state };
+}
+
+function isConflict(error: unknown): boolean {
+  return CorrexError.isInstance(error) && error.code === 'concurrency_conflict';
+}

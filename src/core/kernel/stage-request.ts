@@ -1,0 +1,171 @@
+import { safeBuildContextPack } from '../context/build-context-pack.js';
+import type { ContextCandidate } from '../context/context-candidate.js';
+import { contextPackDigest, renderContextPack } from '../context/render-context-pack.js';
+import { steeringNoteCandidate } from '../context/steering-note.js';
+import { canonicalJson } from '../events/canonical-json.js';
+import type { PayloadOf } from '../events/event-definition.js';
+import type { inferenceRequested } from '../inference/inference-events.js';
+import type { InferenceRequest } from '../inference/inference-request.js';
+import { ModelCapabilitySchema, type ModelCapability } from '../inference/model-capability.js';
+import { inferenceRequestDigest } from '../inference/request-digest.js';
+import { toolArgsJsonSchema } from '../tools/tool-contract.js';
+import type { WorkflowStage } from '../transitions/workflow.js';
+import type { KernelConfig } from './kernel-config.js';
+import type { KernelState, StageRunState } from './kernel-state.js';
+
+export type StageRequest =
+  | {
+      readonly ok: true;
+      readonly provider: string;
+      readonly request: InferenceRequest;
+      readonly requested: PayloadOf<typeof inferenceRequested>;
+    }
+  | { readonly ok: false; readonly category: 'provider' | 'inference'; readonly message: string };
+
+/**
+ * Builds the model call for the next turn of a stage attempt: routes to a model profile, builds
+ * the budgeted context pack from recorded state (task, steering notes, accepted artifacts, this
+ * attempt's transcript, tool-argument hints, validation feedback), and renders the request.
+ * Pure: the same state and config give the same request, byte for byte, which is how the runner
+ * can rebuild a pending request after a restart and check it against the recorded digest.
+ */
+export function buildStageRequest(
+  config: KernelConfig,
+  state: KernelState,
+  stage: WorkflowStage,
+  run: StageRunState,
+  requestId: string,
+  /** Only what was recorded before this sequence goes in (rebuilding a pending request). */
+  beforeSequence = Number.POSITIVE_INFINITY,
+): StageRequest {
+  const tools = stage.allowedTools.flatMap((name) => {
+    const tool = config.tools.get(name);
+    return tool === undefined ? [] : [tool];
+  });
+  const route = config.router.route({
+    stageId: stage.id,
+    requiredCapabilities: stage.capabilities.filter(isCapability),
+    allowedTools: tools.map((tool) => tool.name),
+  });
+  if (!route.ok) {
+    const why = route.rejections
+      .map((r) => `${r.profileId}: missing ${r.missingCapabilities.join(', ') || 'nothing'}`)
+      .join('; ');
+    return {
+      ok: false,
+      category: 'provider',
+      message: `no model profile can serve stage ${stage.id} (needs ${route.requiredCapabilities.join(', ')}): ${why || 'no profiles configured'}`,
+    };
+  }
+  const profile = route.profile;
+  const built = safeBuildContextPack(
+    { stageId: stage.id, candidates: candidatesFor(state, stage, run, beforeSequence) },
+    { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },
+    config.tokenizer,
+  );
+  if (!built.ok) return { ok: false, category: 'inference', message: built.error.message };
+  const messages = renderContextPack(built.pack);
+  const request: InferenceRequest = {
+    model: profile.model,
+    messages,
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: toolArgsJsonSchema(tool),
+    })),
+    responseSchema: stage.artifact.schema,
+    limits: {
+      maxOutputTokens: profile.maxOutputTokens,
+      timeoutMs: config.limits.inferenceTimeoutMs,
+    },
+  };
+  return {
+    ok: true,
+    provider: profile.provider,
+    request,
+    requested: {
+      type: 'inference_requested',
+      requestId,
+      stageId: stage.id,
+      provider: profile.provider,
+      model: profile.model,
+      profileId: profile.id,
+      packDigest: contextPackDigest(messages),
+      requestDigest: inferenceRequestDigest(request),
+      tokenEstimate: built.pack.totalTokens,
+      toolNames: request.tools.map((tool) => tool.name),
+      manifest: built.pack.manifest,
+    },
+  };
+}
+
+function candidatesFor(
+  state: KernelState,
+  stage: WorkflowStage,
+  run: StageRunState,
+  beforeSequence: number,
+): ContextCandidate[] {
+  const candidates: ContextCandidate[] = [
+    {
+      id: `stage:${stage.id}`,
+      layer: 'L0',
+      kind: 'system',
+      source: { kind: 'config', id: `stage:${stage.id}` },
+      content: [
+        `You are the ${stage.role} of stage \`${stage.id}\` (attempt ${run.attempt}).`,
+        stage.instructions,
+        `Use the tools to inspect and change the workspace. When the stage is done, answer with no tool calls and only the \`${stage.artifact.kind}\` artifact as JSON matching the response schema.`,
+      ].join('\n'),
+      order: 0,
+    },
+  ];
+  if (state.session.task !== null) {
+    candidates.push({
+      id: 'task',
+      layer: 'L1',
+      kind: 'task',
+      source: { kind: 'event', id: state.taskEventId ?? 'session_created' },
+      content: `Task: ${state.session.task}\nWorkspace: ${state.session.workspace ?? ''}`,
+      order: 0,
+    });
+  }
+  for (const note of state.steering.filter((n) => n.sequence < beforeSequence)) {
+    candidates.push(
+      steeringNoteCandidate(
+        {
+          sessionId: state.session.sessionId ?? '',
+          content: note.content,
+          ...(note.stageId === null ? {} : { stageId: note.stageId }),
+        },
+        note.eventId,
+        note.sequence,
+      ),
+    );
+  }
+  for (const artifact of state.accepted.filter((a) => a.sequence < beforeSequence)) {
+    candidates.push({
+      id: `artifact:${artifact.eventId}`,
+      layer: 'L2',
+      kind: 'brief',
+      source: { kind: 'artifact', id: artifact.hash },
+      content: `Accepted ${artifact.kind} artifact ${artifact.hash} from stage ${artifact.stageId}:\n${canonicalJson(artifact.content)}`,
+      order: artifact.sequence,
+    });
+  }
+  for (const entry of run.transcript.filter((e) => e.sequence < beforeSequence)) {
+    candidates.push({
+      id: `${entry.kind}:${entry.eventId}`,
+      layer: 'L1',
+      kind: entry.kind,
+      source: { kind: 'event', id: entry.eventId },
+      content: entry.content,
+      order: entry.sequence,
+      role: entry.role,
+    });
+  }
+  return candidates;
+}
+
+function isCapability(value: string): value is ModelCapability {
+  return ModelCapabilitySchema.safeParse(value).success;
+}

@@ -1,0 +1,72 @@
+import type { ContextEntryKind } from '../context/context-candidate.js';
+import { toolArgsHintCandidate } from '../context/tool-args-hint.js';
+import type { CorrexEvent } from '../event-catalog.js';
+
+/** One thing the model saw or did in the running stage attempt, ready for the next pack. */
+export type TranscriptEntry = {
+  readonly kind: ContextEntryKind;
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
+  readonly eventId: string;
+  readonly sequence: number;
+};
+
+/** The transcript entry an event adds, or null when the model need not see it. */
+export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
+  const payload = event.payload;
+  const at = { eventId: event.eventId, sequence: event.sequence };
+  switch (payload.type) {
+    case 'inference_completed': {
+      const calls = payload.result.toolCalls.map(
+        (call, index) => `Tool call ${index + 1}: ${call.name} ${call.argsRaw}`,
+      );
+      const content = [payload.result.text, ...calls].filter((line) => line !== '').join('\n');
+      return content === '' ? null : { kind: 'turn', role: 'assistant', content, ...at };
+    }
+    case 'tool_call_rejected':
+      if (payload.reason === 'malformed_args' && payload.argsSchema !== null) {
+        const hint = toolArgsHintCandidate({
+          tool: payload.tool,
+          error: payload.message,
+          argsSchema: payload.argsSchema,
+          ...at,
+        });
+        return { kind: 'tool_args_hint', role: 'user', content: hint.content, ...at };
+      }
+      return result(
+        `Call ${payload.callId} to ${payload.tool} was refused: ${payload.message}`,
+        at,
+      );
+    case 'approval_denied':
+      return result(`Call ${payload.callId} was not run: ${payload.reason}`, at);
+    case 'tool_receipt': {
+      const exit = payload.exitCode === null ? '' : ` (exit code ${payload.exitCode})`;
+      const lines = [
+        `Result of call ${payload.callId} (${payload.tool}): ${payload.outcome}${exit}`,
+        ...(payload.error === null ? [] : [`Error: ${payload.error}`]),
+        payload.output,
+      ];
+      return result(lines.join('\n'), at);
+    }
+    case 'tool_call_classified':
+      return payload.action === 'record'
+        ? result(
+            `Call ${payload.callId} (${payload.tool}) took effect before the run was interrupted; its output was not recorded.`,
+            at,
+          )
+        : null;
+    case 'validation_failed':
+      return {
+        kind: 'validation_feedback',
+        role: 'user',
+        content: `Your ${payload.stageId} artifact was not accepted (${payload.phase} check \`${payload.validator}\`): ${payload.message}`,
+        ...at,
+      };
+    default:
+      return null;
+  }
+}
+
+function result(content: string, at: { eventId: string; sequence: number }): TranscriptEntry {
+  return { kind: 'tool_result', role: 'user', content, ...at };
+}

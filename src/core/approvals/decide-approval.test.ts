@@ -170,12 +170,13 @@ describe('scoped grants', () => {
     const scope = { kind: 'path', tool: 'write_file', glob: 'src/**' };
     const expired = grantsFrom(grant('g1', scope, { expiresAt: NOW }));
     expect(decideApproval(input({ grants: expired })).outcome).toBe('pending');
-    const revoked = grantsFrom(grant('g1', scope), {
+    const revocation: PayloadShape & Record<string, unknown> = {
       type: 'approval_grant_revoked',
       grantId: 'g1',
       by: 'alice',
       reason: 'no',
-    });
+    };
+    const revoked = grantsFrom(grant('g1', scope), revocation);
     expect(decideApproval(input({ grants: revoked })).outcome).toBe('pending');
     const stageGrant = grantsFrom(grant('g1', scope, { lifetime: 'stage', stageId: 'plan' }));
     expect(decideApproval(input({ grants: stageGrant })).outcome).toBe('pending');

@@ -6,6 +6,8 @@ export type RecordedHttpRequest = {
   readonly path: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: unknown;
+  /** Set when the client closed the connection before the server finished answering. */
+  closedEarly: boolean;
 };
 
 export type FakeHandler = (request: RecordedHttpRequest, response: ServerResponse) => void;
@@ -14,8 +16,6 @@ export type FakeHttpServer = {
   /** e.g. `http://127.0.0.1:40123` */
   readonly url: string;
   readonly requests: RecordedHttpRequest[];
-  /** How many responses were closed by the client before the server finished them. */
-  abortedResponses(): number;
   /** Handlers answer requests in order; the last one repeats. */
   reply(...handlers: FakeHandler[]): void;
   close(): Promise<void>;
@@ -25,11 +25,7 @@ export type FakeHttpServer = {
 export async function startFakeHttpServer(): Promise<FakeHttpServer> {
   const requests: RecordedHttpRequest[] = [];
   let handlers: FakeHandler[] = [];
-  let aborted = 0;
   const server = createServer((req, res) => {
-    res.on('close', () => {
-      if (!res.writableFinished) aborted += 1;
-    });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -39,7 +35,11 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
         path: req.url ?? '',
         headers: req.headers,
         body: text === '' ? undefined : (JSON.parse(text) as unknown),
+        closedEarly: false,
       };
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.closedEarly = true;
+      });
       requests.push(recorded);
       const handler = handlers.length > 1 ? handlers.shift()! : handlers[0];
       if (handler === undefined) {
@@ -54,7 +54,6 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    abortedResponses: () => aborted,
     reply(...next) {
       handlers = next;
     },

@@ -166,7 +166,7 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
 
   it('cancels when the caller aborts, and the server sees the connection close', async () => {
     server.reply(hang);
-    const abortedBefore = server.abortedResponses();
+    const ours = server.requests.length;
     const controller = new AbortController();
     const pending = provider(streaming).infer(request(), controller.signal);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -174,7 +174,7 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
     const error = await failure(pending);
     expect(error.category).toBe('cancelled');
     expect(error.retryable).toBe(false);
-    await expect.poll(() => server.abortedResponses()).toBe(abortedBefore + 1);
+    await expect.poll(() => server.requests[ours]?.closedEarly).toBe(true);
   });
 
   it('never puts the API key in an error message, even when the server echoes it', async () => {
@@ -205,6 +205,28 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
       streaming,
     });
     expect((await failure(dead.infer(request()))).category).toBe('provider_down');
+  });
+});
+
+describe('OpenAI-compatible structured output', () => {
+  it('asks for JSON matching the stage artifact schema when one is given', async () => {
+    server.reply(json(200, chatCompletion({ content: '{"verdict":"approved"}' })));
+    const schema = {
+      type: 'object',
+      properties: { verdict: { type: 'string' } },
+      required: ['verdict'],
+    };
+    const structured = createOpenAICompatibleProvider({
+      name: 'structured',
+      baseURL: `${server.url}/v1`,
+      streaming: false,
+      supportsStructuredOutputs: true,
+    });
+    const result = await structured.infer(request({ tools: [], responseSchema: schema }));
+    expect(result.text).toBe('{"verdict":"approved"}');
+    expect(server.requests.at(-1)!.body).toMatchObject({
+      response_format: { type: 'json_schema', json_schema: { schema } },
+    });
   });
 });
 

@@ -128,6 +128,13 @@ function operands(words: readonly ShellWord[]): ShellWord[] {
   return out;
 }
 
+/** True when an interpreter would read its program from stdin: no script operand, or `-`. */
+function readsProgramFromInput(args: readonly ShellWord[]): boolean {
+  if (args.some((word) => /^(-v|-V|--version|-h|--help)$/.test(word.text))) return false;
+  const script = operands(args)[0];
+  return script === undefined || script.text === '-';
+}
+
 /** Judges one simple command (program + arguments), recursing into what it really runs. */
 export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, depth: number): void {
   const program = words[0]!;
@@ -222,11 +229,17 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
         inline.includes(word.text) ||
         inline.some((f) => f.startsWith('--') && word.text.startsWith(`${f}=`)),
     );
-    if (flag !== undefined)
+    if (flag !== undefined) {
       j.block(
         'inline_code',
         `${name} ${flag.text} runs inline code that can do anything; write a script file in the workspace and run it`,
       );
+    } else if (readsProgramFromInput(args)) {
+      j.block(
+        'inline_code',
+        `${name} without a script file reads its program from input, which cannot be judged`,
+      );
+    }
     return;
   }
   switch (name) {
@@ -354,6 +367,8 @@ function judgeShell(
       'interactive_shell',
       `${name} without a script reads commands from input that cannot be judged`,
     );
+  else if (files[0]!.text === '-')
+    j.block('interactive_shell', `${name} - reads commands from input that cannot be judged`);
   else j.read(files[0]!);
 }
 
@@ -375,8 +390,7 @@ function judgePython(name: string, args: readonly ShellWord[], j: ExecJudgement)
       return;
     }
   }
-  const script = operands(args)[0];
-  if (script === undefined)
+  if (readsProgramFromInput(args))
     j.block(
       'interactive_shell',
       `${name} without a script reads code from input that cannot be judged`,

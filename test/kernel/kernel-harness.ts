@@ -22,8 +22,12 @@ import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.j
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
-import { createDefaultCodingWorkflow } from '../../src/core/transitions/default-coding-workflow.js';
-import type { Workflow } from '../../src/core/transitions/workflow.js';
+import { z } from 'zod';
+import {
+  ChangeArtifactSchema,
+  createDefaultCodingWorkflow,
+} from '../../src/core/transitions/default-coding-workflow.js';
+import { parseWorkflow, type Workflow } from '../../src/core/transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../../src/core/validation/default-validators.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import {
@@ -42,6 +46,32 @@ export const PROFILE = {
   contextWindow: 64_000,
   maxOutputTokens: 2_000,
 };
+
+/** One `implement` stage with the write tools; success completes, any failure ends it. */
+export function implementOnlyWorkflow(maxAttempts = 1): Workflow {
+  return parseWorkflow(
+    {
+      id: 'implement-only',
+      initialStage: 'implement',
+      stages: [
+        {
+          id: 'implement',
+          role: 'implementer',
+          instructions: 'Change the workspace as the task says.',
+          allowedTools: ['read_file', 'write_file', 'edit_file', 'list_dir', 'exec'],
+          capabilities: ['tool_calling'],
+          artifact: { kind: 'change', schema: z.toJSONSchema(ChangeArtifactSchema) },
+          retry: { maxAttempts, retryOn: ['tool', 'inference', 'provider'] },
+          transitions: [
+            { when: { on: 'success' }, end: 'completed' },
+            { when: { on: 'failure' }, end: 'failed' },
+          ],
+        },
+      ],
+    },
+    { source: 'implementOnlyWorkflow' },
+  );
+}
 
 /** The kernel configuration every scenario uses; replay builds the identical one. */
 export function scenarioConfig(
@@ -90,6 +120,7 @@ export function scriptedModel(
   return {
     name: inner.name,
     requests: () => inner.requests.length,
+    request: (index) => (inner.requests[index]?.messages ?? []).map((m) => m.content).join('\n'),
     async infer(request, signal) {
       const result = await inner.infer(request, signal);
       const pack = request.messages.map((message) => message.content).join('\n');

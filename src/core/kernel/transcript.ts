@@ -1,5 +1,6 @@
 import type { ContextEntryKind } from '../context/context-candidate.js';
 import { toolArgsHintCandidate } from '../context/tool-args-hint.js';
+import { canonicalJson } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
 
 /** One thing the model saw or did in the running stage attempt, ready for the next pack. */
@@ -28,7 +29,9 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
         const hint = toolArgsHintCandidate({
           tool: payload.tool,
           error: payload.message,
-          argsSchema: payload.argsSchema,
+          // Sorted keys: the schema reads back from a store in canonical order, and a pack must
+          // not depend on whether the event was just decided or read back.
+          argsSchema: JSON.parse(canonicalJson(payload.argsSchema)) as typeof payload.argsSchema,
           ...at,
         });
         return { kind: 'tool_args_hint', role: 'user', content: hint.content, ...at };

@@ -187,12 +187,15 @@ export {
 export {
   buildContextPack,
   safeBuildContextPack,
-  ContextInputError,
   PinnedContextOverBudgetError,
   type ContextPackInput,
-  type ContextPackOptions,
   type ContextPackResult,
 } from './core/context/build-context-pack.js';
+export {
+  ContextInputError,
+  resolveContextPackSettings,
+  type ContextPackOptions,
+} from './core/context/context-pack-settings.js';
 export { renderContextPack, contextPackDigest } from './core/context/render-context-pack.js';
 export {
   OPERATING_GUIDANCE,
@@ -428,3 +431,167 @@ export {
   WorkflowFileError,
 } from './infrastructure/config/workflow-yaml.js';
 // --- end workflows, transitions, sessions, artifacts, validation ---
+
+// --- tools, plane-2 assessment, approvals, policies ---
+export {
+  ApprovalTierSchema,
+  OperatorModeSchema,
+  maxTier,
+  tierRank,
+  type ApprovalTier,
+  type OperatorMode,
+} from './core/approvals/approval-tier.js';
+export {
+  GrantScopeSchema,
+  approvalBypassed,
+  approvalGrantAdded,
+  approvalGrantRevoked,
+  type GrantScope,
+} from './core/approvals/approval-events.js';
+export {
+  approvalGrantsProjection,
+  activeGrants,
+  findCoveringGrant,
+  type ApprovalGrant,
+  type ApprovalGrantsState,
+  type ApprovalSubject,
+} from './core/approvals/approval-grants.js';
+export {
+  decideApproval,
+  type ApprovalDecision,
+  type ApprovalEventPayload,
+  type ApprovalInput,
+} from './core/approvals/decide-approval.js';
+export {
+  WorkspacePolicySchema,
+  PolicyOverlaySchema,
+  DEFAULT_ALLOWED_EXECUTABLES,
+  DEFAULT_NEVER_WRITABLE,
+  InvalidPolicyError,
+  parseWorkspacePolicy,
+  parsePolicyOverlay,
+  type WorkspacePolicy,
+  type WorkspacePolicyInput,
+  type PolicyOverlay,
+} from './core/policies/workspace-policy.js';
+export {
+  mergePolicy,
+  type MergedPolicy,
+  type PolicyWidening,
+} from './core/policies/merge-policy.js';
+export { matchGlob } from './core/policies/path-glob.js';
+export {
+  ParamRoleSchema,
+  ToolCapabilitySchema,
+  defineTool,
+  hasCapability,
+  isMutatingTool,
+  toolArgsJsonSchema,
+  describeToolForModel,
+  type ParamRole,
+  type ToolCapability,
+  // core/inference already exports a `ToolDefinition` (what a model is shown); this is the tool's contract.
+  type ToolDefinition as ToolContract,
+} from './core/tools/tool-contract.js';
+export {
+  builtinTools,
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  listDirTool,
+  globTool,
+  grepTool,
+  execTool,
+  httpFetchTool,
+  copyFileTool,
+  moveFileTool,
+} from './core/tools/builtin-tools.js';
+export {
+  resolveToolPath,
+  isPathInside,
+  relativeInside,
+  normalizeAbsolute,
+  InvalidToolPathRootsError,
+  MAX_TOOL_PATH_LENGTH,
+  type ResolvedToolPath,
+  type ToolPathResult,
+  type ToolPathRejection,
+  type ToolPathRoots,
+} from './core/tools/tool-path.js';
+export {
+  toolCallStarted,
+  toolReceipt,
+  TouchedFileSchema,
+  ToolOutcomeSchema,
+  type TouchedFile,
+  type ToolOutcome,
+} from './core/tools/tool-events.js';
+export {
+  worldObserved,
+  toolCallAssessed,
+  egressAllowlistChanged,
+  WorldObservationSchema,
+  FindingSchema,
+  type WorldObservation,
+  type Finding,
+  type AssessedTarget,
+  type Verdict,
+  type RiskLevel,
+} from './core/toolintent/toolintent-events.js';
+export {
+  assessToolCall,
+  pathsToObserve,
+  approvalSubjectOf,
+  type ProposedToolCall,
+  type ToolCallAssessment,
+} from './core/toolintent/assess-tool-call.js';
+export {
+  createAssessmentPolicy,
+  defaultToolCallRules,
+  type AssessmentPolicy,
+} from './core/toolintent/default-rules.js';
+export type {
+  ToolCallRule,
+  ToolCallContext,
+  ToolSessionView,
+} from './core/toolintent/tool-call-rule.js';
+export { finding } from './core/toolintent/finding.js';
+export {
+  toolSessionProjection,
+  toolSessionView,
+  type ToolSessionState,
+} from './core/toolintent/tool-session-projection.js';
+export type { WorldProbe } from './core/toolintent/world-probe.js';
+export {
+  extractParamValues,
+  type ExtractedValues,
+  type ExtractedPath,
+} from './core/toolintent/param-value-extractor.js';
+export { analyzeExecCall, type ExecAnalysis } from './core/toolintent/exec-command-analysis.js';
+export {
+  parseShellCommandLine,
+  type ShellCommand,
+  type ShellWord,
+} from './core/toolintent/shell-syntax.js';
+export { hostAllowed, parseUrlTarget } from './core/toolintent/host-match.js';
+export { mapRisk, type RiskAssessment } from './core/toolintent/risk-mapping.js';
+export {
+  createDiskWorldProbe,
+  type DiskWorldProbeOptions,
+} from './infrastructure/world-probe/disk-world-probe.js';
+export {
+  createBuiltinToolExecutors,
+  type BuiltinToolExecutorOptions,
+} from './infrastructure/tools/builtin-tool-executors.js';
+export {
+  executeToolCall,
+  recheckTarget,
+  UnknownToolError,
+  WorldChangedError,
+  UnassessedTargetError,
+  type ToolExecutor,
+  type ToolExecutionContext,
+  type ToolReceipt,
+} from './infrastructure/tools/tool-executor.js';
+export { scrubbedEnvironment } from './infrastructure/tools/exec-tool.js';
+// --- end tools, plane-2 assessment, approvals, policies ---

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { runCli } from '../interfaces/cli/program.js';
-import { defaultStoreLocation } from './store-location.js';
+import { correxHome, defaultStoreLocation } from './store-location.js';
 
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -10,6 +10,7 @@ const { version } = createRequire(import.meta.url)('../../package.json') as { ve
 process.exitCode = await runCli(
   {
     version,
+    correxHome: correxHome(),
     defaultStore: defaultStoreLocation(),
     async openStores(location) {
       // Loaded on first use, so `--help` and usage errors do not pay for database drivers.

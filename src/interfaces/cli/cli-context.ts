@@ -13,6 +13,8 @@ export type CliStores = {
 /** What the composition root hands the CLI; commands reach the outside world only through this. */
 export type CliContext = {
   readonly version: string;
+  /** $CORREX_HOME (default ~/.correx): the user's configuration and default store live here. */
+  readonly correxHome: string;
   /** The store used when `--store` is not given ($CORREX_STORE, else $CORREX_HOME/correx.db). */
   readonly defaultStore: string;
   openStores(location: string): Promise<CliStores>;

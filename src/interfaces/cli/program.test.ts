@@ -11,6 +11,7 @@ function harness() {
   const output = { out: [] as string[], err: [] as string[], opened: [] as string[] };
   const context: CliContext = {
     version: '9.9.9',
+    correxHome: '/home/me/.correx',
     defaultStore: '/home/me/.correx/correx.db',
     openStores: async (location) => {
       if (location === 'postgres://nowhere')
@@ -100,6 +101,7 @@ describe('correx store copy and migrate', () => {
     const out: string[] = [];
     const context: CliContext = {
       version: '0',
+      correxHome: '/unused',
       defaultStore: 'unused',
       openStores: async (location) => ({
         kind: 'memory',
@@ -136,6 +138,7 @@ describe('correx store copy and migrate', () => {
     const out: string[] = [];
     const context: CliContext = {
       version: '0',
+      correxHome: '/unused',
       defaultStore: path,
       openStores: async () => {
         throw new Error('not used');
@@ -148,5 +151,38 @@ describe('correx store copy and migrate', () => {
     expect(out.at(-1)).toMatch(/schema migrated from version 0 to \d+/);
     expect(await runCli(context, ['migrate'])).toBe(0);
     expect(out.at(-1)).toMatch(/schema already at version \d+/);
+  });
+});
+
+describe('correx init', () => {
+  it('writes a valid template once, refuses to overwrite without --force', async () => {
+    const { tempDir } = await import('../../../test/support/temp-dir.js');
+    const { loadHarnessConfig } =
+      await import('../../infrastructure/config/load-harness-config.js');
+    const { join } = await import('node:path');
+    const home = join(tempDir(), 'home');
+    const workspace = join(home, '..', 'ws');
+    const out: string[] = [];
+    const context: CliContext = {
+      version: '0',
+      correxHome: home,
+      defaultStore: join(home, 'correx.db'),
+      openStores: async () => {
+        throw new Error('not used');
+      },
+      migrateStore: async () => {
+        throw new Error('not used');
+      },
+      out: (text) => out.push(text),
+      err: (text) => out.push(text),
+    };
+    expect(await runCli(context, ['init'])).toBe(0);
+    expect(await runCli(context, ['init', '--workspace', workspace])).toBe(0);
+    expect(await runCli(context, ['init'])).toBe(2);
+    expect(out.at(-1)).toMatch(/already exists; pass --force/);
+    expect(await runCli(context, ['init', '--force'])).toBe(0);
+    const config = await loadHarnessConfig({ correxHome: home, workspace });
+    expect(config.sources).toHaveLength(2);
+    expect(config.mode).toBe('prompt');
   });
 });

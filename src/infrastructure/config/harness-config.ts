@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { OperatorModeSchema } from '../../core/approvals/approval-tier.js';
+import { ModelProfileListSchema } from '../../core/inference/model-profile.js';
+import {
+  PolicyOverlaySchema,
+  WorkspacePolicySchema,
+} from '../../core/policies/workspace-policy.js';
+import { ConfigFileError, formatKeyPath, type YamlSource } from './yaml-source.js';
+
+/**
+ * How correx reaches one model server. Secrets never live in the file: `apiKeyEnv` names the
+ * environment variable that holds the key.
+ */
+export const ProviderConfigSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('openai-compatible'),
+    /** API root including `/v1`, e.g. `http://127.0.0.1:8080/v1` for llama.cpp's llama-server. */
+    baseUrl: z.url(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as OPENAI_API_KEY')
+      .optional(),
+    streaming: z.boolean().default(true),
+    structuredOutputs: z.boolean().default(true),
+  }),
+  z.strictObject({
+    kind: z.literal('anthropic'),
+    baseUrl: z.url().optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as ANTHROPIC_API_KEY')
+      .default('ANTHROPIC_API_KEY'),
+    streaming: z.boolean().default(true),
+  }),
+  z.strictObject({
+    kind: z.literal('llama-cpp'),
+    /** A GGUF file on disk; correx never downloads a model. `~` is the home directory. */
+    modelPath: z.string().min(1),
+    contextSize: z.number().int().positive().optional(),
+    gpu: z.union([z.literal(false), z.literal('auto')]).default('auto'),
+  }),
+]);
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+const NameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'names are lowercase [a-z0-9._-]');
+
+/** The user's own `$CORREX_HOME/harness.yaml`: everything may be set here. */
+export const UserHarnessConfigSchema = z.strictObject({
+  mode: OperatorModeSchema.default('prompt'),
+  providers: z.record(NameSchema, ProviderConfigSchema).default({}),
+  models: ModelProfileListSchema.default([]),
+  policy: WorkspacePolicySchema.default(WorkspacePolicySchema.parse({})),
+  /** Workflow definitions, each in the workflow schema with its own `id` (see docs/workflows.md). */
+  workflows: z.array(z.unknown()).default([]),
+  defaults: z
+    .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
+    .default({}),
+});
+export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
+
+/**
+ * A workspace's `harness.yaml`, which comes with the repository and so is not trusted to widen
+ * anything: it may add workflows, choose among the user's model profiles and narrow policy.
+ * Providers, model profiles and the operator mode come only from the user's file or flags.
+ */
+export const WorkspaceHarnessConfigSchema = z.strictObject({
+  policy: PolicyOverlaySchema.optional(),
+  workflows: z.array(z.unknown()).default([]),
+  defaults: z
+    .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
+    .default({}),
+});
+export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
+
+const USER_ONLY_KEYS = ['mode', 'providers', 'models'] as const;
+
+/** Validates a parsed file against `schema`; a failure names file, line, column and key. */
+export function parseConfigSource<Schema extends z.ZodType>(
+  source: YamlSource,
+  schema: Schema,
+): z.infer<Schema> {
+  const result = schema.safeParse(source.data ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const key = formatKeyPath(issue.path);
+  const detail =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+      : issue.message;
+  const more =
+    result.error.issues.length > 1
+      ? ` (and ${result.error.issues.length - 1} more problem(s))`
+      : '';
+  throw new ConfigFileError(source.locate(issue.path), `${key ? `${key}: ` : ''}${detail}${more}`);
+}
+
+/** Parses the user's harness.yaml. */
+export function parseUserHarnessConfig(source: YamlSource): UserHarnessConfig {
+  return parseConfigSource(source, UserHarnessConfigSchema);
+}
+
+/** Parses a workspace harness.yaml, refusing the keys only the user may set. */
+export function parseWorkspaceHarnessConfig(source: YamlSource): WorkspaceHarnessConfig {
+  const data = source.data;
+  if (typeof data === 'object' && data !== null) {
+    for (const key of USER_ONLY_KEYS) {
+      if (key in data) {
+        throw new ConfigFileError(
+          source.locate([key]),
+          `${key}: a workspace file may not set ${key}; set it in $CORREX_HOME/harness.yaml or on the command line`,
+        );
+      }
+    }
+  }
+  return parseConfigSource(source, WorkspaceHarnessConfigSchema);
+}

@@ -1,0 +1,59 @@
+/**
+ * What `correx init` writes to $CORREX_HOME/harness.yaml. Every line that sets something is
+ * valid as written (a test parses it), so a user can uncomment and edit.
+ */
+export const USER_HARNESS_TEMPLATE = `# correx configuration: $CORREX_HOME/harness.yaml (yours, trusted).
+# A workspace may add its own harness.yaml; that one can only narrow policy, add workflows and
+# pick among the model profiles below (see docs/configuration.md).
+
+# How tool calls above T0 are approved: prompt (ask a human), auto (approve up to T2),
+# yolo (approve whatever policy allows), deny (approve nothing gated). A policy BLOCK always wins.
+mode: prompt
+
+# Model servers. Keys never go in this file: apiKeyEnv names the environment variable holding one.
+providers:
+  local:
+    kind: openai-compatible            # llama.cpp llama-server, vLLM, Ollama, LM Studio, OpenAI
+    baseUrl: http://127.0.0.1:8080/v1
+  # openai:
+  #   kind: openai-compatible
+  #   baseUrl: https://api.openai.com/v1
+  #   apiKeyEnv: OPENAI_API_KEY
+  # anthropic:
+  #   kind: anthropic
+  #   apiKeyEnv: ANTHROPIC_API_KEY
+  # gguf:
+  #   kind: llama-cpp
+  #   modelPath: ~/models/qwen2.5-coder-7b-instruct-q4_k_m.gguf
+
+# Model profiles: stages are routed to a profile that has the capabilities they need.
+models:
+  - id: local
+    provider: local
+    model: local-model                 # the name your server expects
+    capabilities: [tool_calling, json_output]
+    contextWindow: 32768
+
+defaults:
+  workflow: default-coding             # built in: plan → implement → verify → review (→ recovery)
+  model: local
+
+# Workspace policy. Everything has a safe default; uncomment to change.
+policy: {}
+#  allowedExecutables: [npm, node, git, ls, cat, grep]
+#  egressAllowlist: [registry.npmjs.org]    # empty means no network at all
+#  writeScope: [["src/**", "test/**"]]
+#  tierOverrides: { exec: T3 }
+`;
+
+/** What `correx init --workspace DIR` writes: only what a repository may say about itself. */
+export const WORKSPACE_HARNESS_TEMPLATE = `# correx settings for this repository. They can only narrow the user's policy; providers,
+# model profiles and the approval mode are the user's own ($CORREX_HOME/harness.yaml).
+
+# defaults:
+#   workflow: default-coding
+
+policy: {}
+#  writeScope: ["src/**", "test/**"]
+#  neverWritable: ["migrations/**"]
+`;

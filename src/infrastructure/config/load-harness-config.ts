@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { OperatorMode } from '../../core/approvals/approval-tier.js';
+import type { ModelProfile } from '../../core/inference/model-profile.js';
+import { mergePolicy, type PolicyWidening } from '../../core/policies/merge-policy.js';
+import type { WorkspacePolicy } from '../../core/policies/workspace-policy.js';
+import { defaultCodingWorkflow } from '../../core/transitions/default-coding-workflow.js';
+import { safeParseWorkflow, type Workflow } from '../../core/transitions/workflow.js';
+import {
+  parseUserHarnessConfig,
+  parseWorkspaceHarnessConfig,
+  type ProviderConfig,
+  UserHarnessConfigSchema,
+} from './harness-config.js';
+import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
+
+export const HARNESS_FILE = 'harness.yaml';
+
+/** The configuration a session runs with: the user's file, narrowed by the workspace's. */
+export type HarnessConfig = {
+  readonly mode: OperatorMode;
+  readonly providers: Readonly<Record<string, ProviderConfig>>;
+  readonly models: readonly ModelProfile[];
+  readonly policy: WorkspacePolicy;
+  /** What the workspace file asked for that would have widened the user's policy: refused, shown to the user. */
+  readonly refusedPolicy: readonly PolicyWidening[];
+  /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
+  readonly workflows: ReadonlyMap<string, Workflow>;
+  readonly defaults: { readonly workflow: string; readonly model?: string };
+  /** The files that were read, in order. */
+  readonly sources: readonly string[];
+};
+
+/**
+ * Reads `$CORREX_HOME/harness.yaml` (the user's, trusted) and then `<workspace>/harness.yaml`
+ * (the repository's, which may only narrow). Either may be absent. Every error names the file,
+ * line, column and key.
+ */
+export async function loadHarnessConfig(options: {
+  correxHome: string;
+  workspace?: string;
+}): Promise<HarnessConfig> {
+  const userSource = await readSource(join(options.correxHome, HARNESS_FILE));
+  const workspaceSource = options.workspace
+    ? await readSource(join(options.workspace, HARNESS_FILE))
+    : undefined;
+  const user = userSource ? parseUserHarnessConfig(userSource) : UserHarnessConfigSchema.parse({});
+  const workspace = workspaceSource ? parseWorkspaceHarnessConfig(workspaceSource) : undefined;
+
+  const workflows = new Map<string, Workflow>([[defaultCodingWorkflow.id, defaultCodingWorkflow]]);
+  const origin = new Map<string, string>([[defaultCodingWorkflow.id, 'built in']]);
+  const addWorkflows = (
+    source: YamlSource,
+    definitions: readonly unknown[],
+    mayReplaceBuiltIn: boolean,
+  ) => {
+    definitions.forEach((definition, index) => {
+      const result = safeParseWorkflow(definition, { source: source.file });
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const where = source.locate(['workflows', index, ...(issue?.path ?? [])]);
+        throw new ConfigFileError(where, issue?.message ?? result.error.message, {
+          cause: result.error,
+        });
+      }
+      const id = result.workflow.id;
+      const earlier = origin.get(id);
+      if (earlier && !(earlier === 'built in' && mayReplaceBuiltIn)) {
+        throw new ConfigFileError(
+          source.locate(['workflows', index, 'id']),
+          `workflow "${id}" is already defined (${earlier})`,
+        );
+      }
+      workflows.set(id, result.workflow);
+      origin.set(id, source.file);
+    });
+  };
+  if (userSource) addWorkflows(userSource, user.workflows, true);
+  if (workspaceSource && workspace) addWorkflows(workspaceSource, workspace.workflows, false);
+
+  const merged = mergePolicy(user.policy, workspace?.policy ?? {});
+  const defaults = { ...user.defaults, ...workspace?.defaults };
+  const workflow = defaults.workflow ?? defaultCodingWorkflow.id;
+  const lastSource = workspaceSource ?? userSource;
+  if (!workflows.has(workflow)) {
+    throw new ConfigFileError(
+      lastSource?.locate(['defaults', 'workflow']) ?? HARNESS_FILE,
+      `defaults.workflow: no workflow "${workflow}"`,
+    );
+  }
+  if (
+    defaults.model !== undefined &&
+    !user.models.some((profile) => profile.id === defaults.model)
+  ) {
+    throw new ConfigFileError(
+      lastSource?.locate(['defaults', 'model']) ?? HARNESS_FILE,
+      `defaults.model: no model profile "${defaults.model}"`,
+    );
+  }
+  user.models.forEach((profile, index) => {
+    if (!(profile.provider in user.providers) && profile.provider !== 'scripted') {
+      throw new ConfigFileError(
+        userSource!.locate(['models', index, 'provider']),
+        `models[${index}].provider: no provider "${profile.provider}" under providers:`,
+      );
+    }
+  });
+  return {
+    mode: user.mode,
+    providers: user.providers,
+    models: user.models,
+    policy: merged.policy,
+    refusedPolicy: merged.refused,
+    workflows,
+    defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
+    sources: [userSource?.file, workspaceSource?.file].filter(
+      (file): file is string => file !== undefined,
+    ),
+  };
+}
+
+async function readSource(path: string): Promise<YamlSource | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigFileError(path, `cannot read: ${(error as Error).message}`, { cause: error });
+  }
+  return parseYamlSource(text, path);
+}

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /** A LISTEN connection that calls `onNotify` when any process appends to the schema. */
 export type FeedListener = {
@@ -7,52 +7,80 @@ export type FeedListener = {
   close(): Promise<void>;
 };
 
+/** A connection that can LISTEN: emits `notification` and `error`, and is closed for good. */
+type ListenConnection = {
+  readonly client: Pick<pg.ClientBase, 'query' | 'on'>;
+  close(): void;
+};
+
 /**
- * Holds one pool connection for LISTEN while subscriptions run. A lost connection is dropped
- * and re-established on the next `ensure`; subscribers poll meanwhile, so nothing is missed.
+ * A connection of its own for a `pg.Pool` (so a subscription never takes one of the pool's
+ * connections from appends); any other pool-like object (an embedded database adapter) lends one.
+ */
+async function openListenConnection(pool: pg.Pool): Promise<ListenConnection> {
+  if (pool instanceof pg.Pool) {
+    const client = new pg.Client(pool.options);
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return { client, close: () => void client.end().catch(() => undefined) };
+  }
+  const client = await (pool as Pick<pg.Pool, 'connect'>).connect();
+  // Destroyed rather than returned: a connection that LISTENs must not serve other queries.
+  return { client, close: () => client.release(true) };
+}
+
+/**
+ * Holds one connection for LISTEN while subscriptions run. A lost connection is dropped and
+ * re-established on the next `ensure`; subscribers poll meanwhile, so nothing is missed.
  */
 export function createFeedListener(
   pool: pg.Pool,
   channel: string,
   onNotify: () => void,
 ): FeedListener {
-  let client: { connection: pg.PoolClient; release(): void } | undefined;
+  let current: ListenConnection | undefined;
   let starting: Promise<void> | undefined;
   let closed = false;
 
   async function start(): Promise<void> {
-    const connection = await pool.connect();
-    let released = false;
-    // Destroyed rather than returned: a connection that LISTENs must not serve other queries.
-    const release = () => {
-      if (released) return;
-      released = true;
-      connection.release(true);
+    const opened = await openListenConnection(pool);
+    let done = false;
+    const held: ListenConnection = {
+      client: opened.client,
+      close() {
+        if (done) return;
+        done = true;
+        opened.close();
+      },
     };
-    const held = { connection, release };
-    connection.on('notification', onNotify);
-    connection.on('error', () => {
-      if (client === held) client = undefined;
-      release();
+    opened.client.on('notification', onNotify);
+    opened.client.on('error', () => {
+      if (current === held) current = undefined;
+      held.close();
     });
     try {
-      await connection.query(`LISTEN "${channel}"`);
+      await opened.client.query(`LISTEN "${channel}"`);
     } catch (error) {
-      release();
+      held.close();
       throw error;
     }
     if (closed) {
-      release();
+      held.close();
       return;
     }
-    client = held;
+    current = held;
     // Anything appended before LISTEN took effect is found by the subscriber's catch-up read.
     onNotify();
   }
 
   return {
     ensure() {
-      if (closed || client || starting) return;
+      if (closed || current || starting) return;
       starting = start()
         .catch(() => undefined)
         .finally(() => {
@@ -62,9 +90,9 @@ export function createFeedListener(
     async close() {
       closed = true;
       await starting;
-      const held = client;
-      client = undefined;
-      held?.release();
+      const held = current;
+      current = undefined;
+      held?.close();
     },
   };
 }

@@ -30,7 +30,9 @@ describe.skipIf(!server.available)(
     let store: PostgresEventStore<EventPayload>;
     let raw: pg.Client;
     let raw2: pg.Client;
-    const open = (options: { pollIntervalMs?: number; applicationName?: string } = {}) =>
+    const open = (
+      options: { pollIntervalMs?: number; applicationName?: string; maxConnections?: number } = {},
+    ) =>
       openPostgresEventStore({
         connectionString: TEST_POSTGRES_URL,
         schema,
@@ -171,6 +173,41 @@ describe.skipIf(!server.available)(
         expect(ids(await reading)).toEqual([later.eventId]);
       } finally {
         await patient.close();
+      }
+    });
+
+    it('a subscription does not take a pooled connection from appends (a pool of one still appends)', async () => {
+      const small = await open({ maxConnections: 1, pollIntervalMs: 3_600_000 });
+      try {
+        const start = await raw.query<{ p: string }>(
+          `SELECT coalesce(max(position), 0) AS p FROM "${schema}".events`,
+        );
+        const controller = new AbortController();
+        const seen: string[] = [];
+        let caughtUp = false;
+        const done = (async () => {
+          for await (const message of small.subscribe({
+            afterPosition: Number(start.rows[0]!.p),
+            signal: controller.signal,
+          })) {
+            if (message.type === 'caught_up') caughtUp = true;
+            else seen.push(message.event.eventId);
+            if (seen.length === 1) controller.abort();
+          }
+        })();
+        await waitFor(() => caughtUp);
+        // Give the listener time to take its connection, then append through the one pooled connection.
+        await waitFor(async () => {
+          const listening = await raw.query(`SELECT 1 FROM pg_stat_activity WHERE query = $1`, [
+            `LISTEN "correx_events_${schema}"`,
+          ]);
+          return (listening.rowCount ?? 0) > 0;
+        });
+        await small.append(noteEvent('small-pool', 1));
+        await done;
+        expect(seen).toEqual(['small-pool-e000001']);
+      } finally {
+        await small.close();
       }
     });
 

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ContextManifestSchema } from '../inference/context-manifest.js';
 import {
   buildContextPack,
-  ContextInputError,
   PinnedContextOverBudgetError,
   safeBuildContextPack,
 } from './build-context-pack.js';
+import { ContextInputError } from './context-pack-settings.js';
 import { isPinned, type ContextCandidate } from './context-candidate.js';
 import { OPERATING_GUIDANCE } from './operating-guidance.js';
 import { contextPackDigest, renderContextPack } from './render-context-pack.js';

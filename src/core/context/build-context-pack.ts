@@ -1,5 +1,4 @@
 import { CorrexError } from '../base/correx-error.js';
-import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type {
   ContextLayer,
   ManifestEntry,
@@ -7,12 +6,12 @@ import type {
 } from '../inference/context-manifest.js';
 import { compressHeadTail } from './compress-head-tail.js';
 import { isCompressible, isPinned, type ContextCandidate } from './context-candidate.js';
+import type { ContextEntry, ContextPack, TokenBudget } from './context-pack.js';
 import {
-  TokenBudgetSchema,
-  type ContextEntry,
-  type ContextPack,
-  type TokenBudget,
-} from './context-pack.js';
+  ContextInputError,
+  resolveContextPackSettings,
+  type ContextPackOptions,
+} from './context-pack-settings.js';
 import { operatingGuidanceCandidate } from './operating-guidance.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -21,23 +20,6 @@ export type ContextPackInput = {
   /** Everything that may go in: task, steering notes, turns, tool results, summaries, knowledge. */
   readonly candidates: readonly ContextCandidate[];
 };
-
-export type ContextPackOptions = {
-  /** Tokens charged per entry for message framing and separators. Default 4. */
-  readonly entryOverheadTokens?: number;
-  /** No unpinned entry goes in larger than this; bigger ones are cut head+tail. Default 2000. */
-  readonly maxEntryTokens?: number;
-  /** Under budget pressure, compressible entries shrink to this before anything is dropped. Default 256. */
-  readonly compressTargetTokens?: number;
-  readonly hash?: Sha256;
-};
-
-/** The input to the builder is malformed (duplicate ids, a bad budget or option). */
-export class ContextInputError extends CorrexError {
-  constructor(message: string) {
-    super('context_input_invalid', message);
-  }
-}
 
 /** The pinned entries alone exceed the budget: nothing may be dropped, so no pack can be built. */
 export class PinnedContextOverBudgetError extends CorrexError {
@@ -61,7 +43,6 @@ export type ContextPackResult =
 
 const EVICTION_RANK: Record<ContextLayer, number> = { L3: 0, L2: 1, L1: 2, L0: 3 };
 const RENDER_RANK: Record<ContextLayer, number> = { L0: 0, L3: 1, L2: 2, L1: 3 };
-const MIN_COMPRESS_TARGET = 32;
 const NON_SPACE = /\S/;
 
 type Working = {
@@ -88,7 +69,7 @@ export function safeBuildContextPack(
   tokenizer: Tokenizer,
   options: ContextPackOptions = {},
 ): ContextPackResult {
-  const { available, overhead, maxEntryTokens, compressTarget, hash } = resolveSettings(
+  const { available, overhead, maxEntryTokens, compressTarget, hash } = resolveContextPackSettings(
     budget,
     options,
   );
@@ -275,35 +256,4 @@ export function buildContextPack(
   const result = safeBuildContextPack(input, budget, tokenizer, options);
   if (!result.ok) throw result.error;
   return result.pack;
-}
-
-function resolveSettings(budget: TokenBudget, options: ContextPackOptions) {
-  const parsed = TokenBudgetSchema.safeParse(budget);
-  if (!parsed.success) {
-    throw new ContextInputError(
-      `invalid token budget: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  }
-  const available = parsed.data.maxTokens - parsed.data.reserveForOutput;
-  if (available <= 0) {
-    throw new ContextInputError(
-      `reserveForOutput (${parsed.data.reserveForOutput}) leaves no room in maxTokens (${parsed.data.maxTokens})`,
-    );
-  }
-  const overhead = options.entryOverheadTokens ?? 4;
-  const maxEntryTokens = options.maxEntryTokens ?? 2000;
-  const compressTarget = options.compressTargetTokens ?? 256;
-  if (!Number.isInteger(overhead) || overhead < 0)
-    throw new ContextInputError('entryOverheadTokens must be a non-negative integer');
-  if (!Number.isInteger(compressTarget) || compressTarget < MIN_COMPRESS_TARGET) {
-    throw new ContextInputError(
-      `compressTargetTokens must be an integer of at least ${MIN_COMPRESS_TARGET}`,
-    );
-  }
-  if (!Number.isInteger(maxEntryTokens) || maxEntryTokens < compressTarget) {
-    throw new ContextInputError(
-      'maxEntryTokens must be an integer no smaller than compressTargetTokens',
-    );
-  }
-  return { available, overhead, maxEntryTokens, compressTarget, hash: options.hash ?? sha256Hex };
 }

@@ -103,3 +103,28 @@ describe('parseShellCommandLine', () => {
     if (!result.ok) expect(result.error).toContain(message);
   });
 });
+
+describe('robustness (property)', () => {
+  it('never throws and never returns a command with an empty program on arbitrary input', async () => {
+    const fc = (await import('fast-check')).default;
+    const alphabet = fc.constantFrom(...'ab $()`\'"\\|&;<>{}#*~=\n\t-'.split(''));
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 60 }).map((chars) => chars.join('')),
+        (line) => {
+          const result = parseShellCommandLine(line);
+          return (
+            !result.ok ||
+            result.commands.every(
+              (command) =>
+                command.words.length > 0 ||
+                command.assignments.length > 0 ||
+                command.redirects.length > 0,
+            )
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -318,18 +318,13 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     this.#open();
     let after = options.afterPosition ?? 0;
     let remaining = options.limit ?? Number.MAX_SAFE_INTEGER;
-    const deadline = Date.now() + this.#settleTimeoutMs;
     while (remaining > 0) {
       const want = Math.min(PAGE_SIZE, remaining);
-      const { events, heldBack } = await this.#feedPage(after, want);
+      const events = await this.#settledPage(after, want);
       yield* events;
-      remaining -= events.length;
-      if (events.length > 0) after = events.at(-1)!.position;
-      if (heldBack && Date.now() < deadline) {
-        if (events.length === 0) await delay(10);
-        continue;
-      }
       if (events.length < want) return;
+      remaining -= events.length;
+      after = events.at(-1)!.position;
     }
   }
 
@@ -337,8 +332,8 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     this.#open();
     return liveFeed(
       {
-        readPage: async (after, limit) =>
-          this.#closed ? [] : (await this.#feedPage(after, limit)).events,
+        // Waits for held-back rows like readAll, so `caught_up` means what it says.
+        readPage: async (after, limit) => (this.#closed ? [] : this.#settledPage(after, limit)),
         // NOTIFY wakes the feed as soon as any process commits; polling covers a lost listener
         // and rows held back behind a transaction that was still in flight.
         nextChange: () => {
@@ -397,6 +392,24 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     this.#open();
     const result = await this.#query<RawRow>(this.#sql.sessionPage, [sessionId, after, PAGE_SIZE]);
     return result.rows.map(toEventRow);
+  }
+
+  /**
+   * Up to `limit` feed events after `afterPosition`, waiting up to `settleTimeoutMs` while
+   * committed rows are held back behind an older transaction still in flight.
+   */
+  async #settledPage(afterPosition: number, limit: number): Promise<StoredEvent<Payload>[]> {
+    const deadline = Date.now() + this.#settleTimeoutMs;
+    const events: StoredEvent<Payload>[] = [];
+    let after = afterPosition;
+    for (;;) {
+      const page = await this.#feedPage(after, limit - events.length);
+      events.push(...page.events);
+      if (page.events.length > 0) after = page.events.at(-1)!.position;
+      if (events.length >= limit || !page.heldBack || this.#closed || Date.now() >= deadline)
+        return events;
+      if (page.events.length === 0) await delay(5);
+    }
   }
 
   /** One page of the feed, cut before the first row whose transaction may not be the last to land before it. */

@@ -211,6 +211,37 @@ describe.skipIf(!server.available)(
       }
     });
 
+    it('subscribe says caught_up only after events held back behind an older transaction', async () => {
+      const patient = await openPostgresEventStore({
+        connectionString: TEST_POSTGRES_URL,
+        schema,
+        catalog: correxEventCatalog,
+        settleTimeoutMs: 60_000,
+      });
+      try {
+        const start = (await patient.append(noteEvent('caught', 1))).position;
+        await raw.query('BEGIN');
+        await raw.query(`SELECT "${schema}".allocate_positions(1)`);
+        const later = await patient.append(noteEvent('caught', 2));
+        const controller = new AbortController();
+        const messages: string[] = [];
+        const done = (async () => {
+          for await (const message of patient.subscribe({
+            afterPosition: start,
+            signal: controller.signal,
+          })) {
+            messages.push(message.type === 'event' ? message.event.eventId : 'caught_up');
+            if (message.type === 'caught_up') controller.abort();
+          }
+        })();
+        setTimeout(() => void raw.query('ROLLBACK'), 50);
+        await done;
+        expect(messages).toEqual([later.eventId, 'caught_up']);
+      } finally {
+        await patient.close();
+      }
+    });
+
     it('a subscriber is woken by NOTIFY when another process appends (no polling)', async () => {
       const listener = await open({ pollIntervalMs: 3_600_000 });
       const writer = await open();

@@ -631,6 +631,22 @@ const cases: HostileCase[] = [
     rule: 'path-containment',
     code: 'outside_workspace',
   },
+  {
+    name: 'rm -rf . deletes the protected .git inside the workspace',
+    tool: 'exec',
+    args: exec('rm -rf .'),
+    verdict: 'BLOCK',
+    rule: 'path-containment',
+    code: 'contains_never_writable',
+  },
+  {
+    name: 'moving .git away takes its hooks and config with it',
+    tool: 'exec',
+    args: exec('mv .git git-backup'),
+    verdict: 'BLOCK',
+    rule: 'path-containment',
+    code: 'contains_never_writable',
+  },
   // --- egress ---
   {
     name: 'empty allowlist means deny all',

@@ -1,4 +1,4 @@
-import { matchGlob } from '../../policies/path-glob.js';
+import { globStaticPrefix, matchGlob } from '../../policies/path-glob.js';
 import { hasCapability } from '../../tools/tool-contract.js';
 import { isPathInside, relativeInside, type ToolPathRoots } from '../../tools/tool-path.js';
 import { finding } from '../finding.js';
@@ -39,6 +39,31 @@ export function isNeverWritable(
       }
       if (subject !== undefined && matchGlob(glob, subject, { foldCase: true })) return pattern;
     }
+  }
+  return undefined;
+}
+
+/**
+ * The first never-writable pattern whose fixed prefix lies strictly inside directory `real`
+ * (so deleting, moving or chmod-ing the directory would change it), e.g. `.git/hooks` inside
+ * the workspace root for `rm -rf .`. Patterns with no fixed prefix (leading `**`) are skipped.
+ */
+function protectedInside(
+  patterns: readonly string[],
+  roots: ToolPathRoots,
+  real: string,
+): string | undefined {
+  for (const pattern of patterns) {
+    const absolute = pattern.startsWith('~/')
+      ? `${roots.homeDirectory}/${globStaticPrefix(pattern.slice(2))}`
+      : pattern.startsWith('/')
+        ? globStaticPrefix(pattern)
+        : `${roots.workspaceRoot}/${globStaticPrefix(pattern)}`;
+    const prefix = absolute.replace(/\/+$/, '');
+    if (prefix === roots.workspaceRoot || prefix === roots.homeDirectory || prefix === '') continue;
+    const folded = (text: string) => text.normalize('NFC').toLowerCase();
+    if (folded(prefix) !== folded(real) && isPathInside(folded(prefix), folded(real)))
+      return pattern;
   }
   return undefined;
 }
@@ -129,6 +154,22 @@ export const pathContainmentRule: ToolCallRule = {
               'block',
               'never_writable',
               `${label} matches the never-writable path ${protectedBy}`,
+              'T3',
+            ),
+          );
+          continue;
+        }
+        const contained =
+          observation.kind === 'directory'
+            ? protectedInside(context.policy.neverWritable, roots, real)
+            : undefined;
+        if (contained !== undefined) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'block',
+              'contains_never_writable',
+              `${label} is a directory holding the never-writable path ${contained}; removing or moving it would change that path too`,
               'T3',
             ),
           );

@@ -66,10 +66,14 @@ export async function recheckTarget(
       `${resolved.path.raw} now resolves to ${now.realPath}, not ${assessed.realPath} as assessed`,
     );
   }
+  // Files too large to hash carry no digest; their size and mtime stand in for it.
+  const unhashedChanged =
+    assessed.sha256 === null && (now.size !== assessed.size || now.mtimeMs !== assessed.mtimeMs);
   if (
     now.kind !== assessed.kind ||
     now.sha256 !== assessed.sha256 ||
-    now.linkCount !== assessed.linkCount
+    now.linkCount !== assessed.linkCount ||
+    unhashedChanged
   ) {
     throw new WorldChangedError(
       `${resolved.path.raw} changed on disk between assessment and execution; read it again`,

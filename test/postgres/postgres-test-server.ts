@@ -25,6 +25,7 @@ export async function probeTestServer(): Promise<ServerProbe> {
   } catch (error) {
     const reason = `PostgreSQL at ${TEST_POSTGRES_URL} is unreachable (${(error as Error).message})`;
     if (process.env.CI) throw new Error(`${reason}; CI requires it`, { cause: error });
+    console.warn(`PostgreSQL tests skipped: ${reason}`);
     return { available: false, reason };
   } finally {
     await client.end().catch(() => undefined);

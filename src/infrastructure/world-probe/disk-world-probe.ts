@@ -3,11 +3,16 @@ import { realpathSync } from 'node:fs';
 import { lstat, readFile, readlink, stat } from 'node:fs/promises';
 import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
-import { normalizeAbsolute } from '../../core/tools/tool-path.js';
+import { isPathInside, normalizeAbsolute } from '../../core/tools/tool-path.js';
 
 export type DiskWorldProbeOptions = {
   /** Files larger than this are not hashed (sha256 null); default 16 MiB. */
   readonly maxHashBytes?: number;
+  /**
+   * When given, only files whose real path lies under one of these roots are hashed, so a
+   * probe of a file outside the workspace (before any approval to read it) records no digest.
+   */
+  readonly hashOnlyUnder?: readonly string[];
 };
 
 const MAX_LINK_HOPS = 40;
@@ -41,7 +46,9 @@ export function createDiskWorldProbe(options: DiskWorldProbeOptions = {}): World
               ? 'directory'
               : 'other';
       let sha256: string | null = null;
-      if (target !== null && target.isFile() && target.size <= maxHashBytes) {
+      const hashable =
+        options.hashOnlyUnder?.some((root) => isPathInside(resolved.realPath, root)) ?? true;
+      if (target !== null && target.isFile() && target.size <= maxHashBytes && hashable) {
         sha256 = createHash('sha256')
           .update(await readFile(resolved.realPath))
           .digest('hex');

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../base/sha256.js';
+import type { WorldObservation } from '../toolintent/toolintent-events.js';
+import { execTool, readFileTool, writeFileTool } from '../tools/builtin-tools.js';
+import { classifyInterruptedCall } from './classify-interrupted-call.js';
+import type { CallRecord } from './kernel-state.js';
+
+const path = '/work/notes.txt';
+const before = sha256Hex('old\n');
+const written = sha256Hex('new\n');
+
+function call(tool: string, args: CallRecord['args'], targets: CallRecord['targets']): CallRecord {
+  return {
+    callId: 'c1',
+    tool,
+    argsRaw: JSON.stringify(args),
+    args,
+    fingerprint: 'f',
+    status: 'interrupted',
+    observed: targets.map((target) => target.path),
+    tier: 'T1',
+    writeTargets: targets.map((target) => target.path),
+    targets,
+    failed: false,
+  };
+}
+
+function seen(sha256: string | null): Record<string, WorldObservation> {
+  return {
+    [path]: {
+      path,
+      kind: sha256 === null ? 'missing' : 'file',
+      realPath: path,
+      linkTarget: null,
+      sha256,
+      size: null,
+      mtimeMs: null,
+      linkCount: null,
+    },
+  };
+}
+
+const idempotent = new Set(['write_file', 'read_file']);
+const write = call('write_file', { path: 'notes.txt', content: 'new\n' }, [
+  { path, sha256: before },
+]);
+
+describe('classifyInterruptedCall', () => {
+  it('runs a write again when its target still holds the recorded content', () => {
+    expect(classifyInterruptedCall(write, writeFileTool, seen(before), idempotent)).toMatchObject({
+      classification: 'not_applied',
+      action: 'execute',
+      targets: [{ path, recorded: before, observed: before }],
+    });
+  });
+
+  it('records a write whose target already holds exactly what it writes, without repeating it', () => {
+    expect(classifyInterruptedCall(write, writeFileTool, seen(written), idempotent)).toMatchObject({
+      classification: 'applied',
+      action: 'record',
+    });
+  });
+
+  it('treats a missing target recorded as missing as not applied', () => {
+    const create = call('write_file', { path: 'notes.txt', content: 'new\n' }, [
+      { path, sha256: null },
+    ]);
+    expect(
+      classifyInterruptedCall(create, writeFileTool, seen(null), idempotent).classification,
+    ).toBe('not_applied');
+  });
+
+  it('calls other changes unknown: an idempotent tool runs again, any other asks a person', () => {
+    const other = seen(sha256Hex('someone else\n'));
+    expect(classifyInterruptedCall(write, writeFileTool, other, idempotent)).toMatchObject({
+      classification: 'unknown',
+      action: 'execute',
+    });
+    expect(classifyInterruptedCall(write, writeFileTool, other, new Set())).toMatchObject({
+      classification: 'unknown',
+      action: 'ask',
+    });
+  });
+
+  it('asks before re-running an exec, whose effects the probe cannot see', () => {
+    const exec = call('exec', { argv: ['make'] }, []);
+    expect(classifyInterruptedCall(exec, execTool, {}, idempotent)).toMatchObject({
+      classification: 'unknown',
+      action: 'ask',
+      targets: [],
+    });
+  });
+
+  it('re-runs a read, which has nothing to lose or repeat', () => {
+    const read = call('read_file', { path: 'notes.txt' }, []);
+    expect(classifyInterruptedCall(read, readFileTool, {}, idempotent)).toMatchObject({
+      classification: 'not_applied',
+      action: 'execute',
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { createInferenceRouter } from '../inference/inference-router.js';
+import type { CorrexEvent } from '../event-catalog.js';
+import { parseWorkspacePolicy } from '../policies/workspace-policy.js';
+import { createAssessmentPolicy } from '../toolintent/default-rules.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import { defaultCodingWorkflow } from '../transitions/default-coding-workflow.js';
+import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
+import { decide, derivedEventId, pendingEffects } from './decide.js';
+import { decideCommand } from './decide-command.js';
+import { createKernelConfig, InvalidKernelConfigError } from './kernel-config.js';
+import { KernelCommandError } from './kernel-errors.js';
+import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
+
+const config = createKernelConfig({
+  workflow: defaultCodingWorkflow,
+  tools: builtinTools,
+  policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+  router: createInferenceRouter({
+    profiles: [
+      {
+        id: 'm',
+        provider: 'p',
+        model: 'model-1',
+        capabilities: ['tool_calling'],
+        contextWindow: 32_000,
+      },
+    ],
+  }),
+  validators: createDefaultValidatorRegistry(),
+  homeDirectory: '/home/dev',
+});
+
+function fold(
+  state: KernelState,
+  payload: CorrexEvent['payload'],
+  eventId: string,
+): { state: KernelState; event: CorrexEvent } {
+  const event = {
+    eventId,
+    sessionId: 's1',
+    sequence: state.session.lastSequence + 1,
+    timestamp: '2026-11-30T12:00:00.000Z',
+    version: 1,
+    causationId: null,
+    correlationId: null,
+    payload,
+    position: state.session.lastSequence + 1,
+    hash: 'h',
+  } as CorrexEvent;
+  return { state: kernelProjection.evolve(state, event), event };
+}
+
+function started(): { state: KernelState; event: CorrexEvent } {
+  const [created] = decideCommand(kernelProjection.initial(), 's1', {
+    type: 'start',
+    task: 'fix the bug',
+    workspace: '/work/project',
+    workflowId: 'default-coding',
+    mode: 'prompt',
+  });
+  return fold(kernelProjection.initial(), created!, 'in-1');
+}
+
+describe('decide', () => {
+  it('answers a start with the workflow, the first stage and a model request, and derives ids', () => {
+    const { state, event } = started();
+    expect(awaitsDecision(state)).toBe(true);
+    const decision = decide(config, state, event);
+    expect(decision.events.map((e) => e.payload.type)).toEqual([
+      'workflow_started',
+      'stage_started',
+      'inference_requested',
+    ]);
+    expect(decision.events.map((e) => e.eventId)).toEqual(
+      [0, 1, 2].map((i) => derivedEventId('s1', 'in-1', i)),
+    );
+    expect(decision.events.every((e) => e.causationId === 'in-1')).toBe(true);
+    expect(decision.effects).toMatchObject([
+      { type: 'infer', requestId: 'plan.1.1', provider: 'p' },
+    ]);
+    const infer = decision.effects[0]!;
+    if (infer.type !== 'infer') throw new Error('expected infer');
+    expect(infer.request.tools.map((tool) => tool.name)).toEqual(['read_file', 'list_dir']);
+    expect(infer.request.messages.map((m) => m.content).join('\n')).toContain('Task: fix the bug');
+  });
+
+  it('is pure: the same state and input give the same bytes, every time', () => {
+    const { state, event } = started();
+    expect(JSON.stringify(decide(config, state, event))).toBe(
+      JSON.stringify(decide(config, state, event)),
+    );
+  });
+
+  it('rebuilds the pending request from state alone, as after a restart', () => {
+    const { state, event } = started();
+    const decision = decide(config, state, event);
+    expect(pendingEffects(config, decision.state)).toEqual(decision.effects);
+  });
+
+  it('derives nothing while an effect is pending, whatever input arrives', () => {
+    const { state, event } = started();
+    let current = decide(config, state, event).state;
+    const note = fold(
+      current,
+      { type: 'steering_note_added', sessionId: 's1', content: 'be brief' },
+      'in-2',
+    );
+    current = note.state;
+    expect(decide(config, current, note.event).events).toEqual([]);
+  });
+});
+
+describe('decideCommand', () => {
+  it('records lifecycle moves the status does not allow as lifecycle_rejected', () => {
+    expect(
+      decideCommand(kernelProjection.initial(), 's1', { type: 'pause', by: 'ann' }),
+    ).toMatchObject([{ type: 'lifecycle_rejected', command: 'pause', status: 'new' }]);
+  });
+
+  it('refuses to approve a call that awaits no approval, and a relative workspace', () => {
+    expect(() =>
+      decideCommand(kernelProjection.initial(), 's1', { type: 'approve', callId: 'x', by: 'ann' }),
+    ).toThrow(KernelCommandError);
+    expect(() =>
+      decideCommand(kernelProjection.initial(), 's1', {
+        type: 'start',
+        task: 't',
+        workspace: 'rel/dir',
+        workflowId: 'w',
+        mode: 'auto',
+      }),
+    ).toThrow(/absolute normalized path/);
+  });
+
+  it('rejects a configuration with a duplicate tool or a zero bound', () => {
+    const base = {
+      workflow: defaultCodingWorkflow,
+      policy: config.policy,
+      router: config.router,
+      validators: config.validators,
+      homeDirectory: '/h',
+    };
+    expect(() =>
+      createKernelConfig({ ...base, tools: [...builtinTools, builtinTools[0]!] }),
+    ).toThrow(InvalidKernelConfigError);
+    expect(() =>
+      createKernelConfig({ ...base, tools: builtinTools, limits: { maxTurnsPerStage: 0 } }),
+    ).toThrow(/positive integer/);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * A session runner in its own OS process, for the kill -9 test. Args: <store> <workspace>
+ * <session> [command JSON]. Env CRASH_AT_EVENT=n: right after the n-th event this process
+ * appends is durable, the process SIGKILLs itself. Env CRASH_AFTER_TOOL=k: the k-th tool call it
+ * runs takes effect, then it SIGKILLs itself before the receipt is recorded. Without either, it
+ * runs until the session finishes or waits and reports the outcome to the parent over IPC.
+ */
+import { correxEventCatalog } from '../../src/core/event-catalog.js';
+import { createCountingIdSource } from '../../src/core/base/id-source.js';
+import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
+import type { ToolRunner } from '../../src/core/kernel/kernel-ports.js';
+import { runSession } from '../../src/core/kernel/run-session.js';
+import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
+import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
+import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
+import { CRASH_SCRIPT } from './crash-script.js';
+import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
+
+const [storePath, workspace, sessionId, commandJson] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string?,
+];
+const crashAtEvent = Number(process.env.CRASH_AT_EVENT ?? 0);
+const crashAfterTool = Number(process.env.CRASH_AFTER_TOOL ?? 0);
+
+function crash(): never {
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error('unreachable: SIGKILL did not end the process');
+}
+
+const store = openSqliteEventStore(storePath, { catalog: correxEventCatalog });
+// The model picks up where the log says it is: recorded answers are not asked again.
+const answered = (await store.read(sessionId)).filter(
+  (event) => event.payload.type === 'inference_completed',
+).length;
+const model = scriptedModel(CRASH_SCRIPT.slice(answered));
+const builtin = createBuiltinToolRunner();
+let toolRuns = 0;
+const tools: ToolRunner = {
+  async run(request, signal) {
+    const execution = await builtin.run(request, signal);
+    toolRuns += 1;
+    if (toolRuns === crashAfterTool) crash();
+    return execution;
+  },
+};
+let appended = 0;
+const command: KernelCommand | undefined = commandJson
+  ? (JSON.parse(commandJson) as KernelCommand)
+  : (await store.lastSequence(sessionId)) === 0
+    ? {
+        type: 'start',
+        task: 'write a, log once, write b',
+        workspace,
+        workflowId: 'implement-only',
+        mode: 'auto',
+      }
+    : undefined;
+const outcome = await runSession(
+  {
+    store,
+    sessionId,
+    config: scenarioConfig({ workflow: implementOnlyWorkflow() }),
+    ports: { providers: new Map([[model.name, model]]), tools, probe: createDiskWorldProbe() },
+    clock: { now: () => new Date().toISOString() },
+    ids: createCountingIdSource(`p${process.pid}`),
+    onEvent: () => {
+      appended += 1;
+      if (appended === crashAtEvent) crash();
+    },
+  },
+  command,
+);
+process.send?.({ type: 'outcome', status: outcome.status, waiting: outcome.waiting });
+await store.close();
+process.exit(0);

@@ -1,0 +1,197 @@
+import { fork } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
+import { createCountingIdSource } from '../../src/core/base/id-source.js';
+import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { runSession } from '../../src/core/kernel/run-session.js';
+import { APPEND_JS, CRASH_SCRIPT } from './crash-script.js';
+import {
+  eventsOf,
+  expectReplayIdentical,
+  implementOnlyWorkflow,
+  livePorts,
+  openStore,
+  scenarioConfig,
+  scenarioWorkspace,
+  scriptedModel,
+} from './kernel-harness.js';
+
+type ChildResult = {
+  signal: NodeJS.Signals | null;
+  code: number | null;
+  outcome?: { status: string; waiting: { kind: string; callId?: string } | null };
+};
+
+const CHILD = join(import.meta.dirname, 'crash-child.ts');
+
+function runChild(
+  args: string[],
+  env: Record<string, string> = {},
+  killAfterMs?: number,
+): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(CHILD, args, {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    let outcome: ChildResult['outcome'];
+    child.on('message', (message: { type: string } & NonNullable<ChildResult['outcome']>) => {
+      if (message.type === 'outcome')
+        outcome = { status: message.status, waiting: message.waiting };
+    });
+    const timer =
+      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ...(outcome === undefined ? {} : { outcome }) });
+    });
+  });
+}
+
+/**
+ * Resumes the session in this process until it ends. When the kernel asks whether an exec of
+ * unknown effect may run again, the person looks at the workspace, as a person would: the line
+ * is there, so deny; it is not, so approve.
+ */
+async function resumeUntilDone(store: CorrexEventStore, workspace: string): Promise<string[]> {
+  const asked: string[] = [];
+  // Killed before even the start was recorded: start it now.
+  let command: KernelCommand | undefined =
+    (await store.lastSequence('s-crash')) === 0
+      ? {
+          type: 'start',
+          task: 'write a, log once, write b',
+          workspace,
+          workflowId: 'implement-only',
+          mode: 'auto',
+        }
+      : undefined;
+  for (let round = 0; round < 5; round++) {
+    const answered = (await store.read('s-crash')).filter(
+      (event) => event.payload.type === 'inference_completed',
+    ).length;
+    const outcome = await runSession(
+      {
+        store,
+        sessionId: 's-crash',
+        config: scenarioConfig({ workflow: implementOnlyWorkflow() }),
+        ports: livePorts(scriptedModel(CRASH_SCRIPT.slice(answered))),
+        clock: { now: () => new Date().toISOString() },
+        ids: createCountingIdSource(`resume${round}`),
+      },
+      command,
+    );
+    if (outcome.waiting?.kind !== 'approval') return asked;
+    const callId = outcome.waiting.callId;
+    asked.push(callId);
+    command = existsSync(join(workspace, 'log.txt'))
+      ? { type: 'deny', callId, by: 'tester', reason: 'it already ran once' }
+      : { type: 'approve', callId, by: 'tester', reason: 'it never ran' };
+  }
+  throw new Error('the session did not finish');
+}
+
+async function crashAndRecover(crash: { env?: Record<string, string>; killAfterMs?: number }) {
+  const { workspace, storePath } = scenarioWorkspace({ 'append.js': APPEND_JS });
+  const first = await runChild([storePath, workspace, 's-crash'], crash.env, crash.killAfterMs);
+  const store = openStore(storePath);
+  try {
+    const asked = await resumeUntilDone(store, workspace);
+    const events = await eventsOf(store, 's-crash');
+    const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+    return {
+      first,
+      asked,
+      events,
+      workspace,
+      report: await expectReplayIdentical(store, 's-crash', config),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+function expectExactlyOnce(result: Awaited<ReturnType<typeof crashAndRecover>>) {
+  const { events, workspace, report } = result;
+  expect(report.state.session.status).toBe('completed');
+  expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('one\n');
+  expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
+  // The non-idempotent exec ran exactly once: not repeated after the crash, not lost.
+  expect(readFileSync(join(workspace, 'log.txt'), 'utf8')).toBe('x\n');
+  const ids = events.map((event) => event.eventId);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(events.map((event) => event.sequence)).toEqual(events.map((_event, index) => index + 1));
+  const proposals = events
+    .filter((event) => event.payload.type === 'tool_call_proposed')
+    .map((event) => (event.payload as { callId: string }).callId);
+  expect(proposals).toEqual(['implement.1.1.1', 'implement.1.2.1', 'implement.1.3.1']);
+  for (const callId of proposals) {
+    // Every call is closed exactly once: by its receipt, by "applied" recovery, or by a denial.
+    const closing = events.filter((event) => {
+      const payload = event.payload as { type: string; callId?: string; action?: string };
+      if (payload.callId !== callId) return false;
+      return (
+        payload.type === 'tool_receipt' ||
+        payload.type === 'approval_denied' ||
+        (payload.type === 'tool_call_classified' && payload.action === 'record')
+      );
+    });
+    expect(closing, `call ${callId}`).toHaveLength(1);
+  }
+}
+
+// Each case spawns fresh tsx processes (seconds each), so the cases run side by side.
+describe.concurrent('crash-exact recovery (kill -9 of a real child process)', () => {
+  it('runs to the end without a crash', async () => {
+    const result = await crashAndRecover({});
+    expect(result.first).toMatchObject({ code: 0, outcome: { status: 'completed' } });
+    expectExactlyOnce(result);
+  }, 60_000);
+
+  // Right after appends of every kind: the command, a decided batch (workflow start, a proposal,
+  // assessment + approval + intent, a stage end), a probe result, a receipt, a model answer.
+  for (const at of [1, 2, 5, 6, 7, 8, 11, 13, 14, 18, 22, 26, 28]) {
+    it(`is killed after its append #${at} and resumes with nothing lost or repeated`, async () => {
+      const result = await crashAndRecover({ env: { CRASH_AT_EVENT: String(at) } });
+      expect(result.first.signal).toBe('SIGKILL');
+      expectExactlyOnce(result);
+    }, 60_000);
+  }
+
+  it('classifies a write that took effect before the kill as applied and does not repeat it', async () => {
+    const result = await crashAndRecover({ env: { CRASH_AFTER_TOOL: '1' } });
+    expect(result.first.signal).toBe('SIGKILL');
+    expectExactlyOnce(result);
+    const classified = result.events.find((event) => event.payload.type === 'tool_call_classified');
+    expect(classified?.payload).toMatchObject({
+      callId: 'implement.1.1.1',
+      classification: 'applied',
+      action: 'record',
+    });
+  }, 60_000);
+
+  it('asks a person before re-running an exec whose effect cannot be observed', async () => {
+    const result = await crashAndRecover({ env: { CRASH_AFTER_TOOL: '2' } });
+    expect(result.first.signal).toBe('SIGKILL');
+    expect(result.asked).toEqual(['implement.1.2.1']);
+    expectExactlyOnce(result);
+    expect(
+      result.events.find((event) => event.payload.type === 'tool_call_classified')?.payload,
+    ).toMatchObject({
+      classification: 'unknown',
+      action: 'ask',
+    });
+  }, 60_000);
+
+  it('survives kills at arbitrary moments', async () => {
+    // The child needs about a second to load; these land anywhere in its run (or after it).
+    for (const delay of [900, 1300, 1700].map((ms) => ms + Math.floor(Math.random() * 400))) {
+      const result = await crashAndRecover({ killAfterMs: delay });
+      expectExactlyOnce(result);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,106 @@
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { z } from 'zod';
+import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
+import { createInferenceRouter } from '../../src/core/inference/inference-router.js';
+import {
+  createKernelConfig,
+  type KernelConfig,
+  type KernelLimits,
+} from '../../src/core/kernel/kernel-config.js';
+import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
+import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
+import { builtinTools } from '../../src/core/tools/builtin-tools.js';
+import {
+  ChangeArtifactSchema,
+  createDefaultCodingWorkflow,
+} from '../../src/core/transitions/default-coding-workflow.js';
+import { parseWorkflow, type Workflow } from '../../src/core/transitions/workflow.js';
+import { createDefaultValidatorRegistry } from '../../src/core/validation/default-validators.js';
+import {
+  createScriptedProvider,
+  type ScriptedTurn,
+} from '../../src/infrastructure/providers/scripted-provider.js';
+
+/*
+ * What scenario tests and their child processes share: the model profile, the workflows, the
+ * kernel configuration and the scripted model. No test-runner imports, so a child process can load it.
+ */
+
+export const PROFILE = {
+  id: 'scripted',
+  provider: 'scripted',
+  model: 'scripted-model',
+  capabilities: ['tool_calling', 'json_output'] as const,
+  contextWindow: 64_000,
+  maxOutputTokens: 2_000,
+};
+
+/** One `implement` stage with the write tools; success completes, any failure ends it. */
+export function implementOnlyWorkflow(maxAttempts = 1): Workflow {
+  return parseWorkflow(
+    {
+      id: 'implement-only',
+      initialStage: 'implement',
+      stages: [
+        {
+          id: 'implement',
+          role: 'implementer',
+          instructions: 'Change the workspace as the task says.',
+          allowedTools: ['read_file', 'write_file', 'edit_file', 'list_dir', 'exec'],
+          capabilities: ['tool_calling'],
+          artifact: { kind: 'change', schema: z.toJSONSchema(ChangeArtifactSchema) },
+          retry: { maxAttempts, retryOn: ['tool', 'inference', 'provider'] },
+          transitions: [
+            { when: { on: 'success' }, end: 'completed' },
+            { when: { on: 'failure' }, end: 'failed' },
+          ],
+        },
+      ],
+    },
+    { source: 'implementOnlyWorkflow' },
+  );
+}
+
+/** The kernel configuration every scenario uses; replay builds the identical one. */
+export function scenarioConfig(
+  options: { workflow?: Workflow; limits?: Partial<KernelLimits> } = {},
+): KernelConfig {
+  return createKernelConfig({
+    workflow: options.workflow ?? createDefaultCodingWorkflow(),
+    tools: builtinTools,
+    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    router: createInferenceRouter({
+      profiles: [{ ...PROFILE, capabilities: [...PROFILE.capabilities] }],
+    }),
+    validators: createDefaultValidatorRegistry(),
+    homeDirectory: realpathSync(homedir()),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+}
+
+/**
+ * Scripted turns whose text may name an accepted artifact as `{{artifact:<kind>}}`: the hash is
+ * read from the context pack the model was shown, as a model would read it.
+ */
+export function scriptedModel(
+  turns: readonly ScriptedTurn[],
+): InferenceProvider & { requests: () => number; request: (index: number) => string } {
+  const inner = createScriptedProvider({ turns, name: 'scripted' });
+  return {
+    name: inner.name,
+    requests: () => inner.requests.length,
+    request: (index) => (inner.requests[index]?.messages ?? []).map((m) => m.content).join('\n'),
+    async infer(request, signal) {
+      const result = await inner.infer(request, signal);
+      const pack = request.messages.map((message) => message.content).join('\n');
+      const text = result.text.replace(/\{\{artifact:([a-z]+)\}\}/g, (_match, kind: string) => {
+        const hashes = [
+          ...pack.matchAll(new RegExp(`Accepted ${kind} artifact ([0-9a-f]{64})`, 'g')),
+        ];
+        return hashes.at(-1)?.[1] ?? 'missing';
+      });
+      return { ...result, text };
+    },
+  };
+}

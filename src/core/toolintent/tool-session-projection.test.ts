@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
+import { toolSessionProjection } from './tool-session-projection.js';
+
+let sequence = 0;
+const event = (payload: PayloadShape & Record<string, unknown>): StoredEvent<PayloadShape> => {
+  sequence += 1;
+  return {
+    eventId: `e${sequence}`,
+    sessionId: 's',
+    sequence,
+    timestamp: '2026-11-30T12:00:00.000Z',
+    version: 1,
+    causationId: null,
+    correlationId: null,
+    payload,
+    position: sequence,
+    hash: 'h',
+  };
+};
+const A = 'a'.repeat(64);
+const B = 'b'.repeat(64);
+const receipt = (outcome: string, files: unknown[]) => ({
+  type: 'tool_receipt',
+  callId: 'c',
+  tool: 't',
+  args: {},
+  outcome,
+  exitCode: null,
+  error: null,
+  output: '',
+  outputBytes: 0,
+  outputSha256: A,
+  truncated: false,
+  files,
+  durationMs: 0,
+});
+const fold = (...payloads: (PayloadShape & Record<string, unknown>)[]) =>
+  payloads.map(event).reduce(toolSessionProjection.evolve, toolSessionProjection.initial());
+
+describe('toolSessionProjection', () => {
+  it('remembers what the model saw: reads, its own successful writes, and forgets deletions', () => {
+    const state = fold(
+      receipt('succeeded', [{ path: '/w/a', access: 'read', before: A, after: A }]),
+      receipt('succeeded', [{ path: '/w/b', access: 'write', before: null, after: B }]),
+      receipt('world_changed', [{ path: '/w/c', access: 'write', before: null, after: B }]),
+      receipt('succeeded', [{ path: '/w/a', access: 'delete', before: A, after: null }]),
+    );
+    expect(state.reads).toEqual({ '/w/b': B });
+  });
+
+  it('keeps the latest observation per path', () => {
+    const observation = (sha: string) => ({
+      path: '/w/a',
+      kind: 'file',
+      realPath: '/w/a',
+      linkTarget: null,
+      sha256: sha,
+      size: 1,
+      mtimeMs: 1,
+      linkCount: 1,
+    });
+    const state = fold(
+      { type: 'world_observed', callId: null, observation: observation(A) },
+      { type: 'world_observed', callId: 'c', observation: observation(B) },
+    );
+    expect(state.observations['/w/a']?.sha256).toBe(B);
+  });
+
+  it('rebuilds the egress allowlist from its change events, sorted and without duplicates', () => {
+    const state = fold(
+      {
+        type: 'egress_allowlist_changed',
+        added: ['b.example', 'a.example'],
+        removed: [],
+        by: 'policy',
+        reason: 'start',
+      },
+      {
+        type: 'egress_allowlist_changed',
+        added: ['a.example', 'c.example'],
+        removed: ['b.example'],
+        by: 'alice',
+        reason: 'x',
+      },
+      { type: 'session_created', anything: true },
+    );
+    expect(state.egressAllowlist).toEqual(['a.example', 'c.example']);
+  });
+});

@@ -1,6 +1,7 @@
 import { printTable } from './bench-table.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
+import { runPostgresBench } from './postgres-bench.js';
 
 /**
  * `npm run bench`: every row is a throughput with its ratio to a baseline measured in the same
@@ -9,4 +10,6 @@ import { runEventStoreBench } from './event-store-bench.js';
  */
 const quick = process.argv.includes('--quick');
 printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
+const postgres = await runPostgresBench({ quick });
+if (postgres.length > 0) printTable('Event store (PostgreSQL)', postgres);
 printTable('Context packs', await runContextBench({ quick }));

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../base/sha256.js';
+import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
@@ -22,6 +22,7 @@ export function classifyInterruptedCall(
   tool: ToolDefinition | undefined,
   observations: Readonly<Record<string, WorldObservation>>,
   idempotentTools: ReadonlySet<string>,
+  sha256: Sha256 = sha256Hex,
 ): CallClassificationPayload {
   const targets = call.targets.map((target) => ({
     path: target.path,
@@ -52,7 +53,7 @@ export function classifyInterruptedCall(
   }
   const content = call.args?.content;
   if (call.tool === 'write_file' && typeof content === 'string' && targets.length > 0) {
-    const written = sha256Hex(content);
+    const written = sha256(content);
     if (targets.every((target) => target.observed === written)) {
       return {
         ...base,

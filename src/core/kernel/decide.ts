@@ -1,4 +1,4 @@
-import { sha256Hex } from '../base/sha256.js';
+import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import { evaluateTransition, transitionStateOf } from '../transitions/evaluate-transition.js';
 import type { Effect } from './effect.js';
@@ -51,7 +51,7 @@ export function decide(config: KernelConfig, state: KernelState, input: CorrexEv
         );
       }
       const decided: DecidedEvent = {
-        eventId: derivedEventId(input.sessionId, input.eventId, events.length),
+        eventId: derivedEventId(input.sessionId, input.eventId, events.length, config.sha256),
         sessionId: input.sessionId,
         causationId: input.eventId,
         correlationId:
@@ -73,8 +73,13 @@ export function decide(config: KernelConfig, state: KernelState, input: CorrexEv
 }
 
 /** `ev-` and 40 hex digits of SHA-256 over session, causing input and index. */
-export function derivedEventId(sessionId: string, causationId: string, index: number): string {
-  return `ev-${sha256Hex(`${sessionId}\n${causationId}\n${index}`).slice(0, 40)}`;
+export function derivedEventId(
+  sessionId: string,
+  causationId: string,
+  index: number,
+  sha256: Sha256 = sha256Hex,
+): string {
+  return `ev-${sha256(`${sessionId}\n${causationId}\n${index}`).slice(0, 40)}`;
 }
 
 /** The events that move the session one step on; empty when it waits for an input. */

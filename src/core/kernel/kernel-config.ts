@@ -6,6 +6,7 @@ import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
 import type { Workflow } from '../transitions/workflow.js';
 import type { ValidatorRegistry } from '../validation/validator-registry.js';
 import { CorrexError } from '../base/correx-error.js';
+import { sha256Hex, type Sha256 } from '../base/sha256.js';
 
 /** The bounds that keep a stage from looping forever. */
 export type KernelLimits = {
@@ -46,6 +47,8 @@ export type KernelConfig = {
   /** Tools whose re-run after an interruption cannot double an effect. */
   readonly idempotentTools: ReadonlySet<string>;
   readonly limits: KernelLimits;
+  /** SHA-256 for digests, artifact hashes and derived ids; infrastructure passes Node's native one. */
+  readonly sha256: Sha256;
 };
 
 export type KernelConfigOptions = {
@@ -59,6 +62,8 @@ export type KernelConfigOptions = {
   /** Besides read-only tools, which are always idempotent. Default: `write_file`. */
   readonly idempotentTools?: readonly string[];
   readonly limits?: Partial<KernelLimits>;
+  /** Defaults to the pure implementation in core/base (same digests, slower). */
+  readonly sha256?: Sha256;
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -94,5 +99,6 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     homeDirectory: options.homeDirectory,
     idempotentTools: idempotent,
     limits,
+    sha256: options.sha256 ?? sha256Hex,
   };
 }

@@ -162,8 +162,11 @@ async function drive(
   for (;;) {
     while (queue.length > 0)
       await appendInputs(decideCommand(state, sessionId, queue.shift()!), null);
+    // What decide left pending, so the request is not rebuilt right after it was built.
+    let decided: readonly Effect[] | undefined;
     if (awaitsDecision(state)) {
       const decision = decide(config, state, last!);
+      decided = decision.effects;
       if (decision.events.length > 0) {
         try {
           await appendOnce(decision.events.map((event) => ({ ...event })));
@@ -175,7 +178,7 @@ async function drive(
       }
     }
     if (queue.length > 0) continue;
-    const effect = pendingEffects(config, state)[0];
+    const effect = (decided ?? pendingEffects(config, state))[0];
     if (
       effect === undefined ||
       effect.type === 'await_approval' ||

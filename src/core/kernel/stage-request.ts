@@ -62,6 +62,7 @@ export function buildStageRequest(
     { stageId: stage.id, candidates: candidatesFor(state, stage, run, beforeSequence) },
     { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },
     config.tokenizer,
+    { hash: config.sha256 },
   );
   if (!built.ok) return { ok: false, category: 'inference', message: built.error.message };
   const messages = renderContextPack(built.pack);
@@ -90,8 +91,8 @@ export function buildStageRequest(
       provider: profile.provider,
       model: profile.model,
       profileId: profile.id,
-      packDigest: contextPackDigest(messages),
-      requestDigest: inferenceRequestDigest(request),
+      packDigest: contextPackDigest(messages, config.sha256),
+      requestDigest: inferenceRequestDigest(request, config.sha256),
       tokenEstimate: built.pack.totalTokens,
       toolNames: request.tools.map((tool) => tool.name),
       manifest: built.pack.manifest,

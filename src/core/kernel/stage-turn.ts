@@ -1,4 +1,5 @@
 import { createArtifact, type Artifact } from '../artifacts/artifact.js';
+import type { Sha256 } from '../base/sha256.js';
 import { decideApproval } from '../approvals/decide-approval.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
@@ -90,7 +91,7 @@ function answer(
 ): Payload[] {
   const result = turn.result!;
   if (result.toolCalls.length === 0) {
-    const artifact = proposedArtifact(state, stage, turn);
+    const artifact = proposedArtifact(state, stage, turn, config.sha256);
     return [
       {
         type: 'artifact_proposed',
@@ -151,7 +152,7 @@ function act(
         },
       ];
     }
-    const artifact = proposedArtifact(state, stage, turn);
+    const artifact = proposedArtifact(state, stage, turn, config.sha256);
     const workspace = state.session.workspace ?? '/';
     const result = validateArtifact({
       workflow: config.workflow,
@@ -221,6 +222,7 @@ function stepCall(
         config.tools.get(call.tool),
         state.tools.observations,
         config.idempotentTools,
+        config.sha256,
       );
       if (classified.action !== 'ask') return [classified];
       return [
@@ -368,7 +370,12 @@ export function viewOf(config: KernelConfig, state: KernelState) {
   });
 }
 
-function proposedArtifact(state: KernelState, stage: WorkflowStage, turn: TurnRecord): Artifact {
+function proposedArtifact(
+  state: KernelState,
+  stage: WorkflowStage,
+  turn: TurnRecord,
+  sha256: Sha256,
+): Artifact {
   const text = turn.result?.text ?? '';
   // The artifact derives from the latest accepted artifact of every other stage, in order.
   const latest = new Map<string, string>();
@@ -382,9 +389,9 @@ function proposedArtifact(state: KernelState, stage: WorkflowStage, turn: TurnRe
     lineage: { inferenceEventId: turn.inferenceEventId, parents: [...new Set(latest.values())] },
   });
   try {
-    return createArtifact(draft(artifactContentOf(text)));
+    return createArtifact(draft(artifactContentOf(text)), sha256);
   } catch {
-    return createArtifact(draft(text));
+    return createArtifact(draft(text), sha256);
   }
 }
 

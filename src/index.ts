@@ -595,3 +595,66 @@ export {
 } from './infrastructure/tools/tool-executor.js';
 export { scrubbedEnvironment } from './infrastructure/tools/exec-tool.js';
 // --- end tools, plane-2 assessment, approvals, policies ---
+
+// --- kernel ---
+export {
+  decide,
+  pendingEffects,
+  derivedEventId,
+  step,
+  type Decision,
+  type DecidedEvent,
+} from './core/kernel/decide.js';
+export { decideCommand } from './core/kernel/decide-command.js';
+export type { Effect } from './core/kernel/effect.js';
+export type { KernelCommand, KernelInput } from './core/kernel/kernel-input.js';
+export {
+  createKernelConfig,
+  DEFAULT_KERNEL_LIMITS,
+  InvalidKernelConfigError,
+  type KernelConfig,
+  type KernelConfigOptions,
+  type KernelLimits,
+} from './core/kernel/kernel-config.js';
+export { KernelCommandError, KernelInvariantError } from './core/kernel/kernel-errors.js';
+export {
+  kernelEvents,
+  toolCallRejected,
+  toolCallInterrupted,
+  toolCallClassified,
+  TOOL_CALL_REJECTIONS,
+  type ToolCallRejection,
+  type CallClassification,
+} from './core/kernel/kernel-events.js';
+export type {
+  KernelPorts,
+  ToolRunner,
+  ToolExecution,
+  ToolExecutionRequest,
+} from './core/kernel/kernel-ports.js';
+export {
+  kernelProjection,
+  awaitsDecision,
+  type KernelState,
+  type StageRunState,
+  type TurnRecord,
+  type CallRecord,
+  type AcceptedArtifact,
+} from './core/kernel/kernel-state.js';
+export { isInputEvent } from './core/kernel/input-events.js';
+export { classifyInterruptedCall } from './core/kernel/classify-interrupted-call.js';
+export {
+  runSession,
+  startSession,
+  KernelWiringError,
+  type RunSessionOptions,
+  type RunOutcome,
+  type SessionRun,
+} from './core/kernel/run-session.js';
+export {
+  replaySession,
+  type ReplayReport,
+  type ReplayDivergence,
+} from './core/kernel/replay-session.js';
+export { createBuiltinToolRunner } from './infrastructure/kernel/builtin-tool-runner.js';
+// --- end kernel ---

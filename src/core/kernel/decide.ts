@@ -6,7 +6,8 @@ import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
 import { buildStageRequest } from './stage-request.js';
-import { checkCall, currentCall, isTurnFinished, missingPaths, stepStage } from './stage-turn.js';
+import { checkCall, missingPaths } from './call-step.js';
+import { currentCall, isTurnFinished, stepStage } from './stage-turn.js';
 
 type Payload = CorrexEvent['payload'];
 

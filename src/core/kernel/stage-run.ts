@@ -1,0 +1,222 @@
+import type { ApprovalTier } from '../approvals/approval-tier.js';
+import type { JsonValue } from '../events/canonical-json.js';
+import type { CorrexEvent } from '../event-catalog.js';
+import type { InferenceResult } from '../inference/inference-result.js';
+import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
+import type { FailureCategory } from '../sessions/failure-category.js';
+import { callFingerprint } from './call-fingerprint.js';
+import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
+
+export type CallStatus =
+  'proposed' | 'awaiting_approval' | 'approved' | 'started' | 'interrupted' | 'done';
+
+/** One proposed tool call of the current turn, as its events say it stands. */
+export type CallRecord = {
+  readonly callId: string;
+  readonly tool: string;
+  readonly argsRaw: string;
+  /** The decoded arguments, or null when the text was not a JSON object. */
+  readonly args: { readonly [key: string]: JsonValue } | null;
+  readonly fingerprint: string;
+  readonly status: CallStatus;
+  /** Paths observed for this call since it was proposed (or since it was interrupted). */
+  readonly observed: readonly string[];
+  readonly tier: ApprovalTier | null;
+  /** Resolved write targets from the assessment. */
+  readonly writeTargets: readonly string[];
+  /** Write targets and their pre-hashes from the latest `tool_call_started`. */
+  readonly targets: readonly { readonly path: string; readonly sha256: string | null }[];
+  readonly failed: boolean;
+};
+
+/** The current inference turn of the running stage attempt. */
+export type TurnRecord = {
+  readonly requestId: string;
+  /** The sequence of `inference_requested`: the pack is built from what came before it. */
+  readonly requestedSequence: number;
+  readonly provider: string;
+  readonly requestDigest: string;
+  readonly status: 'requested' | 'answered' | 'failed' | 'acting';
+  readonly result: InferenceResult | null;
+  /** The `inference_completed` event, for artifact lineage. */
+  readonly inferenceEventId: string | null;
+  readonly failure: { readonly category: FailureCategory; readonly message: string } | null;
+  readonly calls: readonly CallRecord[];
+  readonly artifact: {
+    readonly hash: string;
+    readonly status: 'proposed' | 'rejected' | 'accepted';
+  } | null;
+};
+
+/** The kernel's view of the stage attempt that is running. */
+export type StageRunState = {
+  readonly stageId: string;
+  readonly attempt: number;
+  readonly turns: number;
+  readonly turn: TurnRecord | null;
+  /** What the model saw and did in this attempt, for the next context pack. */
+  readonly transcript: readonly TranscriptEntry[];
+  /** Failures per call fingerprint in this attempt. */
+  readonly failures: { readonly [fingerprint: string]: number };
+};
+
+/** Folds one event into the running stage attempt. Pure. */
+export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState {
+  const payload = event.payload;
+  const entry = transcriptEntryOf(event);
+  const withEntry = entry === null ? run : { ...run, transcript: [...run.transcript, entry] };
+  switch (payload.type) {
+    case 'inference_requested':
+      return {
+        ...withEntry,
+        turns: run.turns + 1,
+        turn: {
+          requestId: payload.requestId,
+          requestedSequence: event.sequence,
+          provider: payload.provider,
+          requestDigest: payload.requestDigest,
+          status: 'requested',
+          result: null,
+          inferenceEventId: null,
+          failure: null,
+          calls: [],
+          artifact: null,
+        },
+      };
+    case 'inference_completed':
+      return mapTurn(withEntry, payload.requestId, (turn) => ({
+        ...turn,
+        status: 'answered',
+        result: payload.result,
+        inferenceEventId: event.eventId,
+      }));
+    case 'inference_failed':
+      return mapTurn(withEntry, payload.requestId, (turn) => ({
+        ...turn,
+        status: 'failed',
+        failure: {
+          category: payload.category === 'malformed_response' ? 'inference' : 'provider',
+          message: payload.message,
+        },
+      }));
+    case 'tool_call_proposed': {
+      const parsed = safeParseToolArguments(payload.argsRaw);
+      const args = parsed.ok ? (parsed.args as { [key: string]: JsonValue }) : null;
+      const call: CallRecord = {
+        callId: payload.callId,
+        tool: payload.tool,
+        argsRaw: payload.argsRaw,
+        args,
+        fingerprint: callFingerprint(payload.tool, args, payload.argsRaw),
+        status: 'proposed',
+        observed: [],
+        tier: null,
+        writeTargets: [],
+        targets: [],
+        failed: false,
+      };
+      return mapAnyTurn(withEntry, (turn) => ({
+        ...turn,
+        status: 'acting',
+        calls: [...turn.calls, call],
+      }));
+    }
+    case 'artifact_proposed':
+      return mapAnyTurn(withEntry, (turn) => ({
+        ...turn,
+        status: 'acting',
+        artifact: { hash: payload.hash, status: 'proposed' },
+      }));
+    case 'validation_failed':
+      return mapAnyTurn(withEntry, (turn) =>
+        turn.artifact?.hash === payload.hash
+          ? { ...turn, artifact: { hash: payload.hash, status: 'rejected' } }
+          : turn,
+      );
+    case 'tool_call_rejected':
+      return finishCall(withEntry, payload.callId, true);
+    case 'world_observed':
+      return payload.callId === null
+        ? withEntry
+        : mapCall(withEntry, payload.callId, (call) => ({
+            ...call,
+            observed: [...call.observed, payload.observation.path],
+          }));
+    case 'tool_call_assessed':
+      return mapCall(withEntry, payload.callId, (call) => ({
+        ...call,
+        tier: payload.tier,
+        writeTargets: payload.targets
+          .filter((target) => target.write && target.role !== 'URL')
+          .map((target) => target.resolved),
+      }));
+    case 'approval_requested':
+      return mapCall(withEntry, payload.callId, (call) => ({
+        ...call,
+        status: 'awaiting_approval',
+      }));
+    case 'approval_granted':
+      return mapCall(withEntry, payload.callId, (call) => ({ ...call, status: 'approved' }));
+    case 'approval_denied':
+      return finishCall(withEntry, payload.callId, true);
+    case 'tool_call_started':
+      return mapCall(withEntry, payload.callId, (call) => ({
+        ...call,
+        status: 'started',
+        targets: payload.targets,
+      }));
+    case 'tool_receipt':
+      return finishCall(withEntry, payload.callId, payload.outcome !== 'succeeded');
+    case 'tool_call_interrupted':
+      return mapCall(withEntry, payload.callId, (call) => ({
+        ...call,
+        status: 'interrupted',
+        observed: [],
+      }));
+    case 'tool_call_classified':
+      if (payload.action === 'record') return finishCall(withEntry, payload.callId, false);
+      if (payload.action === 'execute') {
+        return mapCall(withEntry, payload.callId, (call) => ({ ...call, status: 'approved' }));
+      }
+      return withEntry;
+    default:
+      return withEntry;
+  }
+}
+
+function finishCall(run: StageRunState, callId: string, failed: boolean): StageRunState {
+  const call = run.turn?.calls.find((candidate) => candidate.callId === callId);
+  if (call === undefined) return run;
+  const mapped = mapCall(run, callId, (record) => ({ ...record, status: 'done', failed }));
+  if (!failed) return mapped;
+  return {
+    ...mapped,
+    failures: { ...run.failures, [call.fingerprint]: (run.failures[call.fingerprint] ?? 0) + 1 },
+  };
+}
+
+function mapCall(
+  run: StageRunState,
+  callId: string,
+  change: (call: CallRecord) => CallRecord,
+): StageRunState {
+  return mapAnyTurn(run, (turn) => ({
+    ...turn,
+    calls: turn.calls.map((call) => (call.callId === callId ? change(call) : call)),
+  }));
+}
+
+function mapTurn(
+  run: StageRunState,
+  requestId: string,
+  change: (turn: TurnRecord) => TurnRecord,
+): StageRunState {
+  return run.turn?.requestId === requestId ? { ...run, turn: change(run.turn) } : run;
+}
+
+export function mapAnyTurn(
+  run: StageRunState,
+  change: (turn: TurnRecord) => TurnRecord,
+): StageRunState {
+  return run.turn === null ? run : { ...run, turn: change(run.turn) };
+}

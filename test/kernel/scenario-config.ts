@@ -37,7 +37,10 @@ export const PROFILE = {
 };
 
 /** One `implement` stage with the write tools; success completes, any failure ends it. */
-export function implementOnlyWorkflow(maxAttempts = 1): Workflow {
+export function implementOnlyWorkflow(
+  maxAttempts = 1,
+  definitionOfDone?: { checks: { name: string; command: string }[] },
+): Workflow {
   return parseWorkflow(
     {
       id: 'implement-only',
@@ -51,6 +54,7 @@ export function implementOnlyWorkflow(maxAttempts = 1): Workflow {
           capabilities: ['tool_calling'],
           artifact: { kind: 'change', schema: z.toJSONSchema(ChangeArtifactSchema) },
           retry: { maxAttempts, retryOn: ['tool', 'inference', 'provider'] },
+          ...(definitionOfDone === undefined ? {} : { definitionOfDone }),
           transitions: [
             { when: { on: 'success' }, end: 'completed' },
             { when: { on: 'failure' }, end: 'failed' },

@@ -7,6 +7,7 @@ import { KernelInvariantError } from './kernel-errors.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
 import { buildStageRequest } from './stage-request.js';
 import { checkCall, missingPaths } from './call-step.js';
+import { evaluateChecks } from './dod-checks.js';
 import { currentCall, isTurnFinished, stepStage } from './stage-turn.js';
 
 type Payload = CorrexEvent['payload'];
@@ -184,7 +185,14 @@ export function pendingEffects(config: KernelConfig, state: KernelState): Effect
       },
     ];
   }
-  if (turn.status !== 'acting' || turn.artifact !== null) return [];
+  if (turn.status !== 'acting') return [];
+  if (turn.artifact !== null) {
+    if (turn.artifact.status !== 'accepted' || stage.definitionOfDone === undefined) return [];
+    const checks = evaluateChecks(stage, run.checks, state.written, state.session.workspace ?? '/');
+    return checks.done
+      ? []
+      : [{ type: 'run_analysis', stageId: run.stageId, attempt: run.attempt, ...checks.next }];
+  }
   const call = currentCall(turn);
   if (call === undefined) return [];
   switch (call.status) {

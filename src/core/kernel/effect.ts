@@ -23,5 +23,13 @@ export type Effect =
       /** Write targets and the hashes recorded at `tool_call_started` (for the TOCTOU re-check). */
       readonly targets: readonly { readonly path: string; readonly sha256: string | null }[];
     }
+  /** Run one definition-of-done check of the stage in the workspace. */
+  | {
+      readonly type: 'run_analysis';
+      readonly stageId: string;
+      readonly attempt: number;
+      readonly name: string;
+      readonly command: string;
+    }
   /** Nothing to run: the session waits until a person grants or denies `callId`. */
   | { readonly type: 'await_approval'; readonly callId: string };

@@ -20,6 +20,7 @@ const INPUT_TYPES: ReadonlySet<string> = new Set([
   'world_observed',
   'tool_receipt',
   'tool_call_interrupted',
+  'dod_check_ran',
 ]);
 
 /** Whether a payload is an input (a command or an effect result) rather than a decision. */

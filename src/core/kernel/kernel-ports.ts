@@ -34,10 +34,38 @@ export interface ToolRunner {
   run(request: ToolExecutionRequest, signal: AbortSignal): Promise<ToolExecution>;
 }
 
+/** One definition-of-done check to run in the workspace. */
+export type AnalysisRequest = {
+  readonly name: string;
+  /** A shell command line from the workflow definition (trusted configuration, not model output). */
+  readonly command: string;
+  readonly workspaceRoot: string;
+};
+
+/** How a check ended: the `dod_check_ran` fields the runner knows. */
+export type AnalysisRun = {
+  readonly outcome: 'completed' | 'timed_out' | 'aborted' | 'failed_to_start';
+  readonly exitCode: number | null;
+  readonly output: string;
+  readonly outputBytes: number;
+  readonly truncated: boolean;
+  readonly durationMs: number;
+};
+
+/**
+ * Runs definition-of-done checks (`npm test`, `tsc --noEmit`, a linter) for a stage. A process
+ * runner in infrastructure, or a test double. Aborting `signal` kills the check.
+ */
+export interface StaticAnalysisRunner {
+  run(request: AnalysisRequest, signal: AbortSignal): Promise<AnalysisRun>;
+}
+
 /** The outside world, as the live runner reaches it. Replay takes none of these. */
 export type KernelPorts = {
   /** Provider instances by the name model profiles use in `provider`. */
   readonly providers: ReadonlyMap<string, InferenceProvider>;
   readonly tools: ToolRunner;
   readonly probe: WorldProbe;
+  /** Needed only by workflows whose stages declare a definition of done. */
+  readonly analysis?: StaticAnalysisRunner;
 };

@@ -59,6 +59,8 @@ export type KernelState = {
   readonly stuck: string | null;
   readonly accepted: readonly AcceptedArtifact[];
   readonly steering: readonly SteeringEntry[];
+  /** Real paths of files the session's tool calls wrote (definition-of-done diagnostics count only these). */
+  readonly written: readonly string[];
   /** The timestamp of the last event: the only clock `decide` reads. */
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
@@ -80,6 +82,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     stuck: null,
     accepted: [],
     steering: [],
+    written: [],
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -89,6 +92,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       session: sessionProjection.evolve(state.session, event),
       tools: toolSessionProjection.evolve(state.tools, event),
       grants: approvalGrantsProjection.evolve(state.grants, event),
+      written: writtenBy(state.written, event as CorrexEvent),
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
     };
@@ -116,6 +120,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           turn: null,
           transcript: [],
           failures: {},
+          checks: [],
         },
       };
     case 'stage_completed':
@@ -189,4 +194,13 @@ function withTurn(
   if (state.run === null) return state;
   const run = evolveRun(state.run, event);
   return { ...state, run: mapAnyTurn(run, change) };
+}
+
+function writtenBy(written: readonly string[], event: CorrexEvent): readonly string[] {
+  if (event.payload.type !== 'tool_receipt' || event.payload.outcome !== 'succeeded')
+    return written;
+  const paths = event.payload.files
+    .filter((file) => file.access === 'write' && !written.includes(file.path))
+    .map((file) => file.path);
+  return paths.length === 0 ? written : [...written, ...paths];
 }

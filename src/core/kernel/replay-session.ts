@@ -133,16 +133,9 @@ function checkAnswersEffect(
   event: CorrexEvent,
 ): string | null {
   const payload = event.payload;
-  const kind = payload.type;
-  if (
-    kind !== 'inference_completed' &&
-    kind !== 'inference_failed' &&
-    kind !== 'world_observed' &&
-    kind !== 'tool_receipt'
-  )
-    return null;
+  const results: ReadonlySet<string> = RESULT_TYPES;
   // After a cancel or pause the runner still records what the aborted effect did.
-  if (state.session.status !== 'running') return null;
+  if (!results.has(payload.type) || state.session.status !== 'running') return null;
   let effect: Effect | undefined;
   try {
     effect = pendingEffects(config, state)[0];
@@ -150,15 +143,35 @@ function checkAnswersEffect(
     if (!CorrexError.isInstance(error)) throw error;
     return `the pending effect cannot be rebuilt: ${error.message}`;
   }
-  const answers =
-    (kind === 'inference_completed' || kind === 'inference_failed'
-      ? effect?.type === 'infer' && effect.requestId === payload.requestId
-      : kind === 'world_observed'
-        ? effect?.type === 'probe' &&
-          effect.callId === payload.callId &&
-          effect.paths.includes(payload.observation.path)
-        : effect?.type === 'execute' && effect.callId === payload.callId) ?? false;
-  return answers
+  return answers(effect, payload)
     ? null
-    : `a recorded ${kind} answers no pending effect (pending: ${effect === undefined ? 'none' : `${effect.type}`})`;
+    : `a recorded ${payload.type} answers no pending effect (pending: ${effect?.type ?? 'none'})`;
+}
+
+const RESULT_TYPES: ReadonlySet<string> = new Set([
+  'inference_completed',
+  'inference_failed',
+  'world_observed',
+  'tool_receipt',
+  'dod_check_ran',
+]);
+
+function answers(effect: Effect | undefined, payload: CorrexEvent['payload']): boolean {
+  switch (payload.type) {
+    case 'inference_completed':
+    case 'inference_failed':
+      return effect?.type === 'infer' && effect.requestId === payload.requestId;
+    case 'world_observed':
+      return (
+        effect?.type === 'probe' &&
+        effect.callId === payload.callId &&
+        effect.paths.includes(payload.observation.path)
+      );
+    case 'tool_receipt':
+      return effect?.type === 'execute' && effect.callId === payload.callId;
+    case 'dod_check_ran':
+      return effect?.type === 'run_analysis' && effect.name === payload.name;
+    default:
+      return false;
+  }
 }

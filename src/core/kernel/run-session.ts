@@ -242,6 +242,31 @@ async function runEffect(
         observation,
       }));
     }
+    case 'run_analysis': {
+      if (ports.analysis === undefined) {
+        throw new KernelWiringError(
+          `stage ${effect.stageId} has definition-of-done checks but no StaticAnalysisRunner is wired`,
+        );
+      }
+      const run = await ports.analysis.run(
+        {
+          name: effect.name,
+          command: effect.command,
+          workspaceRoot: state.session.workspace ?? '/',
+        },
+        signal,
+      );
+      return [
+        {
+          type: 'dod_check_ran',
+          stageId: effect.stageId,
+          attempt: effect.attempt,
+          name: effect.name,
+          command: effect.command,
+          ...run,
+        },
+      ];
+    }
     case 'execute': {
       const tool = config.tools.get(effect.tool);
       if (tool === undefined)

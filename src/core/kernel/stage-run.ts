@@ -58,6 +58,16 @@ export type StageRunState = {
   readonly transcript: readonly TranscriptEntry[];
   /** Failures per call fingerprint in this attempt. */
   readonly failures: { readonly [fingerprint: string]: number };
+  /** Definition-of-done checks run since the artifact was accepted. */
+  readonly checks: readonly CheckResult[];
+};
+
+/** A recorded definition-of-done check (`dod_check_ran`). */
+export type CheckResult = {
+  readonly name: string;
+  readonly outcome: 'completed' | 'timed_out' | 'aborted' | 'failed_to_start';
+  readonly exitCode: number | null;
+  readonly output: string;
 };
 
 /** Folds one event into the running stage attempt. Pure. */
@@ -179,6 +189,21 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         return mapCall(withEntry, payload.callId, (call) => ({ ...call, status: 'approved' }));
       }
       return withEntry;
+    case 'dod_check_ran':
+      return payload.stageId === run.stageId && payload.attempt === run.attempt
+        ? {
+            ...withEntry,
+            checks: [
+              ...run.checks,
+              {
+                name: payload.name,
+                outcome: payload.outcome,
+                exitCode: payload.exitCode,
+                output: payload.output,
+              },
+            ],
+          }
+        : withEntry;
     default:
       return withEntry;
   }

@@ -7,6 +7,7 @@ import { stepCall } from './call-step.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { CallRecord, KernelState, StageRunState, TurnRecord } from './kernel-state.js';
 import { proposedArtifact, verdictOf } from './stage-artifact.js';
+import { evaluateChecks } from './dod-checks.js';
 import { stageFailed } from './stage-failed.js';
 import { rejected } from './call-step.js';
 import { buildStageRequest } from './stage-request.js';
@@ -129,6 +130,17 @@ function act(
 ): Payload[] {
   if (turn.artifact !== null) {
     if (turn.artifact.status === 'accepted') {
+      if (stage.definitionOfDone !== undefined) {
+        const checks = evaluateChecks(
+          stage,
+          run.checks,
+          state.written,
+          state.session.workspace ?? '/',
+        );
+        if (!checks.done) return [];
+        if (checks.failures.length > 0)
+          return [stageFailed(run, 'validation', checks.failures.join('\n\n'))];
+      }
       const content = artifactContentOf(turn.result?.text ?? '');
       const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
       return [

@@ -622,6 +622,7 @@ export {
   toolCallRejected,
   toolCallInterrupted,
   toolCallClassified,
+  dodCheckRan,
   TOOL_CALL_REJECTIONS,
   type ToolCallRejection,
   type CallClassification,
@@ -631,7 +632,16 @@ export type {
   ToolRunner,
   ToolExecution,
   ToolExecutionRequest,
+  StaticAnalysisRunner,
+  AnalysisRequest,
+  AnalysisRun,
 } from './core/kernel/kernel-ports.js';
+export {
+  parseDiagnostics,
+  evaluateChecks,
+  type Diagnostic,
+  type CheckVerdict,
+} from './core/kernel/dod-checks.js';
 export {
   kernelProjection,
   awaitsDecision,
@@ -657,4 +667,8 @@ export {
   type ReplayDivergence,
 } from './core/kernel/replay-session.js';
 export { createBuiltinToolRunner } from './infrastructure/kernel/builtin-tool-runner.js';
+export {
+  createProcessStaticAnalysisRunner,
+  type ProcessStaticAnalysisRunnerOptions,
+} from './infrastructure/kernel/process-static-analysis-runner.js';
 // --- end kernel ---

@@ -133,4 +133,60 @@ describe('cancellation', () => {
     await expectReplayIdentical(store, 's-cancel', config);
     writeFileSync(pidFile, '');
   });
+
+  it('stops this process on its AbortSignal without ending the session, which resumes later', async () => {
+    const { workspace, storePath } = scenarioWorkspace({
+      'slow.js':
+        "require('fs').writeFileSync('pid.txt', String(process.pid));\nsetInterval(() => {}, 1000);\n",
+    });
+    const store = openStore(storePath);
+    stores.push(store);
+    const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'exec', args: { argv: ['node', 'slow.js'] } }] },
+      json({ summary: 'gave up on slow.js', filesChanged: [] }),
+    ]);
+    const pidFile = join(workspace, 'pid.txt');
+    const stop = new AbortController();
+    const options = {
+      store,
+      sessionId: 's-stop',
+      config,
+      ports: livePorts(model),
+      clock: newClock(),
+      ids: newIds(),
+    };
+    const stopped = await runSession(
+      {
+        ...options,
+        signal: stop.signal,
+        onEvent: (event) => {
+          if (event.payload.type !== 'tool_call_started') return;
+          const poll = () => (existsSync(pidFile) ? stop.abort() : setImmediate(poll));
+          poll();
+        },
+      },
+      {
+        type: 'start',
+        task: 'run the slow thing',
+        workspace,
+        workflowId: 'implement-only',
+        mode: 'auto',
+      },
+    );
+    expect(stopped).toMatchObject({ status: 'running', waiting: { kind: 'stopped' } });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    const events = await eventsOf(store, 's-stop');
+    expect(events.find((event) => event.payload.type === 'tool_receipt')?.payload).toMatchObject({
+      outcome: 'aborted',
+    });
+    // The model was not called again by the stopped process; the decision to call it is recorded.
+    expect(model.requests()).toBe(1);
+    expect(events.at(-1)?.payload.type).toBe('inference_requested');
+
+    const resumed = await runSession({ ...options, ids: newIds('again') });
+    expect(resumed.status).toBe('completed');
+    await expectReplayIdentical(store, 's-stop', config);
+  });
 });

@@ -162,7 +162,10 @@ describe('cancellation', () => {
         signal: stop.signal,
         onEvent: (event) => {
           if (event.payload.type !== 'tool_call_started') return;
-          const poll = () => (existsSync(pidFile) ? stop.abort() : setImmediate(poll));
+          const poll = () =>
+            existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''
+              ? stop.abort()
+              : setImmediate(poll);
           poll();
         },
       },

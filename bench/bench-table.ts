@@ -48,3 +48,31 @@ export function printTable(title: string, rows: readonly BenchRow[]): void {
     );
   }
 }
+
+/**
+ * Measures a baseline and a subject in alternating rounds and reports the median of each, so
+ * that a burst of load from elsewhere on the machine hits both sides alike instead of skewing
+ * the ratio. `index` counts each side's operations across rounds (0, 1, 2, ...).
+ */
+export async function compare(options: {
+  readonly rounds?: number;
+  readonly perRound: number;
+  readonly baseline: (index: number) => unknown;
+  readonly subject: (index: number) => unknown;
+}): Promise<{ baseline: number; subject: number }> {
+  const rounds = options.rounds ?? 5;
+  const baseline: number[] = [];
+  const subject: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const offset = round * options.perRound;
+    baseline.push(await measure(options.perRound, (i) => options.baseline(offset + i)));
+    subject.push(await measure(options.perRound, (i) => options.subject(offset + i)));
+  }
+  return { baseline: median(baseline), subject: median(subject) };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

@@ -10,7 +10,7 @@ import { replay, replayAndSnapshot } from '../src/core/events/replay.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
 import { openSqliteSnapshotStore } from '../src/infrastructure/sqlite/sqlite-snapshot-store.js';
 import type { SqliteSynchronous } from '../src/infrastructure/sqlite/sqlite-database.js';
-import { measure, row, type BenchRow } from './bench-table.js';
+import { compare, measure, row, type BenchRow } from './bench-table.js';
 
 const codec = createEventCodec(correxEventCatalog);
 
@@ -72,20 +72,20 @@ async function singleAppends(
 ): Promise<BenchRow[]> {
   const raw = openRaw(join(dir, `raw-single-${synchronous}.db`), synchronous);
   const rows = Array.from({ length: count }, (_, i) => rawRow('raw', i + 1));
-  const baseline = row(
-    `raw insert, 1 row/tx (${synchronous})`,
-    await measure(count, (i) => raw.insertOne(rows[i]!)),
-    'events/s',
-  );
-  raw.db.close();
   const store = openSqliteEventStore(join(dir, `store-single-${synchronous}.db`), {
     catalog: correxEventCatalog,
     synchronous,
   });
   const events = Array.from({ length: count }, (_, i) => benchEvent('s', i + 1));
-  const appended = await measure(count, (i) => store.append(events[i]!, { expectedSequence: i }));
+  const result = await compare({
+    perRound: count / 5,
+    baseline: (i) => raw.insertOne(rows[i]!),
+    subject: (i) => store.append(events[i]!, { expectedSequence: i }),
+  });
+  raw.db.close();
   await store.close();
-  return [baseline, row(`append, 1 event (${synchronous})`, appended, 'events/s', baseline)];
+  const baseline = row(`raw insert, 1 row/tx (${synchronous})`, result.baseline, 'events/s');
+  return [baseline, row(`append, 1 event (${synchronous})`, result.subject, 'events/s', baseline)];
 }
 
 async function batchAppends(
@@ -97,12 +97,6 @@ async function batchAppends(
   const rawBatches = Array.from({ length: batches }, (_, b) =>
     Array.from({ length: 100 }, (_, i) => rawRow('raw', b * 100 + i + 1)),
   );
-  const baseline = row(
-    `raw insert, 100 rows/tx (${synchronous})`,
-    (await measure(batches, (b) => raw.insertMany(rawBatches[b]!))) * 100,
-    'events/s',
-  );
-  raw.db.close();
   const store = openSqliteEventStore(join(dir, `store-batch-${synchronous}.db`), {
     catalog: correxEventCatalog,
     synchronous,
@@ -110,12 +104,22 @@ async function batchAppends(
   const eventBatches = Array.from({ length: batches }, (_, b) =>
     Array.from({ length: 100 }, (_, i) => benchEvent('s', b * 100 + i + 1)),
   );
-  const appended =
-    (await measure(batches, (b) =>
-      store.appendAll(eventBatches[b]!, { expectedSequence: b * 100 }),
-    )) * 100;
+  const result = await compare({
+    perRound: batches / 5,
+    baseline: (b) => raw.insertMany(rawBatches[b]!),
+    subject: (b) => store.appendAll(eventBatches[b]!, { expectedSequence: b * 100 }),
+  });
+  raw.db.close();
   await store.close();
-  return [baseline, row(`appendAll, 100 events (${synchronous})`, appended, 'events/s', baseline)];
+  const baseline = row(
+    `raw insert, 100 rows/tx (${synchronous})`,
+    result.baseline * 100,
+    'events/s',
+  );
+  return [
+    baseline,
+    row(`appendAll, 100 events (${synchronous})`, result.subject * 100, 'events/s', baseline),
+  ];
 }
 
 type Counts = { events: number; tools: Record<string, number> };
@@ -146,7 +150,7 @@ async function reads(dir: string, total: number): Promise<BenchRow[]> {
   const select = db.prepare(
     'SELECT bytes FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT 1000',
   );
-  const rawRead = await measure(1, () => {
+  const rawPass = () => {
     let after = 0;
     for (;;) {
       const page = select.all('big', after) as { bytes: string }[];
@@ -154,18 +158,21 @@ async function reads(dir: string, total: number): Promise<BenchRow[]> {
       if (page.length < 1000) break;
       after += page.length;
     }
-  });
+  };
+  let seen = 0;
+  const storePass = async () => {
+    seen = 0;
+    for await (const _ of store.stream('big')) seen += 1;
+    if (seen !== total) throw new Error(`read ${seen} of ${total}`);
+  };
+  const passes = await compare({ rounds: 3, perRound: 1, baseline: rawPass, subject: storePass });
   db.close();
   const baseline = row(
     `raw read + JSON.parse, ${total.toLocaleString('en-US')} events`,
-    rawRead * total,
+    passes.baseline * total,
     'events/s',
   );
-  let seen = 0;
-  const streamed = await measure(1, async () => {
-    for await (const _ of store.stream('big')) seen += 1;
-  });
-  if (seen !== total) throw new Error(`read ${seen} of ${total}`);
+  const streamed = passes.subject;
   const rebuild = await measure(1, () => replay(store, counting, 'big'));
   const snapshots = openSqliteSnapshotStore(path);
   // Snapshot at 99% of the log, then measure the rebuild that starts from it.

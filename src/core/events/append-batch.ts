@@ -138,5 +138,17 @@ export function toStoredEvent<Payload extends PayloadShape>(
   sealed: SealedEvent,
   position: number,
 ): StoredEvent<Payload> {
-  return { ...event, sequence: sealed.sequence, position, hash: sealed.hash };
+  // Listed field by field rather than spread: this runs once per appended event.
+  return {
+    eventId: event.eventId,
+    sessionId: event.sessionId,
+    sequence: sealed.sequence,
+    timestamp: event.timestamp,
+    version: event.version,
+    causationId: event.causationId,
+    correlationId: event.correlationId,
+    payload: event.payload,
+    position,
+    hash: sealed.hash,
+  };
 }

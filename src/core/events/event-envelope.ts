@@ -54,5 +54,15 @@ export const EnvelopeFieldsSchema = z.strictObject({
   version: z.number().int().min(1),
   causationId: identifier.nullable(),
   correlationId: identifier.nullable(),
-  payload: z.looseObject({ type: z.string().min(1) }),
+  // Only the discriminator is checked here, without copying the payload: the payload's own
+  // schema validates it next, and this runs once per event read.
+  payload: z.custom<PayloadShape>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof (value as { type?: unknown }).type === 'string' &&
+      (value as { type: string }).type.length > 0,
+    'payload must be an object with a non-empty string "type"',
+  ),
 });

@@ -116,9 +116,9 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       head: db.prepare<[string], { last_sequence: number; last_hash: string }>(
         'SELECT last_sequence, last_hash FROM sessions WHERE session_id = ?',
       ),
-      insert: db.prepare(
+      insert: db.prepare<[string, number, string, string, string, string, string, string]>(
         `INSERT INTO events (session_id, sequence, event_id, type, timestamp, bytes, hash, previous_hash)
-         VALUES (@sessionId, @sequence, @eventId, @type, @timestamp, @bytes, @hash, @previousHash)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       upsertSession: db.prepare(
         `INSERT INTO sessions (session_id, last_sequence, last_hash, first_position, first_timestamp, last_timestamp)
@@ -166,7 +166,17 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           hash: head?.last_hash ?? GENESIS_HASH,
         });
         const stored = sealed.map((row, index) => {
-          const position = Number(this.#statements.insert.run(row).lastInsertRowid);
+          const { lastInsertRowid } = this.#statements.insert.run(
+            row.sessionId,
+            row.sequence,
+            row.eventId,
+            row.type,
+            row.timestamp,
+            row.bytes,
+            row.hash,
+            row.previousHash,
+          );
+          const position = Number(lastInsertRowid);
           return toStoredEvent(batch[index]!, row, position);
         });
         const last = sealed.at(-1)!;

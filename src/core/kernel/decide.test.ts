@@ -111,6 +111,93 @@ describe('decide', () => {
   });
 });
 
+describe('the call state machine', () => {
+  it('ignores an approval appended for a call that already ran: it never runs twice', () => {
+    const { state, event } = started();
+    const current = decide(config, state, event).state;
+    const answer = fold(
+      current,
+      {
+        type: 'inference_completed',
+        requestId: 'plan.1.1',
+        provider: 'p',
+        requestDigest: current.run!.turn!.requestDigest,
+        result: {
+          text: '',
+          toolCalls: [
+            { callId: 'm1', name: 'list_dir', argsRaw: '{"path":"."}', args: { path: '.' } },
+            { callId: 'm2', name: 'list_dir', argsRaw: '{"path":"src"}', args: { path: 'src' } },
+          ],
+          finishReason: 'tool_calls',
+          usage: { inputTokens: 1, outputTokens: 1 },
+          modelId: 'model-1',
+          latencyMs: 1,
+        },
+      },
+      'in-2',
+    );
+    const proposed = decide(config, answer.state, answer.event);
+    expect(proposed.effects).toMatchObject([
+      { type: 'probe', callId: 'plan.1.1.1', paths: ['/work/project'] },
+    ]);
+    const observed = fold(
+      proposed.state,
+      {
+        type: 'world_observed',
+        callId: 'plan.1.1.1',
+        observation: {
+          path: '/work/project',
+          kind: 'directory',
+          realPath: '/work/project',
+          linkTarget: null,
+          sha256: null,
+          size: null,
+          mtimeMs: 1,
+          linkCount: null,
+        },
+      },
+      'in-3',
+    );
+    const approved = decide(config, observed.state, observed.event);
+    expect(approved.events.map((e) => e.payload.type)).toEqual([
+      'tool_call_assessed',
+      'approval_granted',
+      'tool_call_started',
+    ]);
+    expect(approved.effects).toMatchObject([{ type: 'execute', callId: 'plan.1.1.1' }]);
+    const receipt = fold(
+      approved.state,
+      {
+        type: 'tool_receipt',
+        callId: 'plan.1.1.1',
+        tool: 'list_dir',
+        args: { path: '.' },
+        outcome: 'succeeded',
+        exitCode: null,
+        error: null,
+        output: 'a.txt',
+        outputBytes: 5,
+        outputSha256: 'a'.repeat(64),
+        truncated: false,
+        files: [],
+        durationMs: 1,
+      },
+      'in-4',
+    );
+    const next = decide(config, receipt.state, receipt.event);
+    expect(next.effects).toMatchObject([{ type: 'probe', callId: 'plan.1.1.2' }]);
+    // Someone appends an approval for the call that already ran, in the same turn.
+    const stray = fold(
+      next.state,
+      { type: 'approval_granted', callId: 'plan.1.1.1', by: { kind: 'human', id: 'eve' } },
+      'in-5',
+    );
+    const decision = decide(config, stray.state, stray.event);
+    expect(decision.events).toEqual([]);
+    expect(decision.effects).toEqual(next.effects);
+  });
+});
+
 describe('decideCommand', () => {
   it('records lifecycle moves the status does not allow as lifecycle_rejected', () => {
     expect(

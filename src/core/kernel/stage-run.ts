@@ -144,16 +144,16 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           : turn,
       );
     case 'tool_call_rejected':
-      return finishCall(withEntry, payload.callId, true);
+      return finishCall(withEntry, payload.callId, ['proposed'], true);
     case 'world_observed':
       return payload.callId === null
         ? withEntry
-        : mapCall(withEntry, payload.callId, (call) => ({
+        : mapCall(withEntry, payload.callId, ANY, (call) => ({
             ...call,
             observed: [...call.observed, payload.observation.path],
           }));
     case 'tool_call_assessed':
-      return mapCall(withEntry, payload.callId, (call) => ({
+      return mapCall(withEntry, payload.callId, ['proposed'], (call) => ({
         ...call,
         tier: payload.tier,
         writeTargets: payload.targets
@@ -161,32 +161,46 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           .map((target) => target.resolved),
       }));
     case 'approval_requested':
-      return mapCall(withEntry, payload.callId, (call) => ({
+      return mapCall(withEntry, payload.callId, ['proposed', 'interrupted'], (call) => ({
         ...call,
         status: 'awaiting_approval',
       }));
     case 'approval_granted':
-      return mapCall(withEntry, payload.callId, (call) => ({ ...call, status: 'approved' }));
+      return mapCall(withEntry, payload.callId, ['proposed', 'awaiting_approval'], (call) => ({
+        ...call,
+        status: 'approved',
+      }));
     case 'approval_denied':
-      return finishCall(withEntry, payload.callId, true);
+      return finishCall(withEntry, payload.callId, ['proposed', 'awaiting_approval'], true);
     case 'tool_call_started':
-      return mapCall(withEntry, payload.callId, (call) => ({
+      return mapCall(withEntry, payload.callId, ['approved'], (call) => ({
         ...call,
         status: 'started',
         targets: payload.targets,
       }));
     case 'tool_receipt':
-      return finishCall(withEntry, payload.callId, payload.outcome !== 'succeeded');
+      // A receipt may still arrive for a call marked interrupted (its process was only slow).
+      return finishCall(
+        withEntry,
+        payload.callId,
+        ['started', 'interrupted'],
+        payload.outcome !== 'succeeded',
+      );
     case 'tool_call_interrupted':
-      return mapCall(withEntry, payload.callId, (call) => ({
+      return mapCall(withEntry, payload.callId, ['started'], (call) => ({
         ...call,
         status: 'interrupted',
         observed: [],
       }));
     case 'tool_call_classified':
-      if (payload.action === 'record') return finishCall(withEntry, payload.callId, false);
+      if (payload.action === 'record') {
+        return finishCall(withEntry, payload.callId, ['interrupted'], false);
+      }
       if (payload.action === 'execute') {
-        return mapCall(withEntry, payload.callId, (call) => ({ ...call, status: 'approved' }));
+        return mapCall(withEntry, payload.callId, ['interrupted'], (call) => ({
+          ...call,
+          status: 'approved',
+        }));
       }
       return withEntry;
     case 'dod_check_ran':
@@ -209,10 +223,15 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
   }
 }
 
-function finishCall(run: StageRunState, callId: string, failed: boolean): StageRunState {
+function finishCall(
+  run: StageRunState,
+  callId: string,
+  from: readonly CallStatus[],
+  failed: boolean,
+): StageRunState {
   const call = run.turn?.calls.find((candidate) => candidate.callId === callId);
-  if (call === undefined) return run;
-  const mapped = mapCall(run, callId, (record) => ({ ...record, status: 'done', failed }));
+  if (call === undefined || !from.includes(call.status)) return run;
+  const mapped = mapCall(run, callId, from, (record) => ({ ...record, status: 'done', failed }));
   if (!failed) return mapped;
   return {
     ...mapped,
@@ -220,14 +239,30 @@ function finishCall(run: StageRunState, callId: string, failed: boolean): StageR
   };
 }
 
+const ANY: readonly CallStatus[] = [
+  'proposed',
+  'awaiting_approval',
+  'approved',
+  'started',
+  'interrupted',
+  'done',
+];
+
+/**
+ * Changes a call only from the statuses its event may follow, so a stray event (an approval
+ * appended for a call that already ran) can never send a finished call round again.
+ */
 function mapCall(
   run: StageRunState,
   callId: string,
+  from: readonly CallStatus[],
   change: (call: CallRecord) => CallRecord,
 ): StageRunState {
   return mapAnyTurn(run, (turn) => ({
     ...turn,
-    calls: turn.calls.map((call) => (call.callId === callId ? change(call) : call)),
+    calls: turn.calls.map((call) =>
+      call.callId === callId && from.includes(call.status) ? change(call) : call,
+    ),
   }));
 }
 

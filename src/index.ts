@@ -623,6 +623,7 @@ export {
   toolCallInterrupted,
   toolCallClassified,
   dodCheckRan,
+  journalCompacted,
   TOOL_CALL_REJECTIONS,
   type ToolCallRejection,
   type CallClassification,
@@ -653,6 +654,7 @@ export {
 } from './core/kernel/kernel-state.js';
 export { isInputEvent } from './core/kernel/input-events.js';
 export { classifyInterruptedCall } from './core/kernel/classify-interrupted-call.js';
+export { compactJournal } from './core/kernel/compact-journal.js';
 export {
   runSession,
   startSession,

@@ -168,6 +168,15 @@ export const eventSamples: SampleMap = {
     truncated: false,
     durationMs: 4210,
   },
+  journal_compacted: {
+    type: 'journal_compacted',
+    stageId: 'implement',
+    attempt: 1,
+    throughSequence: 212,
+    entries: 40,
+    summary:
+      'Summary of earlier turns in this stage (40 entries):\n- you (turn): Tool call 1: read_file {"path":"src/dates.ts"}\n- correx (tool_result): Result of call implement.1.1.1 (read_file): succeeded',
+  },
   tool_call_interrupted: { type: 'tool_call_interrupted', callId: 'implement.1.3.1', tool: 'write_file' },
   tool_call_classified: {
     type: 'tool_call_classified',

@@ -21,6 +21,10 @@ export type KernelLimits = {
   readonly maxRepeatedFailures: number;
   /** Wall-clock limit handed to providers for one inference call. */
   readonly inferenceTimeoutMs: number;
+  /** A stage attempt's journal longer than this is compacted before the next model call. */
+  readonly compactJournalAfter: number;
+  /** How many of the newest journal entries compaction keeps verbatim. */
+  readonly compactJournalKeep: number;
 };
 
 export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
@@ -28,6 +32,8 @@ export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
   maxCallsPerTurn: 8,
   maxRepeatedFailures: 2,
   inferenceTimeoutMs: 120_000,
+  compactJournalAfter: 60,
+  compactJournalKeep: 20,
 };
 
 /**
@@ -81,6 +87,11 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     tools.set(tool.name, tool);
   }
   const limits = { ...DEFAULT_KERNEL_LIMITS, ...options.limits };
+  if (limits.compactJournalKeep >= limits.compactJournalAfter) {
+    throw new InvalidKernelConfigError(
+      'compactJournalKeep must be smaller than compactJournalAfter',
+    );
+  }
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) {
       throw new InvalidKernelConfigError(`limit ${name} must be a positive integer, got ${value}`);

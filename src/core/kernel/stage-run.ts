@@ -203,6 +203,22 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         }));
       }
       return withEntry;
+    case 'journal_compacted':
+      if (payload.stageId !== run.stageId || payload.attempt !== run.attempt) return withEntry;
+      return {
+        ...run,
+        transcript: [
+          // Ordered where the entries it replaces were, before the ones it kept.
+          {
+            kind: 'summary',
+            role: 'user',
+            content: payload.summary,
+            eventId: event.eventId,
+            sequence: payload.throughSequence,
+          },
+          ...run.transcript.filter((entry) => entry.sequence > payload.throughSequence),
+        ],
+      };
     case 'dod_check_ran':
       return payload.stageId === run.stageId && payload.attempt === run.attempt
         ? {

@@ -7,6 +7,7 @@ import { stepCall } from './call-step.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { CallRecord, KernelState, StageRunState, TurnRecord } from './kernel-state.js';
 import { proposedArtifact, verdictOf } from './stage-artifact.js';
+import { compactJournal } from './compact-journal.js';
 import { evaluateChecks } from './dod-checks.js';
 import { stageFailed } from './stage-failed.js';
 import { rejected } from './call-step.js';
@@ -33,6 +34,8 @@ export function stepStage(config: KernelConfig, state: KernelState, run: StageRu
         ),
       ];
     }
+    const compaction = compactJournal(config, run);
+    if (compaction !== null) return [compaction];
     const built = buildStageRequest(
       config,
       state,

@@ -1,6 +1,7 @@
 import { printTable } from './bench-table.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
+import { runKernelBench } from './kernel-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
 
 /**
@@ -13,3 +14,4 @@ printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
 const postgres = await runPostgresBench({ quick });
 if (postgres.length > 0) printTable('Event store (PostgreSQL)', postgres);
 printTable('Context packs', await runContextBench({ quick }));
+printTable('Kernel (in-memory store)', await runKernelBench({ quick }));

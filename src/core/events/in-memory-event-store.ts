@@ -18,15 +18,16 @@ import type {
   SessionSummary,
   SubscribeOptions,
 } from './event-store.js';
-import {
-  checkRowHash,
-  createChainChecker,
-  GENESIS_HASH,
-  type ChainVerification,
-} from './hash-chain.js';
+import { checkRowHash, GENESIS_HASH, type ChainVerification } from './hash-chain.js';
 import { createAppendNotifier, liveFeed } from './live-feed.js';
+import {
+  collectEvents,
+  pageFeed,
+  streamSession,
+  verifySession,
+  type SessionRowSource,
+} from './session-reads.js';
 import { StoreClosedError } from './store-closed-error.js';
-import { CorruptEventError } from './corrupt-event-error.js';
 
 export type InMemoryEventStoreOptions<Payload extends PayloadShape> = {
   readonly catalog: EventCatalog<Payload>;
@@ -96,22 +97,21 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
-    this.#open();
-    const after = options.afterSequence ?? 0;
-    const rows = (this.#bySession.get(sessionId) ?? []).filter((row) => row.sequence > after);
-    const selected = options.limit === undefined ? rows : rows.slice(0, options.limit);
-    const checker = createChainChecker(this.#sha256, this.#chainStart(sessionId, after));
-    return selected.map((row) => {
-      checker.check(row);
-      return this.#codec.decodeRow(row);
-    });
+    return collectEvents(this.stream(sessionId, options), options.limit);
   }
 
-  async *stream(
+  stream(
     sessionId: string,
     options: Omit<ReadOptions, 'limit'> = {},
   ): AsyncIterable<StoredEvent<Payload>> {
-    yield* await this.read(sessionId, options);
+    this.#open();
+    return streamSession(
+      this.#rowSource,
+      this.#codec,
+      this.#sha256,
+      sessionId,
+      options.afterSequence,
+    );
   }
 
   async lastSequence(sessionId: string): Promise<number> {
@@ -129,8 +129,9 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
     }));
   }
 
-  async *readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
-    yield* this.#page(options.afterPosition ?? 0, options.limit ?? Number.MAX_SAFE_INTEGER);
+  readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
+    this.#open();
+    return pageFeed((after, limit) => this.#page(after, limit), options);
   }
 
   subscribe(
@@ -150,21 +151,7 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    const rows = this.#bySession.get(sessionId) ?? [];
-    const checker = createChainChecker(this.#sha256, { sequence: 0, hash: GENESIS_HASH });
-    try {
-      for (const row of rows) checker.check(row);
-    } catch (error) {
-      if (error instanceof CorruptEventError)
-        return { ok: false, sessionId, sequence: error.sequence, detail: error.message };
-      throw error;
-    }
-    return {
-      ok: true,
-      sessionId,
-      lastSequence: rows.at(-1)?.sequence ?? 0,
-      headHash: rows.at(-1)?.hash ?? GENESIS_HASH,
-    };
+    return verifySession(this.#rowSource, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -192,13 +179,17 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
     });
   }
 
-  #chainStart(sessionId: string, afterSequence: number): { sequence: number; hash: string } {
-    if (afterSequence <= 0) return { sequence: 0, hash: GENESIS_HASH };
-    const row = this.#bySession
-      .get(sessionId)
-      ?.find((candidate) => candidate.sequence === afterSequence);
-    return { sequence: afterSequence, hash: row?.hash ?? GENESIS_HASH };
-  }
+  /** Rows of one session, for the shared read paths. */
+  readonly #rowSource: SessionRowSource = {
+    page: (sessionId, after, limit) =>
+      (this.#bySession.get(sessionId) ?? []).filter((row) => row.sequence > after).slice(0, limit),
+    hashAt: (sessionId, sequence) =>
+      this.#bySession.get(sessionId)?.find((row) => row.sequence === sequence)?.hash,
+    head: (sessionId) => {
+      const last = this.#bySession.get(sessionId)?.at(-1);
+      return last && { sequence: last.sequence, hash: last.hash };
+    },
+  };
 
   #open(): void {
     if (this.#closed) throw new StoreClosedError('in-memory event store');

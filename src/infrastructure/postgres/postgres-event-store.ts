@@ -9,7 +9,6 @@ import {
   type AppendOptions,
 } from '../../core/events/append-batch.js';
 import { ConcurrencyError } from '../../core/events/concurrency-error.js';
-import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
 import {
   createEventCodec,
@@ -28,11 +27,17 @@ import type {
 } from '../../core/events/event-store.js';
 import {
   checkRowHash,
-  createChainChecker,
   GENESIS_HASH,
   type ChainVerification,
 } from '../../core/events/hash-chain.js';
 import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
+import {
+  collectEvents,
+  pageFeed,
+  streamSession,
+  verifySession,
+  type SessionRowSource,
+} from '../../core/events/session-reads.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import {
@@ -88,7 +93,6 @@ type HeadRow = { last_sequence: string; last_hash: string } & (
   RawRow | { [K in keyof RawRow]: null }
 );
 
-const PAGE_SIZE = 1000;
 const UNIQUE_EVENT_ID = 'events_event_id_unique';
 const UNIQUE_SEQUENCE = 'events_session_sequence_unique';
 const MAX_APPEND_ATTEMPTS = 5;
@@ -254,37 +258,21 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
-    const events: StoredEvent<Payload>[] = [];
-    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
-    if (limit <= 0) return events;
-    for await (const event of this.stream(sessionId, options)) {
-      events.push(event);
-      if (events.length >= limit) break;
-    }
-    return events;
+    return collectEvents(this.stream(sessionId, options), options.limit);
   }
 
-  async *stream(
+  stream(
     sessionId: string,
     options: Omit<ReadOptions, 'limit'> = {},
   ): AsyncIterable<StoredEvent<Payload>> {
     this.#open();
-    let after = Math.max(0, options.afterSequence ?? 0);
-    const start =
-      after === 0
-        ? GENESIS_HASH
-        : ((await this.#query<{ hash: string }>(this.#sql.hashAt, [sessionId, after])).rows[0]
-            ?.hash ?? GENESIS_HASH);
-    const checker = createChainChecker(this.#sha256, { sequence: after, hash: start });
-    for (;;) {
-      const page = await this.#sessionPage(sessionId, after);
-      for (const row of page) {
-        checker.check(row);
-        yield this.#codec.decodeRow(row);
-      }
-      if (page.length < PAGE_SIZE) return;
-      after = page.at(-1)!.sequence;
-    }
+    return streamSession(
+      this.#rowSource,
+      this.#codec,
+      this.#sha256,
+      sessionId,
+      options.afterSequence,
+    );
   }
 
   async lastSequence(sessionId: string): Promise<number> {
@@ -314,18 +302,9 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
    * older transaction is still in flight are waited for up to `settleTimeoutMs`; after that the
    * safe prefix is returned and the rest comes on the next read.
    */
-  async *readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
+  readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
     this.#open();
-    let after = options.afterPosition ?? 0;
-    let remaining = options.limit ?? Number.MAX_SAFE_INTEGER;
-    while (remaining > 0) {
-      const want = Math.min(PAGE_SIZE, remaining);
-      const events = await this.#settledPage(after, want);
-      yield* events;
-      if (events.length < want) return;
-      remaining -= events.length;
-      after = events.at(-1)!.position;
-    }
+    return pageFeed((after, limit) => this.#settledPage(after, limit), options);
   }
 
   subscribe(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage<Payload>> {
@@ -347,37 +326,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    const checker = createChainChecker(this.#sha256, { sequence: 0, hash: GENESIS_HASH });
-    let after = 0;
-    let headHash = GENESIS_HASH;
-    try {
-      for (;;) {
-        const page = await this.#sessionPage(sessionId, after);
-        for (const row of page) {
-          checker.check(row);
-          headHash = row.hash;
-        }
-        if (page.length < PAGE_SIZE) break;
-        after = page.at(-1)!.sequence;
-      }
-      const head = (
-        await this.#query<{ last_sequence: string; last_hash: string }>(this.#sql.head, [sessionId])
-      ).rows[0];
-      const lastSequence = Number(head?.last_sequence ?? 0);
-      if (head && head.last_hash !== headHash) {
-        return {
-          ok: false,
-          sessionId,
-          sequence: lastSequence,
-          detail: 'the session head does not match its last event',
-        };
-      }
-      return { ok: true, sessionId, lastSequence, headHash };
-    } catch (error) {
-      if (error instanceof CorruptEventError)
-        return { ok: false, sessionId, sequence: error.sequence, detail: error.message };
-      throw error;
-    }
+    return verifySession(this.#rowSource, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -388,11 +337,22 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     if (this.#ownsPool) await this.#pool.end();
   }
 
-  async #sessionPage(sessionId: string, after: number): Promise<EventRow[]> {
-    this.#open();
-    const result = await this.#query<RawRow>(this.#sql.sessionPage, [sessionId, after, PAGE_SIZE]);
-    return result.rows.map(toEventRow);
-  }
+  /** Rows of one session, for the shared read paths. */
+  readonly #rowSource: SessionRowSource = {
+    page: async (sessionId, after, limit) => {
+      this.#open();
+      const result = await this.#query<RawRow>(this.#sql.sessionPage, [sessionId, after, limit]);
+      return result.rows.map(toEventRow);
+    },
+    hashAt: async (sessionId, sequence) =>
+      (await this.#query<{ hash: string }>(this.#sql.hashAt, [sessionId, sequence])).rows[0]?.hash,
+    head: async (sessionId) => {
+      const head = (
+        await this.#query<{ last_sequence: string; last_hash: string }>(this.#sql.head, [sessionId])
+      ).rows[0];
+      return head && { sequence: Number(head.last_sequence), hash: head.last_hash };
+    },
+  };
 
   /**
    * Up to `limit` feed events after `afterPosition`, waiting up to `settleTimeoutMs` while

@@ -9,7 +9,6 @@ import {
   type AppendOptions,
 } from '../../core/events/append-batch.js';
 import { ConcurrencyError } from '../../core/events/concurrency-error.js';
-import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
 import {
   createEventCodec,
@@ -28,11 +27,17 @@ import type {
 } from '../../core/events/event-store.js';
 import {
   checkRowHash,
-  createChainChecker,
   GENESIS_HASH,
   type ChainVerification,
 } from '../../core/events/hash-chain.js';
 import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
+import {
+  collectEvents,
+  pageFeed,
+  streamSession,
+  verifySession,
+  type SessionRowSource,
+} from '../../core/events/session-reads.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
@@ -70,7 +75,6 @@ function tupleToEventRow(raw: RawTuple): EventRow {
 }
 
 const ROW_COLUMNS = 'position, session_id, sequence, event_id, bytes, hash, previous_hash';
-const PAGE_SIZE = 1000;
 
 function toEventRow(raw: RawRow): EventRow {
   return {
@@ -229,39 +233,21 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
-    const events: StoredEvent<Payload>[] = [];
-    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
-    if (limit <= 0) return events;
-    for await (const event of this.stream(sessionId, options)) {
-      events.push(event);
-      if (events.length >= limit) break;
-    }
-    return events;
+    return collectEvents(this.stream(sessionId, options), options.limit);
   }
 
-  async *stream(
+  stream(
     sessionId: string,
     options: Omit<ReadOptions, 'limit'> = {},
   ): AsyncIterable<StoredEvent<Payload>> {
     this.#open();
-    let after = options.afterSequence ?? 0;
-    const start =
-      after <= 0
-        ? GENESIS_HASH
-        : (this.#statements.hashAt.get(sessionId, after)?.hash ?? GENESIS_HASH);
-    const checker = createChainChecker(this.#sha256, { sequence: Math.max(0, after), hash: start });
-    for (;;) {
-      this.#open();
-      // `.all()` materializes the page, so no statement stays open while the consumer holds an event.
-      const page = this.#statements.sessionPage.all(sessionId, after, PAGE_SIZE);
-      for (const raw of page) {
-        const row = tupleToEventRow(raw);
-        checker.check(row);
-        after = row.sequence;
-        yield this.#codec.decodeRow(row);
-      }
-      if (page.length < PAGE_SIZE) return;
-    }
+    return streamSession(
+      this.#rowSource,
+      this.#codec,
+      this.#sha256,
+      sessionId,
+      options.afterSequence,
+    );
   }
 
   async lastSequence(sessionId: string): Promise<number> {
@@ -279,16 +265,9 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     }));
   }
 
-  async *readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
-    let after = options.afterPosition ?? 0;
-    let remaining = options.limit ?? Number.MAX_SAFE_INTEGER;
-    while (remaining > 0) {
-      const page = this.#feedPage(after, Math.min(PAGE_SIZE, remaining));
-      yield* page;
-      if (page.length < Math.min(PAGE_SIZE, remaining)) return;
-      remaining -= page.length;
-      after = page.at(-1)!.position;
-    }
+  readAll(options: ReadAllOptions = {}): AsyncIterable<StoredEvent<Payload>> {
+    this.#open();
+    return pageFeed((after, limit) => this.#feedPage(after, limit), options);
   }
 
   subscribe(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage<Payload>> {
@@ -305,36 +284,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    const checker = createChainChecker(this.#sha256, { sequence: 0, hash: GENESIS_HASH });
-    let after = 0;
-    let headHash = GENESIS_HASH;
-    try {
-      for (;;) {
-        const page = this.#statements.sessionPage.all(sessionId, after, PAGE_SIZE);
-        for (const raw of page) {
-          const row = tupleToEventRow(raw);
-          checker.check(row);
-          headHash = row.hash;
-          after = row.sequence;
-        }
-        if (page.length < PAGE_SIZE) break;
-      }
-      const head = this.#statements.head.get(sessionId);
-      const lastSequence = head?.last_sequence ?? 0;
-      if (head && head.last_hash !== headHash) {
-        return {
-          ok: false,
-          sessionId,
-          sequence: lastSequence,
-          detail: 'the session head does not match its last event',
-        };
-      }
-      return { ok: true, sessionId, lastSequence, headHash };
-    } catch (error) {
-      if (error instanceof CorruptEventError)
-        return { ok: false, sessionId, sequence: error.sequence, detail: error.message };
-      throw error;
-    }
+    return verifySession(this.#rowSource, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -343,6 +293,19 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     this.#notifier.notify();
     this.#db.close();
   }
+
+  /** Rows of one session, for the shared read paths; `.all()` materializes each page, so no statement stays open. */
+  readonly #rowSource: SessionRowSource = {
+    page: (sessionId, after, limit) => {
+      this.#open();
+      return this.#statements.sessionPage.all(sessionId, after, limit).map(tupleToEventRow);
+    },
+    hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+    head: (sessionId) => {
+      const head = this.#statements.head.get(sessionId);
+      return head && { sequence: head.last_sequence, hash: head.last_hash };
+    },
+  };
 
   #feedPage(afterPosition: number, limit: number): StoredEvent<Payload>[] {
     this.#open();

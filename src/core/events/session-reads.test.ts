@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { noteBatch } from '../../../test/support/sample-events.js';
+import { sha256Hex } from '../base/sha256.js';
+import { correxEventCatalog } from '../event-catalog.js';
+import { normalizeBatch, sealBatch } from './append-batch.js';
+import { createEventCodec, type EventRow } from './event-codec.js';
+import { GENESIS_HASH } from './hash-chain.js';
+import {
+  collectEvents,
+  pageFeed,
+  READ_PAGE_SIZE,
+  streamSession,
+  verifySession,
+  type SessionRowSource,
+} from './session-reads.js';
+
+const codec = createEventCodec(correxEventCatalog);
+
+function rowsOf(count: number): EventRow[] {
+  const sealed = sealBatch(codec, sha256Hex, normalizeBatch(codec, noteBatch('s', 1, count)), {
+    sequence: 0,
+    hash: GENESIS_HASH,
+  });
+  return sealed.map((row, index) => ({ ...row, position: index + 1 }));
+}
+
+function sourceOf(rows: EventRow[], head = rows.at(-1)): SessionRowSource & { pages: number } {
+  const source = {
+    pages: 0,
+    page: (_sessionId: string, after: number, limit: number) => {
+      source.pages += 1;
+      return rows.filter((row) => row.sequence > after).slice(0, limit);
+    },
+    hashAt: (_sessionId: string, sequence: number) =>
+      rows.find((row) => row.sequence === sequence)?.hash,
+    head: () => head && { sequence: head.sequence, hash: head.hash },
+  };
+  return source;
+}
+
+describe('shared session reads', () => {
+  it('streams across page boundaries from a cursor, one page at a time', async () => {
+    const rows = rowsOf(READ_PAGE_SIZE * 2 + 5);
+    const source = sourceOf(rows);
+    const events = await collectEvents(streamSession(source, codec, sha256Hex, 's', 3));
+    expect(events.map((event) => event.sequence)).toEqual(rows.slice(3).map((row) => row.sequence));
+    expect(source.pages).toBe(3);
+    expect(await collectEvents(streamSession(source, codec, sha256Hex, 's'), 2)).toHaveLength(2);
+  });
+
+  it('verify reports a recorded head that disagrees with the last event', async () => {
+    const rows = rowsOf(3);
+    expect(await verifySession(sourceOf(rows), sha256Hex, 's')).toMatchObject({
+      ok: true,
+      lastSequence: 3,
+    });
+    const stale = await verifySession(sourceOf(rows.slice(0, 2), rows[2]), sha256Hex, 's');
+    expect(stale).toMatchObject({
+      ok: false,
+      sequence: 3,
+      detail: expect.stringContaining('head'),
+    });
+  });
+
+  it('pages the global feed up to a limit', async () => {
+    const events = rowsOf(5).map((row) => codec.decodeRow(row));
+    const feed = await collectEvents(
+      pageFeed((after, limit) => events.filter((e) => e.position > after).slice(0, limit), {
+        afterPosition: 1,
+        limit: 3,
+      }),
+    );
+    expect(feed.map((event) => event.position)).toEqual([2, 3, 4]);
+  });
+});

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { createInMemoryArtifactStore } from '../../src/core/artifacts/in-memory-artifact-store.js';
 import { replaySession } from '../../src/core/kernel/replay-session.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
 import {
@@ -53,9 +54,11 @@ describe('a session through plan → implement → verify → review', () => {
       },
     ]);
     const config = scenarioConfig();
+    const artifacts = createInMemoryArtifactStore();
     const outcome = await runSession(
       {
         store,
+        artifacts,
         sessionId: 's-happy',
         config,
         ports: livePorts(model),
@@ -100,6 +103,27 @@ describe('a session through plan → implement → verify → review', () => {
     expect(exec?.payload).toMatchObject({ outcome: 'succeeded', exitCode: 0 });
     expect((exec?.payload as { output: string }).output).toContain('HELLO');
     expect(model.requests()).toBe(7);
+
+    // Every accepted artifact is in the artifact store under the hash its events name, with lineage.
+    const stored = await artifacts.listBySession('s-happy');
+    expect(stored.map((artifact) => artifact.kind)).toEqual([
+      'plan',
+      'change',
+      'verification',
+      'review',
+    ]);
+    const completed = events.flatMap((event) =>
+      event.payload.type === 'stage_completed' ? [event.payload.artifactHash] : [],
+    );
+    expect(stored.map((artifact) => artifact.hash)).toEqual(completed);
+    const review = stored[3]!;
+    expect((review.content as { reviewedArtifact: string }).reviewedArtifact).toBe(stored[1]!.hash);
+    expect((await artifacts.lineage(review.hash)).map((artifact) => artifact.kind)).toEqual([
+      'review',
+      'plan',
+      'change',
+      'verification',
+    ]);
 
     const report = await expectReplayIdentical(store, 's-happy', config);
     expect(report.events).toBe(events.length);

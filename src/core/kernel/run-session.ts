@@ -4,7 +4,11 @@ import type { IdSource } from '../base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { InferenceError } from '../inference/inference-failure.js';
 import { isFinalStatus, type SessionStatus } from '../sessions/session-status.js';
+import type { Artifact } from '../artifacts/artifact.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { decide, pendingEffects } from './decide.js';
+import { KernelInvariantError } from './kernel-errors.js';
+import { proposedArtifact } from './stage-artifact.js';
 import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
@@ -26,6 +30,8 @@ export type RunSessionOptions = {
   readonly ids: IdSource;
   /** Stops this process's work: the running effect is aborted, its result recorded, the loop ends. */
   readonly signal?: AbortSignal;
+  /** Where proposed artifacts are stored by hash (optional: the log can always rebuild them). */
+  readonly artifacts?: ArtifactStore;
   /** Called with every event this runner appends, in order (tracing, metrics, UIs). */
   readonly onEvent?: (event: CorrexEvent) => void;
 };
@@ -168,6 +174,7 @@ async function drive(
       const decision = decide(config, state, last!);
       decided = decision.effects;
       if (decision.events.length > 0) {
+        const artifacts = proposedArtifacts(config, state, decision.events);
         try {
           await appendOnce(decision.events.map((event) => ({ ...event })));
         } catch (error) {
@@ -175,6 +182,8 @@ async function drive(
           await reload();
           continue;
         }
+        // Content lives in the artifact store; the log holds the hash (and the model text it came from).
+        for (const artifact of artifacts) await options.artifacts?.put(artifact);
       }
     }
     if (queue.length > 0) continue;
@@ -306,6 +315,29 @@ function outcome(state: KernelState, effect: Effect | undefined, stopped: boolea
     return { status, waiting: { kind: 'approval', callId: effect.callId }, state };
   if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
   return { status, waiting: null, state };
+}
+
+/** The artifacts a decision proposes, rebuilt from the state it was made on and checked by hash. */
+function proposedArtifacts(
+  config: KernelConfig,
+  state: KernelState,
+  events: readonly { readonly payload: Payload }[],
+): Artifact[] {
+  const artifacts: Artifact[] = [];
+  for (const { payload } of events) {
+    if (payload.type !== 'artifact_proposed') continue;
+    const stage = config.workflow.stages.get(payload.stageId);
+    const turn = state.run?.turn;
+    const artifact =
+      stage && turn ? proposedArtifact(state, stage, turn, config.sha256) : undefined;
+    if (artifact?.hash !== payload.hash) {
+      throw new KernelInvariantError(
+        `artifact ${payload.hash} cannot be rebuilt from the state that proposed it`,
+      );
+    }
+    artifacts.push(artifact);
+  }
+  return artifacts;
 }
 
 function isConflict(error: unknown): boolean {

@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { InferenceError } from '../../src/core/inference/inference-failure.js';
+import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import { KernelCommandError } from '../../src/core/kernel/kernel-errors.js';
 import { runSession, startSession } from '../../src/core/kernel/run-session.js';
 import {
@@ -184,5 +186,45 @@ describe('sessions that wait, pause, steer and cancel', () => {
       'Steering note from the operator:\nKeep notes.txt under ten lines.',
     );
     await expectReplayIdentical(store, 's-steer', config);
+  });
+
+  it('stops during a model call without recording a failure, and asks again on resume', async () => {
+    const { workspace, store, config } = setup();
+    const stop = new AbortController();
+    let asked = 0;
+    const hanging: InferenceProvider = {
+      name: 'scripted',
+      infer: (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          asked += 1;
+          signal?.addEventListener('abort', () =>
+            reject(
+              new InferenceError({
+                category: 'cancelled',
+                provider: 'scripted',
+                message: 'aborted',
+              }),
+            ),
+          );
+          stop.abort();
+        }),
+    };
+    const options = { store, sessionId: 's-stop-infer', config, clock: newClock(), ids: newIds() };
+    const stopped = await runSession(
+      { ...options, ports: livePorts(hanging), signal: stop.signal },
+      { type: 'start', task: 'write notes', workspace, workflowId: 'implement-only', mode: 'auto' },
+    );
+    expect(stopped).toMatchObject({ status: 'running', waiting: { kind: 'stopped' } });
+    expect(asked).toBe(1);
+    expect(typesOf(await eventsOf(store, 's-stop-infer'))).not.toContain('inference_failed');
+    const resumed = await runSession({
+      ...options,
+      ports: livePorts(scriptedModel([write, done])),
+      ids: newIds('r'),
+    });
+    expect(resumed.status).toBe('completed');
+    const types = typesOf(await eventsOf(store, 's-stop-infer'));
+    expect(types.filter((type) => type === 'stage_started')).toHaveLength(1);
+    await expectReplayIdentical(store, 's-stop-infer', config);
   });
 });

@@ -229,6 +229,9 @@ async function runEffect(
         ];
       } catch (error) {
         if (!(error instanceof InferenceError)) throw error;
+        // We aborted it (stop or cancel): a model call has no effect to record, and recording a
+        // failure would spend a stage attempt. The request stays pending and runs on resume.
+        if (error.category === 'cancelled' && signal.aborted) return [];
         return [
           {
             type: 'inference_failed',

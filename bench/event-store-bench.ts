@@ -3,48 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { correxEventCatalog, type EventPayload } from '../src/core/event-catalog.js';
-import { createEventCodec } from '../src/core/events/event-codec.js';
-import type { NewEvent } from '../src/core/events/event-envelope.js';
 import type { Projection } from '../src/core/events/projection.js';
 import { replay, replayAndSnapshot } from '../src/core/events/replay.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
 import { openSqliteSnapshotStore } from '../src/infrastructure/sqlite/sqlite-snapshot-store.js';
 import type { SqliteSynchronous } from '../src/infrastructure/sqlite/sqlite-database.js';
+import { benchEvent, rawEventRow, type RawEventRow } from './bench-events.js';
 import { compare, measure, row, type BenchRow } from './bench-table.js';
-
-const codec = createEventCodec(correxEventCatalog);
-
-/** A realistic event: a tool call proposal of a few hundred bytes, ids ordered by session and index. */
-function benchEvent(sessionId: string, index: number): NewEvent<EventPayload> {
-  return {
-    eventId: `${sessionId}-${String(index).padStart(9, '0')}`,
-    sessionId,
-    timestamp: new Date(Date.UTC(2026, 10, 30) + index).toISOString(),
-    causationId: null,
-    correlationId: `turn-${Math.floor(index / 10)}`,
-    payload: {
-      type: 'tool_call_proposed',
-      callId: `call-${index}`,
-      stageId: 'implement',
-      tool: 'write_file',
-      argsRaw: JSON.stringify({
-        path: `src/module-${index % 50}.ts`,
-        content: 'export const x = 1;\n'.repeat(8),
-      }),
-    },
-  };
-}
-
-/** The same bytes the store would write, for the raw baselines. */
-function rawRow(sessionId: string, index: number) {
-  const event = benchEvent(sessionId, index);
-  return {
-    sessionId,
-    sequence: index,
-    eventId: event.eventId,
-    bytes: codec.encode(codec.normalize(event), index),
-  };
-}
 
 function openRaw(path: string, synchronous: SqliteSynchronous) {
   const db = new Database(path);
@@ -58,8 +23,8 @@ function openRaw(path: string, synchronous: SqliteSynchronous) {
   );
   return {
     db,
-    insertOne: db.transaction((r: ReturnType<typeof rawRow>) => insert.run(r)),
-    insertMany: db.transaction((rs: ReturnType<typeof rawRow>[]) => {
+    insertOne: db.transaction((r: RawEventRow) => insert.run(r)),
+    insertMany: db.transaction((rs: RawEventRow[]) => {
       for (const r of rs) insert.run(r);
     }),
   };
@@ -71,7 +36,7 @@ async function singleAppends(
   count: number,
 ): Promise<BenchRow[]> {
   const raw = openRaw(join(dir, `raw-single-${synchronous}.db`), synchronous);
-  const rows = Array.from({ length: count }, (_, i) => rawRow('raw', i + 1));
+  const rows = Array.from({ length: count }, (_, i) => rawEventRow('raw', i + 1));
   const store = openSqliteEventStore(join(dir, `store-single-${synchronous}.db`), {
     catalog: correxEventCatalog,
     synchronous,
@@ -95,7 +60,7 @@ async function batchAppends(
 ): Promise<BenchRow[]> {
   const raw = openRaw(join(dir, `raw-batch-${synchronous}.db`), synchronous);
   const rawBatches = Array.from({ length: batches }, (_, b) =>
-    Array.from({ length: 100 }, (_, i) => rawRow('raw', b * 100 + i + 1)),
+    Array.from({ length: 100 }, (_, i) => rawEventRow('raw', b * 100 + i + 1)),
   );
   const store = openSqliteEventStore(join(dir, `store-batch-${synchronous}.db`), {
     catalog: correxEventCatalog,

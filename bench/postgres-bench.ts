@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { correxEventCatalog, type EventPayload } from '../src/core/event-catalog.js';
-import { createEventCodec } from '../src/core/events/event-codec.js';
-import type { NewEvent } from '../src/core/events/event-envelope.js';
+import { correxEventCatalog } from '../src/core/event-catalog.js';
 import { openPostgresEventStore } from '../src/infrastructure/postgres/postgres-event-store.js';
+import { benchEvent, rawEventRow, type RawEventRow } from './bench-events.js';
 import { measure, row, type BenchRow } from './bench-table.js';
 
 /**
@@ -40,12 +39,12 @@ export async function runPostgresBench(
       position bigserial PRIMARY KEY, session_id text NOT NULL, sequence bigint NOT NULL,
       event_id text NOT NULL UNIQUE, bytes text NOT NULL, UNIQUE (session_id, sequence))`);
     const raw = `"${schema}".raw_events`;
-    const insertOne = (r: RawRow) =>
+    const insertOne = (r: RawEventRow) =>
       pool.query(
         `INSERT INTO ${raw} (session_id, sequence, event_id, bytes) VALUES ($1, $2, $3, $4)`,
         [r.sessionId, r.sequence, r.eventId, r.bytes],
       );
-    const insertMany = (rs: RawRow[]) =>
+    const insertMany = (rs: RawEventRow[]) =>
       pool.query(
         `INSERT INTO ${raw} (session_id, sequence, event_id, bytes)
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])`,
@@ -61,7 +60,7 @@ export async function runPostgresBench(
     const singles = Math.round(2000 * scale);
     const rawSingle = row(
       'pg raw insert, 1 row',
-      await measure(singles, (i) => insertOne(rawRow('raw-single', i + 1))),
+      await measure(singles, (i) => insertOne(rawEventRow('raw-single', i + 1))),
       'events/s',
     );
     const single = Array.from({ length: singles }, (_, i) => benchEvent('single', i + 1));
@@ -79,7 +78,9 @@ export async function runPostgresBench(
     const rawBatch = row(
       'pg raw insert, 100 rows',
       (await measure(batches, (b) =>
-        insertMany(Array.from({ length: 100 }, (_, i) => rawRow('raw-batch', b * 100 + i + 1))),
+        insertMany(
+          Array.from({ length: 100 }, (_, i) => rawEventRow('raw-batch', b * 100 + i + 1)),
+        ),
       )) * 100,
       'events/s',
     );
@@ -110,7 +111,7 @@ export async function runPostgresBench(
     };
     const rawConcurrent = row(
       'pg raw insert, 4 writers',
-      await concurrently((w, i) => insertOne(rawRow(`raw-writer-${w}`, i + 1))),
+      await concurrently((w, i) => insertOne(rawEventRow(`raw-writer-${w}`, i + 1))),
       'events/s',
     );
     const writerEvents = [0, 1, 2, 3].map((w) =>
@@ -130,7 +131,7 @@ export async function runPostgresBench(
     for (let from = 1; from <= total; from += 1000)
       await store.appendAll(Array.from({ length: 1000 }, (_, i) => benchEvent('read', from + i)));
     for (let from = 1; from <= total; from += 1000)
-      await insertMany(Array.from({ length: 1000 }, (_, i) => rawRow('raw-read', from + i)));
+      await insertMany(Array.from({ length: 1000 }, (_, i) => rawEventRow('raw-read', from + i)));
     const rawRead = row(
       `pg raw select, ${total} rows`,
       await readRate(total, async () => {
@@ -169,42 +170,6 @@ export async function runPostgresBench(
     await pool.end();
     await admin.end();
   }
-}
-
-type RawRow = { sessionId: string; sequence: number; eventId: string; bytes: string };
-
-const codec = createEventCodec(correxEventCatalog);
-
-/** A realistic event: a tool call proposal of a few hundred bytes. */
-function benchEvent(sessionId: string, index: number): NewEvent<EventPayload> {
-  return {
-    eventId: `${sessionId}-${String(index).padStart(9, '0')}`,
-    sessionId,
-    timestamp: new Date(Date.UTC(2026, 10, 30) + index).toISOString(),
-    causationId: null,
-    correlationId: `turn-${Math.floor(index / 10)}`,
-    payload: {
-      type: 'tool_call_proposed',
-      callId: `call-${index}`,
-      stageId: 'implement',
-      tool: 'write_file',
-      argsRaw: JSON.stringify({
-        path: `src/module-${index % 50}.ts`,
-        content: 'export const x = 1;\n'.repeat(8),
-      }),
-    },
-  };
-}
-
-/** The bytes the store would write for the same event, for the raw baselines. */
-function rawRow(sessionId: string, index: number): RawRow {
-  const event = benchEvent(sessionId, index);
-  return {
-    sessionId,
-    sequence: index,
-    eventId: event.eventId,
-    bytes: codec.encode(codec.normalize(event), index),
-  };
 }
 
 async function readRate(expected: number, read: () => Promise<number>): Promise<number> {

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { runCli } from '../interfaces/cli/program.js';
+import { systemClock } from '../infrastructure/system/system-clock.js';
+import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
 
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
@@ -11,6 +13,9 @@ process.exitCode = await runCli(
   {
     version,
     correxHome: correxHome(),
+    clock: systemClock,
+    ids: createUuidV7IdSource(),
+    user: process.env.USER || process.env.USERNAME || 'unknown',
     defaultStore: defaultStoreLocation(),
     async openStores(location) {
       // Loaded on first use, so `--help` and usage errors do not pay for database drivers.

@@ -1,3 +1,5 @@
+import type { Clock } from '../../core/base/clock.js';
+import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
 
@@ -20,6 +22,11 @@ export type CliContext = {
   openStores(location: string): Promise<CliStores>;
   /** Brings a store's schema up to date. */
   migrateStore(location: string, options: { schema?: string }): Promise<StoreMigrationReport>;
+  /** Stamps the events a person's command records (a grant, a revocation). */
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  /** Who is at the keyboard, recorded as the decider ($USER unless --by is given). */
+  readonly user: string;
   out(text: string): void;
   err(text: string): void;
 };

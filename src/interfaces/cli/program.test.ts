@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { noteBatch } from '../../../test/support/sample-events.js';
 import { correxEventCatalog } from '../../core/event-catalog.js';
 import { CorrexError } from '../../core/base/correx-error.js';
+import { createSteppingClock } from '../../core/base/clock.js';
+import { createCountingIdSource } from '../../core/base/id-source.js';
 import { InMemoryEventStore } from '../../core/events/in-memory-event-store.js';
 import type { CliContext } from './cli-context.js';
 import { runCli } from './program.js';
@@ -12,6 +14,9 @@ function harness() {
   const context: CliContext = {
     version: '9.9.9',
     correxHome: '/home/me/.correx',
+    clock: createSteppingClock('2026-11-30T12:00:00.000Z', 1000),
+    ids: createCountingIdSource('cli'),
+    user: 'alice',
     defaultStore: '/home/me/.correx/correx.db',
     openStores: async (location) => {
       if (location === 'postgres://nowhere')
@@ -102,6 +107,9 @@ describe('correx store copy and migrate', () => {
     const context: CliContext = {
       version: '0',
       correxHome: '/unused',
+      clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
+      ids: createCountingIdSource('cli'),
+      user: 'alice',
       defaultStore: 'unused',
       openStores: async (location) => ({
         kind: 'memory',
@@ -139,6 +147,9 @@ describe('correx store copy and migrate', () => {
     const context: CliContext = {
       version: '0',
       correxHome: '/unused',
+      clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
+      ids: createCountingIdSource('cli'),
+      user: 'alice',
       defaultStore: path,
       openStores: async () => {
         throw new Error('not used');
@@ -166,6 +177,9 @@ describe('correx init', () => {
     const context: CliContext = {
       version: '0',
       correxHome: home,
+      clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
+      ids: createCountingIdSource('cli'),
+      user: 'alice',
       defaultStore: join(home, 'correx.db'),
       openStores: async () => {
         throw new Error('not used');
@@ -184,5 +198,74 @@ describe('correx init', () => {
     const config = await loadHarnessConfig({ correxHome: home, workspace });
     expect(config.sources).toHaveLength(2);
     expect(config.mode).toBe('prompt');
+  });
+});
+
+describe('correx grants, grant and revoke', () => {
+  it('adds an exactly scoped grant as an event, lists it, and revokes it', async () => {
+    const h = harness();
+    await h.store.appendAll(noteBatch('s-1', 1, 2));
+    expect(
+      await h.run(
+        'grant',
+        's-1',
+        '--command',
+        'npm test',
+        '--reason',
+        'tests are safe',
+        '--stage',
+        'verify',
+      ),
+    ).toBe(0);
+    expect(h.output.out.at(-1)).toMatch(/^added (grant-cli-\d+): command: npm test$/);
+    const grantId = /^added (\S+):/.exec(h.output.out.at(-1)!)![1]!;
+    const [recorded] = await h.store.read('s-1', { afterSequence: 2 });
+    expect(recorded!.payload).toEqual({
+      type: 'approval_grant_added',
+      grantId,
+      scope: { kind: 'command', command: 'npm test' },
+      lifetime: 'stage',
+      stageId: 'verify',
+      expiresAt: null,
+      by: 'alice',
+      reason: 'tests are safe',
+    });
+    expect(await h.run('grants', 's-1')).toBe(0);
+    expect(h.output.out.at(-1)).toMatch(
+      new RegExp(`${grantId}\\s+command: npm test\\s+stage verify`),
+    );
+    expect(await h.run('revoke', 's-1', grantId, '--reason', 'done')).toBe(0);
+    expect(await h.run('grants', 's-1')).toBe(0);
+    expect(h.output.out.at(-1)).toBe('no active grants for session s-1');
+    expect(await h.run('grants', 's-1', '--all', '--json')).toBe(0);
+    expect(JSON.parse(h.output.out.at(-1)!)).toMatchObject([{ grantId, revoked: true }]);
+    expect(await h.run('revoke', 's-1', 'grant-nope')).toBe(1);
+    expect(h.output.err.at(-1)).toMatch(/has no grant grant-nope/);
+  });
+
+  it('refuses an ambiguous or unscoped grant, a bad expiry, and an unknown session', async () => {
+    const h = harness();
+    await h.store.appendAll(noteBatch('s-1', 1, 1));
+    expect(await h.run('grant', 's-1', '--reason', 'x')).toBe(2);
+    expect(
+      await h.run('grant', 's-1', '--command', 'ls', '--host', 'example.com', '--reason', 'x'),
+    ).toBe(2);
+    expect(await h.run('grant', 's-1', '--path', 'src/**', '--reason', 'x')).toBe(2);
+    expect(h.output.err.at(-1)).toMatch(/--path needs --tool/);
+    expect(
+      await h.run(
+        'grant',
+        's-1',
+        '--host',
+        'example.com',
+        '--until',
+        'tomorrow-ish',
+        '--reason',
+        'x',
+      ),
+    ).toBe(2);
+    expect(await h.run('grant', 'nobody', '--host', 'example.com', '--reason', 'x')).toBe(1);
+    expect(h.output.err.at(-1)).toMatch(/no session nobody/);
+    expect(await h.store.lastSequence('s-1')).toBe(1);
   });
 });

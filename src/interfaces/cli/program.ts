@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { CliContext, CommandContext } from './cli-context.js';
 import { eventsCommand } from './commands/events-command.js';
+import { grantsCommands } from './commands/grants-command.js';
 import { initCommand } from './commands/init-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { sessionsCommand } from './commands/sessions-command.js';
@@ -33,6 +34,7 @@ export function createProgram(context: CommandContext): Command {
     sessionsCommand(context),
     eventsCommand(context),
     verifyCommand(context),
+    ...grantsCommands(context),
     migrateCommand(context),
     storeCommand(context),
   ]) {
@@ -49,7 +51,7 @@ const STORE_UNAVAILABLE = new Set([
   'postgres_schema_not_ready',
   'sqlite_open_failed',
 ]);
-const USAGE = new Set(['store_location_invalid', 'config_invalid', 'config_exists']);
+const USAGE = new Set(['usage', 'store_location_invalid', 'config_invalid', 'config_exists']);
 
 function exitCodeFor(error: CorrexError): number {
   if (STORE_UNAVAILABLE.has(error.code)) return EXIT_CODES.storeUnavailable;

@@ -618,16 +618,19 @@ export {
 } from './core/kernel/kernel-config.js';
 export { KernelCommandError, KernelInvariantError } from './core/kernel/kernel-errors.js';
 export {
-  kernelEvents,
+  toolCallOutcomeEvents,
   toolCallRejected,
   toolCallInterrupted,
   toolCallClassified,
-  dodCheckRan,
-  journalCompacted,
   TOOL_CALL_REJECTIONS,
   type ToolCallRejection,
   type CallClassification,
-} from './core/kernel/kernel-events.js';
+} from './core/tools/tool-call-outcome-events.js';
+export {
+  definitionOfDoneEvents,
+  dodCheckRan,
+} from './core/validation/definition-of-done-events.js';
+export { journalEvents, journalCompacted } from './core/context/journal-events.js';
 export type {
   KernelPorts,
   ToolRunner,

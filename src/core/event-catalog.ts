@@ -1,15 +1,17 @@
 import type { z } from 'zod';
 import { approvalEvents } from './approvals/approval-events.js';
 import { artifactEvents } from './artifacts/artifact-events.js';
+import { journalEvents } from './context/journal-events.js';
 import { steeringEvents } from './context/steering-events.js';
 import { createEventCatalog } from './events/event-catalog.js';
 import { inferenceEvents } from './inference/inference-events.js';
-import { kernelEvents } from './kernel/kernel-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { sessionEvents } from './sessions/session-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
+import { definitionOfDoneEvents } from './validation/definition-of-done-events.js';
 import { validationEvents } from './validation/validation-events.js';
+import { toolCallOutcomeEvents } from './tools/tool-call-outcome-events.js';
 import { toolEvents } from './tools/tool-events.js';
 import { toolIntentEvents } from './toolintent/toolintent-events.js';
 
@@ -27,7 +29,9 @@ export const eventDefinitions = [
   ...toolIntentEvents,
   ...steeringEvents,
   ...inferenceEvents,
-  ...kernelEvents,
+  ...toolCallOutcomeEvents,
+  ...definitionOfDoneEvents,
+  ...journalEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

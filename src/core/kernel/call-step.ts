@@ -11,7 +11,7 @@ import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
-import type { ToolCallRejection } from './kernel-events.js';
+import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
 import type { CallRecord, KernelState, StageRunState } from './kernel-state.js';
 import { stageFailed } from './stage-failed.js';
 

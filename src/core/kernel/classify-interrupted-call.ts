@@ -2,7 +2,7 @@ import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
-import type { toolCallClassified } from './kernel-events.js';
+import type { toolCallClassified } from '../tools/tool-call-outcome-events.js';
 import type { CallRecord } from './kernel-state.js';
 
 export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;

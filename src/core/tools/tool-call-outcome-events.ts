@@ -78,49 +78,8 @@ export const toolCallClassified = defineEvent({
   },
 });
 
-/**
- * A definition-of-done check of the running stage ran: the command, how it ended, its exit code
- * and bounded output. Appended by the effect runner from the StaticAnalysisRunner port;
- * `decide` parses the diagnostics from the recorded output, so replay never runs a check.
- */
-export const dodCheckRan = defineEvent({
-  type: 'dod_check_ran',
-  description: "A stage's definition-of-done check ran; exit code and bounded output are recorded.",
-  fields: {
-    stageId: z.string().min(1),
-    attempt: z.number().int().min(1),
-    name: z.string().min(1),
-    command: z.string().min(1),
-    outcome: z.enum(['completed', 'timed_out', 'aborted', 'failed_to_start']),
-    exitCode: z.number().int().nullable(),
-    output: z.string(),
-    outputBytes: z.number().int().min(0),
-    truncated: z.boolean(),
-    durationMs: z.number().int().min(0),
-  },
-});
-
-/**
- * Older entries of a long stage attempt's journal were folded into one recorded summary, so the
- * packs that follow stay small. Emitted by `decide` (the summary is derived from the recorded
- * entries, so replay derives the same one); the entries up to `throughSequence` leave the pack.
- */
-export const journalCompacted = defineEvent({
-  type: 'journal_compacted',
-  description: "A stage attempt's older journal entries were replaced by a recorded summary.",
-  fields: {
-    stageId: z.string().min(1),
-    attempt: z.number().int().min(1),
-    throughSequence: z.number().int().min(1),
-    entries: z.number().int().min(1),
-    summary: z.string().min(1),
-  },
-});
-
-export const kernelEvents = [
+export const toolCallOutcomeEvents = [
   toolCallRejected,
   toolCallInterrupted,
   toolCallClassified,
-  dodCheckRan,
-  journalCompacted,
 ] as const;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineEvent } from '../events/event-definition.js';
+
+/**
+ * A definition-of-done check of the running stage ran: the command, how it ended, its exit code
+ * and bounded output. Appended by the effect runner from the StaticAnalysisRunner port;
+ * `decide` parses the diagnostics from the recorded output, so replay never runs a check.
+ */
+export const dodCheckRan = defineEvent({
+  type: 'dod_check_ran',
+  description: "A stage's definition-of-done check ran; exit code and bounded output are recorded.",
+  fields: {
+    stageId: z.string().min(1),
+    attempt: z.number().int().min(1),
+    name: z.string().min(1),
+    command: z.string().min(1),
+    outcome: z.enum(['completed', 'timed_out', 'aborted', 'failed_to_start']),
+    exitCode: z.number().int().nullable(),
+    output: z.string(),
+    outputBytes: z.number().int().min(0),
+    truncated: z.boolean(),
+    durationMs: z.number().int().min(0),
+  },
+});
+
+export const definitionOfDoneEvents = [dodCheckRan] as const;

@@ -24,8 +24,15 @@ export type EventRow = {
   readonly eventId: string;
   readonly bytes: string;
   readonly hash: string;
-  readonly previousHash: string;
+  /**
+   * The hash this row was chained to, as stored. Session reads may leave it out: they check the
+   * chain against the previous row they read, which is the stronger check anyway.
+   */
+  readonly previousHash?: string;
 };
+
+/** A row read with the hash it was chained to, so it can be checked on its own (global feed reads). */
+export type ChainedEventRow = EventRow & { readonly previousHash: string };
 
 type Where = { readonly sessionId: string; readonly sequence: number };
 

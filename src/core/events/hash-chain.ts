@@ -1,6 +1,6 @@
 import type { Sha256 } from '../base/sha256.js';
 import { CorruptEventError } from './corrupt-event-error.js';
-import type { EventRow } from './event-codec.js';
+import type { ChainedEventRow, EventRow } from './event-codec.js';
 
 /** The "previous hash" of a session's first event. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -44,7 +44,7 @@ export function createChainChecker(sha256: Sha256, start: { sequence: number; ha
           `sequence ${expectedSequence} is missing (found ${row.sequence})`,
         );
       }
-      if (row.previousHash !== previousHash) {
+      if (row.previousHash !== undefined && row.previousHash !== previousHash) {
         throw new CorruptEventError(
           row.sessionId,
           row.sequence,
@@ -52,7 +52,7 @@ export function createChainChecker(sha256: Sha256, start: { sequence: number; ha
           'previous hash does not match the previous event',
         );
       }
-      if (chainHash(sha256, row.previousHash, row.bytes) !== row.hash) {
+      if (chainHash(sha256, previousHash, row.bytes) !== row.hash) {
         throw new CorruptEventError(
           row.sessionId,
           row.sequence,
@@ -67,7 +67,7 @@ export function createChainChecker(sha256: Sha256, start: { sequence: number; ha
 }
 
 /** Checks one row on its own (its hash over its bytes), for reads that cross sessions. */
-export function checkRowHash(sha256: Sha256, row: EventRow): void {
+export function checkRowHash(sha256: Sha256, row: ChainedEventRow): void {
   if (chainHash(sha256, row.previousHash, row.bytes) !== row.hash) {
     throw new CorruptEventError(
       row.sessionId,

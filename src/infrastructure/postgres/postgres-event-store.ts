@@ -13,7 +13,7 @@ import type { EventCatalog } from '../../core/events/event-catalog.js';
 import {
   createEventCodec,
   type EventCodec,
-  type EventRow,
+  type ChainedEventRow,
   type NormalizedEvent,
 } from '../../core/events/event-codec.js';
 import type { NewEvent, PayloadShape, StoredEvent } from '../../core/events/event-envelope.js';
@@ -97,7 +97,7 @@ const UNIQUE_EVENT_ID = 'events_event_id_unique';
 const UNIQUE_SEQUENCE = 'events_session_sequence_unique';
 const MAX_APPEND_ATTEMPTS = 5;
 
-function toEventRow(raw: RawRow): EventRow {
+function toEventRow(raw: RawRow): ChainedEventRow {
   return {
     position: Number(raw.position),
     sessionId: raw.session_id,

@@ -16,7 +16,6 @@ import { redactConnectionString } from './postgres-connection.js';
 import { PostgresConnectError, PostgresSchemaError } from './postgres-errors.js';
 import { openPostgresEventStore } from './postgres-event-store.js';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
-import { openPostgresSnapshotStore } from './postgres-snapshot-store.js';
 
 const server = await probeTestServer();
 
@@ -240,31 +239,5 @@ describe.skipIf(!server.available)('PostgreSQL store faults (live server)', () =
       fromSqlite.map((event, index) => ({ ...event, position: fromPostgres[index]!.position })),
     );
     await postgres.close();
-  });
-
-  it('the snapshot store keeps the newest snapshot per projection', async () => {
-    const schema = schemas.next();
-    const snapshots = await openPostgresSnapshotStore({
-      connectionString: TEST_POSTGRES_URL,
-      schema,
-      migrate: true,
-    });
-    const base = { sessionId: 's', projection: 'p', projectionVersion: 1 };
-    await snapshots.save({
-      ...base,
-      sequence: 5,
-      state: { count: 5, nested: { b: 1, a: [1, 'x'] } },
-    });
-    await snapshots.save({ ...base, sequence: 3, state: { count: 3 } });
-    expect(await snapshots.load('s', 'p')).toEqual({
-      ...base,
-      sequence: 5,
-      state: { count: 5, nested: { b: 1, a: [1, 'x'] } },
-    });
-    await snapshots.save({ ...base, projectionVersion: 2, sequence: 1, state: null });
-    expect(await snapshots.load('s', 'p')).toMatchObject({ projectionVersion: 2, sequence: 1 });
-    expect(await snapshots.load('s', 'other')).toBeUndefined();
-    await snapshots.close();
-    await expect(snapshots.load('s', 'p')).rejects.toMatchObject({ code: 'store_closed' });
   });
 });

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { CliContext, CommandContext } from './cli-context.js';
+import { demoCommand } from './commands/demo-command.js';
 import { eventsCommand } from './commands/events-command.js';
 import { grantsCommands } from './commands/grants-command.js';
 import { initCommand } from './commands/init-command.js';
@@ -31,6 +32,7 @@ export function createProgram(context: CommandContext): Command {
     .exitOverride();
   for (const command of [
     initCommand(context),
+    demoCommand(context),
     sessionsCommand(context),
     eventsCommand(context),
     verifyCommand(context),
@@ -51,7 +53,13 @@ const STORE_UNAVAILABLE = new Set([
   'postgres_schema_not_ready',
   'sqlite_open_failed',
 ]);
-const USAGE = new Set(['usage', 'store_location_invalid', 'config_invalid', 'config_exists']);
+const USAGE = new Set([
+  'usage',
+  'store_location_invalid',
+  'config_invalid',
+  'config_exists',
+  'demo_workspace_invalid',
+]);
 
 function exitCodeFor(error: CorrexError): number {
   if (STORE_UNAVAILABLE.has(error.code)) return EXIT_CODES.storeUnavailable;

@@ -1,0 +1,61 @@
+import { Command } from 'commander';
+import type { CommandContext } from '../cli-context.js';
+import { formatJson } from '../format.js';
+import { withStore } from '../with-store.js';
+import { demoProblem, formatProgress } from './demo-progress.js';
+
+export function demoCommand(context: CommandContext): Command {
+  return new Command('demo')
+    .description(
+      'fix a bug in a bundled sample project with a scripted model: no model, key or network needed',
+    )
+    .option(
+      '--workspace <dir>',
+      'copy the sample here (an empty or new folder; default: a temp folder)',
+    )
+    .option('--json', 'print only a JSON summary at the end')
+    .action(async (options: { workspace?: string; json?: boolean }, command: Command) => {
+      await withStore(context, command, async ({ events, location }) => {
+        // Loaded on use: `--help` does not pay for the kernel, the tools and the sample.
+        const { runDemo } = await import('./demo-run.js');
+        const report = await runDemo({
+          store: events,
+          correxHome: context.correxHome,
+          clock: context.clock,
+          ids: context.ids,
+          ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+          ...(options.json === true
+            ? {}
+            : {
+                onEvent: (event) => {
+                  const line = formatProgress(event);
+                  if (line !== null) context.out(line);
+                },
+              }),
+        });
+        const count = (await events.read(report.sessionId)).length;
+        const problem = demoProblem(report);
+        if (options.json) {
+          context.out(
+            formatJson({ ...report, events: count, store: location, ok: problem === null }),
+          );
+        } else {
+          context.out('');
+          context.out(
+            `session   ${report.sessionId} (${report.status}, ${count} events in ${location})`,
+          );
+          context.out(`workspace ${report.workspace}`);
+          context.out(`tests     node --test ${report.testsPass ? 'passes' : 'FAILS'}`);
+          if (!report.testsPass)
+            context.out(report.testOutput.trimEnd().split('\n').slice(-20).join('\n'));
+          context.out(
+            `next      correx events ${report.sessionId}  |  correx verify ${report.sessionId}`,
+          );
+        }
+        if (problem !== null) {
+          context.err(`correx: demo failed: ${problem}`);
+          context.fail(1);
+        }
+      });
+    });
+}

@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Clock } from '../../../core/base/clock.js';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import type { IdSource } from '../../../core/base/id-source.js';
+import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
+import { runSession } from '../../../core/kernel/run-session.js';
+import type { SessionStatus } from '../../../core/sessions/session-status.js';
+import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
+import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
+import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
+import { DEMO_PROVIDER, DEMO_TASK, DEMO_WORKFLOW_ID, demoKernelConfig } from './demo-config.js';
+import { createDemoModel } from './demo-model.js';
+
+/** `assets/` of the package: the same three levels up from `src/...` and from `dist/...`. */
+const ASSETS = fileURLToPath(new URL('../../../../assets/', import.meta.url));
+
+export type DemoRequest = {
+  readonly store: CorrexEventStore;
+  /** correx's home; no tool of the demo may write under it. */
+  readonly correxHome: string;
+  /** Where the sample is copied: must be empty or absent. Default: a fresh temporary folder. */
+  readonly workspace?: string;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly onEvent?: (event: CorrexEvent) => void;
+  readonly signal?: AbortSignal;
+};
+
+export type DemoReport = {
+  readonly sessionId: string;
+  readonly workspace: string;
+  readonly status: SessionStatus;
+  /** Whether `node --test` passes in the workspace after the session, run by the demo itself. */
+  readonly testsPass: boolean;
+  readonly testOutput: string;
+};
+
+/** The demo cannot use the folder it was given. */
+export class DemoWorkspaceError extends CorrexError {
+  constructor(message: string) {
+    super('demo_workspace_invalid', message);
+  }
+}
+
+/** The bundled sample or script is not where the package keeps it (a broken install). */
+export class DemoAssetsMissingError extends CorrexError {
+  constructor(path: string) {
+    super(
+      'demo_assets_missing',
+      `the demo's bundled files are missing (${path}); reinstall correx`,
+    );
+  }
+}
+
+function asset(name: string): string {
+  const path = join(ASSETS, name);
+  if (!existsSync(path)) throw new DemoAssetsMissingError(path);
+  return path;
+}
+
+/** Copies the bundled sample into an empty folder and returns its real path. */
+export function prepareDemoWorkspace(target: string | undefined): string {
+  const sample = asset('demo-project');
+  let workspace: string;
+  if (target === undefined) {
+    workspace = join(mkdtempSync(join(tmpdir(), 'correx-demo-')), 'median');
+  } else {
+    workspace = resolve(target);
+    if (existsSync(workspace) && readdirSync(workspace).length > 0)
+      throw new DemoWorkspaceError(
+        `--workspace ${workspace} is not empty; give an empty or new folder`,
+      );
+  }
+  mkdirSync(workspace, { recursive: true });
+  cpSync(sample, workspace, { recursive: true });
+  return realpathSync(workspace);
+}
+
+/** The folder of the node running correx first: node may not live in /usr/bin. */
+export function demoSearchPath(): string {
+  return [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+}
+
+/**
+ * Runs the demo: copies the sample (a real bug, a failing test), drives the default workflow on
+ * it in `auto` mode with the bundled script as the model, then runs the sample's tests itself so
+ * the report says whether the fix really works, not only what the session claims.
+ */
+export async function runDemo(request: DemoRequest): Promise<DemoReport> {
+  const workspace = prepareDemoWorkspace(request.workspace);
+  const homeDirectory = realpathSync(homedir());
+  mkdirSync(request.correxHome, { recursive: true });
+  const config = demoKernelConfig({
+    homeDirectory,
+    correxHome: realpathSync(request.correxHome),
+  });
+  const turns = await loadScriptedTurns(asset('demo-script.json'));
+  const sessionId = request.ids.next();
+  const outcome = await runSession(
+    {
+      store: request.store,
+      sessionId,
+      config,
+      ports: {
+        providers: new Map([[DEMO_PROVIDER, createDemoModel(turns, DEMO_PROVIDER)]]),
+        tools: createBuiltinToolRunner({ exec: { searchPath: demoSearchPath() } }),
+        probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+      },
+      clock: request.clock,
+      ids: request.ids,
+      ...(request.onEvent === undefined ? {} : { onEvent: request.onEvent }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    },
+    { type: 'start', task: DEMO_TASK, workspace, workflowId: DEMO_WORKFLOW_ID, mode: 'auto' },
+  );
+  const tests = await runSampleTests(workspace);
+  return { sessionId, workspace, status: outcome.status, ...tests };
+}
+
+function runSampleTests(workspace: string): Promise<{ testsPass: boolean; testOutput: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--test'],
+      { cwd: workspace, env: { PATH: demoSearchPath() }, timeout: 60_000 },
+      (error, stdout, stderr) => done({ testsPass: error === null, testOutput: stdout + stderr }),
+    );
+  });
+}

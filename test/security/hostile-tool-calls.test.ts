@@ -616,6 +616,14 @@ const cases: HostileCase[] = [
     code: 'interactive_shell',
   },
   {
+    name: 'node --test does not excuse a program piped in',
+    tool: 'exec',
+    args: exec('cat payload.js | node --test -'),
+    verdict: 'BLOCK',
+    rule: 'exec-interpreter',
+    code: 'inline_code',
+  },
+  {
     name: 'node reading its program from a pipe',
     tool: 'exec',
     args: exec('cat payload.js | node'),
@@ -789,6 +797,13 @@ describe('benign calls pass (the rules do not block everything)', () => {
       name: 'a pipeline with a redirection inside the workspace',
       tool: 'exec',
       args: { command: 'ls -la src | grep ts && echo done > out.txt' },
+      verdict: 'ALLOW',
+      tier: 'T2',
+    },
+    {
+      name: 'node --test runs the project tests (not a program from input)',
+      tool: 'exec',
+      args: { command: 'node --test' },
       verdict: 'ALLOW',
       tier: 'T2',
     },

@@ -90,6 +90,13 @@ const INLINE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   osascript: ['-e'],
   pwsh: ['-c', '-command', '-encodedcommand'],
 };
+/**
+ * Flags that make an interpreter run files it finds itself instead of a program from input:
+ * `node --test` runs the test files of the working directory, each one judged like any file.
+ */
+const RUNS_FILES_WITHOUT_SCRIPT: Readonly<Record<string, readonly string[]>> = {
+  node: ['--test'],
+};
 const PYTHONS = /^python(\d+(\.\d+)?)?$/;
 const WRITERS = new Set([
   'tee',
@@ -207,7 +214,11 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
         'inline_code',
         `${name} ${flag.text} runs inline code that can do anything; write a script file in the workspace and run it`,
       );
-    } else if (readsProgramFromInput(args)) {
+    } else if (
+      RUNS_FILES_WITHOUT_SCRIPT[name]?.some((flag) => args.some((word) => word.text === flag))
+        ? operands(args).some((word) => word.text === '-')
+        : readsProgramFromInput(args)
+    ) {
       j.block(
         'inline_code',
         `${name} without a script file reads its program from input, which cannot be judged`,

@@ -4,6 +4,7 @@ import type { CliContext, CommandContext } from './cli-context.js';
 import { demoCommand } from './commands/demo-command.js';
 import { eventsCommand } from './commands/events-command.js';
 import { grantsCommands } from './commands/grants-command.js';
+import { sessionCommands } from './commands/session-commands.js';
 import { initCommand } from './commands/init-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { sessionsCommand } from './commands/sessions-command.js';
@@ -37,6 +38,7 @@ export function createProgram(context: CommandContext): Command {
     eventsCommand(context),
     verifyCommand(context),
     ...grantsCommands(context),
+    ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),
   ]) {

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { createSteppingClock } from '../../core/base/clock.js';
+import { createCountingIdSource } from '../../core/base/id-source.js';
+import { correxEventCatalog, type EventPayload } from '../../core/event-catalog.js';
+import { InMemoryEventStore } from '../../core/events/in-memory-event-store.js';
+import type { CliContext } from './cli-context.js';
+import { runCli } from './program.js';
+
+/** A session waiting for a person to approve call-1, written as the kernel writes it. */
+async function waitingSession() {
+  const store = new InMemoryEventStore({ catalog: correxEventCatalog });
+  const payloads: EventPayload[] = [
+    {
+      type: 'session_created',
+      task: 'fix it',
+      workspace: '/work/ws',
+      workflowId: 'default-coding',
+      mode: 'prompt',
+    },
+    { type: 'workflow_started', workflowId: 'default-coding', firstStageId: 'implement' },
+    { type: 'stage_started', stageId: 'implement', attempt: 1 },
+    {
+      type: 'approval_requested',
+      callId: 'call-1',
+      tool: 'exec',
+      tier: 'T2',
+      reason: 'runs npm test',
+    },
+  ];
+  await store.appendAll(
+    payloads.map((payload, index) => ({
+      eventId: `k-${index}`,
+      sessionId: 's',
+      timestamp: `2026-11-30T12:00:0${index}.000Z`,
+      payload,
+    })),
+  );
+  const out: string[] = [];
+  const err: string[] = [];
+  const context: CliContext = {
+    version: '0',
+    correxHome: '/unused',
+    defaultStore: 'memory',
+    clock: createSteppingClock('2026-11-30T12:01:00.000Z', 1000),
+    ids: createCountingIdSource('cli'),
+    user: 'alice',
+    openStores: async (location) => ({
+      kind: 'memory',
+      location,
+      events: store,
+      close: async () => {},
+    }),
+    migrateStore: async () => {
+      throw new Error('not used');
+    },
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+  };
+  return { store, out, err, run: (...argv: string[]) => runCli(context, argv) };
+}
+
+describe('correx approvals, approve, deny, steer, pause, cancel', () => {
+  it('lists a pending approval and records a human approval of it, once', async () => {
+    const h = await waitingSession();
+    expect(await h.run('approvals', 's')).toBe(0);
+    expect(h.out.at(-1)).toMatch(/call-1\s+exec\s+T2/);
+    expect(await h.run('approve', 's', 'call-1', '--reason', 'tests only')).toBe(0);
+    expect(h.out.at(-1)).toBe('recorded approval_granted as #5 in session s');
+    const [granted] = await h.store.read('s', { afterSequence: 4 });
+    expect(granted!.payload).toEqual({
+      type: 'approval_granted',
+      callId: 'call-1',
+      by: { kind: 'human', id: 'alice' },
+      reason: 'tests only',
+    });
+    expect(await h.run('approvals', 's')).toBe(0);
+    expect(h.out.at(-1)).toBe('no approvals pending in session s');
+    expect(await h.run('approve', 's', 'call-1')).toBe(1);
+    expect(h.err.at(-1)).toMatch(/call-1 is not awaiting approval/);
+    expect(await h.store.lastSequence('s')).toBe(5);
+  });
+
+  it('deny needs a reason and records it', async () => {
+    const h = await waitingSession();
+    expect(await h.run('deny', 's', 'call-1')).toBe(2);
+    expect(await h.run('deny', 's', 'call-1', '--reason', 'not now', '--by', 'bob')).toBe(0);
+    const [denied] = await h.store.read('s', { afterSequence: 4 });
+    expect(denied!.payload).toMatchObject({
+      type: 'approval_denied',
+      callId: 'call-1',
+      by: { kind: 'human', id: 'bob' },
+      reason: 'not now',
+    });
+  });
+
+  it('steers, pauses and cancels; an illegal move is refused and recorded as such', async () => {
+    const h = await waitingSession();
+    expect(await h.run('steer', 's', 'keep the API stable', '--stage', 'implement')).toBe(0);
+    expect(await h.run('pause', 's', '--reason', 'lunch')).toBe(0);
+    expect(await h.run('pause', 's')).toBe(1);
+    expect(h.err.at(-1)).toMatch(/^correx: refused: /);
+    expect(await h.run('cancel', 's')).toBe(0);
+    const types = (await h.store.read('s', { afterSequence: 4 })).map(
+      (event) => event.payload.type,
+    );
+    expect(types).toEqual([
+      'steering_note_added',
+      'orchestration_paused',
+      'lifecycle_rejected',
+      'workflow_cancelled',
+    ]);
+    expect(await h.run('steer', 'ghost', 'hello')).toBe(1);
+    expect(h.err.at(-1)).toMatch(/no session ghost/);
+  });
+});
+
+describe('recordCommand', () => {
+  it('decides again after a running session appended meanwhile, recording the command once', async () => {
+    const { recordCommand } = await import('./record-command.js');
+    const h = await waitingSession();
+    let raced = false;
+    const racing = {
+      stream: (sessionId: string, options?: { afterSequence?: number }) =>
+        h.store.stream(sessionId, options),
+      appendAll: async (...args: Parameters<typeof h.store.appendAll>) => {
+        if (!raced) {
+          raced = true;
+          await h.store.append({
+            eventId: 'kernel-x',
+            sessionId: 's',
+            timestamp: '2026-11-30T12:00:30.000Z',
+            payload: { type: 'steering_note_added', sessionId: 's', content: 'meanwhile' },
+          });
+        }
+        return h.store.appendAll(...args);
+      },
+    } as unknown as Parameters<typeof recordCommand>[1];
+    const context = {
+      clock: createSteppingClock('2026-11-30T12:01:00.000Z'),
+      ids: createCountingIdSource('rc'),
+    };
+    const stored = await recordCommand(context, racing, 's', {
+      type: 'approve',
+      callId: 'call-1',
+      by: 'alice',
+    });
+    expect(stored.map((event) => [event.sequence, event.payload.type])).toEqual([
+      [6, 'approval_granted'],
+    ]);
+    expect(
+      (await h.store.read('s')).filter((event) => event.payload.type === 'approval_granted'),
+    ).toHaveLength(1);
+  });
+});

@@ -3,7 +3,7 @@
  * SQLite store at $CORREX_HOME/correx.db (default ~/.correx), rebuilds a projection from it,
  * and verifies the hash chain. No model, no server, no API key.
  *
- *   npm run demo              # or: npx tsx examples/event-log.ts [--store path.db]
+ *   npm run example           # or: npx tsx examples/event-log.ts [--store path.db]
  */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';

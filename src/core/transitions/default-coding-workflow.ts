@@ -49,7 +49,7 @@ export type DefaultCodingWorkflowOptions = {
 };
 
 const RETRYABLE: FailureCategory[] = ['inference', 'provider', 'tool', 'validation'];
-const READ_TOOLS = ['read_file', 'list_dir', 'search'];
+const READ_TOOLS = ['read_file', 'list_dir', 'glob', 'grep'];
 const WRITE_TOOLS = [...READ_TOOLS, 'write_file', 'edit_file', 'exec'];
 
 /**

@@ -1,14 +1,18 @@
 import type { Command } from 'commander';
 import type { CliContext, CliStores } from './cli-context.js';
 
+/** The store a command works on: the global `--store` option, else the default. */
+export function storeLocation(context: Pick<CliContext, 'defaultStore'>, command: Command): string {
+  return (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
+}
+
 /** Opens the store named by the global `--store` option for one command, and always closes it. */
 export async function withStore<T>(
   context: CliContext,
   command: Command,
   use: (stores: CliStores) => Promise<T>,
 ): Promise<T> {
-  const location = (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
-  const stores = await context.openStores(location);
+  const stores = await context.openStores(storeLocation(context, command));
   try {
     return await use(stores);
   } finally {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
+import { storeLocation } from '../with-store.js';
 
 export function migrateCommand(context: CommandContext): Command {
   return new Command('migrate')
@@ -10,10 +11,8 @@ export function migrateCommand(context: CommandContext): Command {
     .option('--schema <name>', 'PostgreSQL schema holding correx tables (default: correx)')
     .option('--json', 'print JSON')
     .action(async (options: { schema?: string; json?: boolean }, command: Command) => {
-      const location =
-        (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
       const report = await context.migrateStore(
-        location,
+        storeLocation(context, command),
         options.schema === undefined ? {} : { schema: options.schema },
       );
       if (options.json) return context.out(formatJson(report));

@@ -5,6 +5,7 @@ import { demoCommand } from './commands/demo-command.js';
 import { eventsCommand } from './commands/events-command.js';
 import { grantsCommands } from './commands/grants-command.js';
 import { sessionCommands } from './commands/session-commands.js';
+import { showCommand } from './commands/show-command.js';
 import { initCommand } from './commands/init-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { sessionsCommand } from './commands/sessions-command.js';
@@ -38,6 +39,7 @@ export function createProgram(context: CommandContext): Command {
     eventsCommand(context),
     verifyCommand(context),
     ...grantsCommands(context),
+    showCommand(context),
     ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),

@@ -152,3 +152,23 @@ describe('recordCommand', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('correx show', () => {
+  it('shows the header, what the session waits for and the numbered timeline', async () => {
+    const h = await waitingSession();
+    expect(await h.run('show', 's')).toBe(0);
+    const text = h.out.at(-1)!;
+    expect(text).toMatch(/^session {3}s$/m);
+    expect(text).toMatch(/^status {4}running \(in stage implement\)$/m);
+    expect(text).toMatch(/^task {6}fix it$/m);
+    expect(text).toMatch(/^waiting {3}for approval of call-1 \(exec, T2\)$/m);
+    expect(text).toContain('    3  ▶ stage implement (attempt 1)');
+    expect(text).toContain('    4      waiting for approval (T2): runs npm test');
+    expect(await h.run('show', 's', '--json')).toBe(0);
+    expect(JSON.parse(h.out.at(-1)!)).toMatchObject({
+      status: 'running',
+      pendingApprovals: [{ callId: 'call-1' }],
+    });
+    expect(await h.run('show', 'ghost')).toBe(1);
+  });
+});

@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
 import { withStore } from '../with-store.js';
-import { demoProblem, formatProgress } from './demo-progress.js';
+import { formatEventLine } from '../event-line.js';
+import { demoProblem } from './demo-progress.js';
 
 export function demoCommand(context: CommandContext): Command {
   return new Command('demo')
@@ -28,7 +29,7 @@ export function demoCommand(context: CommandContext): Command {
             ? {}
             : {
                 onEvent: (event) => {
-                  const line = formatProgress(event);
+                  const line = formatEventLine(event);
                   if (line !== null) context.out(line);
                 },
               }),

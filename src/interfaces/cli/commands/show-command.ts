@@ -1,0 +1,70 @@
+import { Command } from 'commander';
+import { sessionProjection } from '../../../core/sessions/session-projection.js';
+import type { CommandContext } from '../cli-context.js';
+import { formatEventLine } from '../event-line.js';
+import { formatJson, formatTable } from '../format.js';
+import { UnknownSessionError } from '../append-to-session.js';
+import { withStore } from '../with-store.js';
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * `correx show <id>`: a session as a person reads it. A header (status, task, workspace,
+ * workflow, failure), time per stage, token usage, then the timeline: stages, tool calls with
+ * their verdict and tier, approvals, failures and transitions, each with its sequence number.
+ * Everything comes from one pass over the log.
+ */
+export function showCommand(context: CommandContext): Command {
+  return new Command('show')
+    .description(
+      'a readable timeline of a session: stages, tool calls with verdicts, approvals, failures, transitions',
+    )
+    .argument('<session>', 'session id')
+    .option('--json', 'print the session projection as JSON')
+    .action(async (sessionId: string, options: { json?: boolean }, command: Command) => {
+      await withStore(context, command, async ({ events }) => {
+        let state = sessionProjection.initial();
+        const timeline: string[] = [];
+        for await (const event of events.stream(sessionId)) {
+          state = sessionProjection.evolve(state, event);
+          const line = formatEventLine(event);
+          if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
+        }
+        if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
+        if (options.json) return context.out(formatJson(state));
+        const header = [
+          `session   ${sessionId}`,
+          `status    ${state.status}${state.activeStage ? ` (in stage ${state.activeStage.stageId})` : ''}`,
+          `task      ${state.task ?? '?'}`,
+          `workspace ${state.workspace ?? '?'}`,
+          `workflow  ${state.workflowId ?? '?'}`,
+          `tokens    ${state.tokens.input} in, ${state.tokens.output} out`,
+          ...(state.failure
+            ? [`failure   ${state.failure.category}: ${state.failure.message}`]
+            : []),
+          ...(state.pendingApprovals.length > 0
+            ? [
+                `waiting   for approval of ${state.pendingApprovals.map((p) => `${p.callId} (${p.tool}, ${p.tier})`).join(', ')}`,
+              ]
+            : []),
+        ];
+        const stages = Object.entries(state.timings);
+        context.out(
+          [
+            ...header,
+            '',
+            stages.length > 0
+              ? formatTable(
+                  ['STAGE', 'ATTEMPTS', 'TIME'],
+                  stages.map(([stageId, t]) => [stageId, String(t.runs), seconds(t.totalMs)]),
+                )
+              : 'no finished stages yet',
+            '',
+            ...timeline,
+          ].join('\n'),
+        );
+      });
+    });
+}

@@ -1,0 +1,53 @@
+import type { CorrexEvent } from '../../core/event-catalog.js';
+
+/**
+ * One line of live progress for the events a person watching a session cares about (stages,
+ * tool calls with their verdict and tier, approvals, failures, transitions); `null` for the rest.
+ * Plain text: it reads the same in a terminal and in a log file.
+ */
+export function formatEventLine(event: CorrexEvent): string | null {
+  const payload = event.payload;
+  switch (payload.type) {
+    case 'stage_started':
+      return `▶ stage ${payload.stageId} (attempt ${payload.attempt})`;
+    case 'tool_call_proposed':
+      return `  call ${payload.tool} ${clip(payload.argsRaw, 70)}`;
+    case 'tool_call_rejected':
+      return `  ✗ rejected ${payload.tool} (${payload.reason}): ${clip(payload.message, 100)}`;
+    case 'tool_call_assessed':
+      return `    assessed ${payload.verdict} ${payload.tier} risk ${payload.risk}`;
+    case 'approval_granted':
+      return `    approved by ${payload.by.kind}:${payload.by.id}`;
+    case 'approval_denied':
+      return `    ✗ denied by ${payload.by.kind}:${payload.by.id}: ${clip(payload.reason, 100)}`;
+    case 'approval_requested':
+      return `    waiting for approval (${payload.tier}): ${clip(payload.reason, 100)}`;
+    case 'approval_bypassed':
+      return `    approval bypassed (${payload.tier})`;
+    case 'tool_receipt':
+      return `    ${payload.outcome === 'succeeded' ? '✓' : '✗'} ${payload.tool} ${payload.outcome}${
+        payload.exitCode === null ? '' : ` (exit ${payload.exitCode})`
+      }`;
+    case 'validation_failed':
+      return `  ✗ artifact invalid (${payload.validator}): ${clip(payload.message, 100)}`;
+    case 'stage_completed':
+      return `✓ stage ${payload.stageId} completed${payload.verdict === undefined ? '' : `: ${payload.verdict}`}`;
+    case 'stage_failed':
+      return `✗ stage ${payload.stageId} failed (${payload.category}): ${clip(payload.message, 100)}`;
+    case 'transition_taken':
+      return `→ ${payload.from} → ${payload.to ?? payload.end ?? '?'}`;
+    case 'workflow_completed':
+      return '✓ workflow completed';
+    case 'workflow_failed':
+      return `✗ workflow failed (${payload.category}): ${clip(payload.message, 100)}`;
+    case 'workflow_cancelled':
+      return `✗ workflow cancelled by ${payload.by}`;
+    default:
+      return null;
+  }
+}
+
+function clip(text: string, length: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= length ? line : `${line.slice(0, length - 1)}…`;
+}

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { openStores } from './open-store.js';
 import { openSqliteEventStore } from './sqlite/sqlite-event-store.js';
 import { copySessions, StoreCopyError } from './store-copy.js';
+import { expectRejection } from '../../test/support/expect-rejection.js';
 
 const server = await probeTestServer();
 const dir = tempDir();
@@ -27,15 +28,6 @@ async function seed(store: EventStore<EventPayload>): Promise<void> {
   await store.appendAll(noteBatch('alpha', 1, 1200));
   await store.append(stageEvent('beta', 1));
   await store.append(noteEvent('beta', 2, { causationId: 'beta-e000001' }));
-}
-
-async function failure(promise: Promise<unknown>): Promise<StoreCopyError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(StoreCopyError);
-  return error as StoreCopyError;
 }
 
 describe('copySessions', () => {
@@ -99,7 +91,10 @@ describe('copySessions', () => {
     const to = sqlite();
     await seed(from);
     await to.append(noteEvent('beta', 1));
-    const error = await failure(copySessions({ from, to, sessionIds: ['beta'] }));
+    const error = await expectRejection(
+      copySessions({ from, to, sessionIds: ['beta'] }),
+      StoreCopyError,
+    );
     expect(error).toMatchObject({ sessionId: 'beta', sequence: 1, code: 'store_copy_failed' });
     expect(await to.lastSequence('beta')).toBe(1);
     await from.close();
@@ -120,12 +115,13 @@ describe('copySessions', () => {
     const from = sqlite();
     await from.appendAll(noteBatch('gamma', 1, 3));
     const to = createInMemoryEventStore({ catalog: newer });
-    const error = await failure(
+    const error = await expectRejection(
       copySessions({
         from: from as unknown as EventStore<typeof to extends EventStore<infer P> ? P : never>,
         to,
         catalog: newer,
       }),
+      StoreCopyError,
     );
     expect(error).toMatchObject({ sessionId: 'gamma', sequence: 1 });
     expect(error.message).toMatch(/would not keep its bytes/);
@@ -136,9 +132,10 @@ describe('copySessions', () => {
   it('names a session the source does not have', async () => {
     const from = sqlite();
     const to = sqlite();
-    expect((await failure(copySessions({ from, to, sessionIds: ['ghost'] }))).message).toMatch(
-      /no such session/,
-    );
+    expect(
+      (await expectRejection(copySessions({ from, to, sessionIds: ['ghost'] }), StoreCopyError))
+        .message,
+    ).toMatch(/no such session/);
     await from.close();
     await to.close();
   });

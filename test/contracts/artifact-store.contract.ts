@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CorrexError } from '../../src/core/base/correx-error.js';
 import {
   ArtifactIntegrityError,
   ArtifactLineageError,
@@ -11,6 +10,7 @@ import {
 } from '../../src/core/artifacts/artifact.js';
 import type { ArtifactStore } from '../../src/core/artifacts/artifact-store.js';
 import { StoreClosedError } from '../../src/core/events/store-closed-error.js';
+import { expectRejection } from '../support/expect-rejection.js';
 
 /** What each ArtifactStore implementation supplies to run the shared contract. */
 export type ArtifactStoreHarness = {
@@ -33,18 +33,6 @@ const draft = (overrides: Partial<ArtifactDraft> = {}): ArtifactDraft => ({
   lineage: { inferenceEventId: 'inference-1', parents: [] },
   ...overrides,
 });
-
-async function expectError<E extends CorrexError>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => E,
-): Promise<E> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as E;
-}
 
 /** The ArtifactStore contract: every implementation must pass all of it unchanged. */
 export function artifactStoreContract(name: string, harness: ArtifactStoreHarness): void {
@@ -86,7 +74,7 @@ export function artifactStoreContract(name: string, harness: ArtifactStoreHarnes
     it('rejects an artifact whose hash does not match its fields', async () => {
       const artifact = createArtifact(draft());
       const forged: Artifact = { ...artifact, content: { summary: 'something else' } };
-      const error = await expectError(store.put(forged), ArtifactIntegrityError);
+      const error = await expectRejection(store.put(forged), ArtifactIntegrityError);
       expect(error.code).toBe('artifact_integrity');
       expect(await store.has(artifact.hash)).toBe(false);
     });
@@ -100,7 +88,7 @@ export function artifactStoreContract(name: string, harness: ArtifactStoreHarnes
           lineage: { inferenceEventId: null, parents: [parent.hash] },
         }),
       );
-      const error = await expectError(store.put(child), ArtifactLineageError);
+      const error = await expectRejection(store.put(child), ArtifactLineageError);
       expect(error.missingParent).toBe(parent.hash);
       await store.put(parent);
       await store.put(child);
@@ -167,15 +155,15 @@ export function artifactStoreContract(name: string, harness: ArtifactStoreHarnes
         artifact.hash,
         JSON.stringify({ ...artifact, content: { summary: 'evil' } }),
       );
-      const error = await expectError(store.get(artifact.hash), ArtifactIntegrityError);
+      const error = await expectRejection(store.get(artifact.hash), ArtifactIntegrityError);
       expect(error.message).toContain(artifact.hash);
     });
 
     it('refuses every call after close', async () => {
       await store.close();
-      await expectError(store.get('0'.repeat(64)), StoreClosedError);
-      await expectError(store.put(createArtifact(draft())), StoreClosedError);
-      await expectError(store.listBySession('s1'), StoreClosedError);
+      await expectRejection(store.get('0'.repeat(64)), StoreClosedError);
+      await expectRejection(store.put(createArtifact(draft())), StoreClosedError);
+      await expectRejection(store.listBySession('s1'), StoreClosedError);
     });
   });
 }

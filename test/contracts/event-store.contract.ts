@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CorrexError } from '../../src/core/base/correx-error.js';
 import { ConcurrencyError } from '../../src/core/events/concurrency-error.js';
 import { CorruptEventError } from '../../src/core/events/corrupt-event-error.js';
 import { DuplicateEventError } from '../../src/core/events/duplicate-event-error.js';
@@ -16,6 +15,7 @@ import {
 import { StoreClosedError } from '../../src/core/events/store-closed-error.js';
 import { correxEventCatalog, type EventPayload } from '../../src/core/event-catalog.js';
 import { noteBatch, noteEvent, stageEvent } from '../support/sample-events.js';
+import { expectRejection } from '../support/expect-rejection.js';
 
 type Store = EventStore<EventPayload>;
 
@@ -36,18 +36,6 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of iterable) items.push(item);
   return items;
-}
-
-async function expectError<E extends CorrexError>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => E,
-): Promise<E> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as E;
 }
 
 /**
@@ -152,7 +140,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         await store.append(noteEvent('s', 1));
         const batch = noteBatch('s', 2, 3);
         batch[1] = { ...batch[1]!, payload: { type: 'stage_started', stageId: '', attempt: 0 } };
-        const error = await expectError(store.appendAll(batch), InvalidEventError);
+        const error = await expectRejection(store.appendAll(batch), InvalidEventError);
         expect(error.message).toContain('s-e000003');
         expect(await store.lastSequence('s')).toBe(1);
         // The valid events of the rejected batch were not stored either.
@@ -161,12 +149,12 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
       });
 
       it('rejects an empty batch, mixed sessions and repeated ids', async () => {
-        await expectError(store.appendAll([]), InvalidAppendError);
-        await expectError(
+        await expectRejection(store.appendAll([]), InvalidAppendError);
+        await expectRejection(
           store.appendAll([noteEvent('a', 1), noteEvent('b', 2)]),
           InvalidAppendError,
         );
-        await expectError(
+        await expectRejection(
           store.appendAll([noteEvent('a', 1), noteEvent('a', 1)]),
           InvalidAppendError,
         );
@@ -180,7 +168,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
           ...noteEvent('s', 1),
           payload: { type: 'no_such_event' },
         } as unknown as NewEvent<EventPayload>;
-        const error = await expectError(store.append(event), InvalidEventError);
+        const error = await expectRejection(store.append(event), InvalidEventError);
         expect(error.message).toContain('no_such_event');
         expect(error.code).toBe('invalid_event');
       });
@@ -190,7 +178,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
           ...noteEvent('s', 1),
           payload: { type: 'steering_note_added', sessionId: 's', content: 42 },
         } as unknown as NewEvent<EventPayload>;
-        const error = await expectError(store.append(event), InvalidEventError);
+        const error = await expectRejection(store.append(event), InvalidEventError);
         expect(error.message).toContain('content');
       });
 
@@ -199,15 +187,15 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
           ...noteEvent('s', 1),
           payload: { type: 'steering_note_added', sessionId: 's', content: 'x', extra: 1 },
         } as unknown as NewEvent<EventPayload>;
-        await expectError(store.append(event), InvalidEventError);
+        await expectRejection(store.append(event), InvalidEventError);
       });
 
       it('rejects a malformed timestamp and an empty id', async () => {
-        await expectError(
+        await expectRejection(
           store.append(noteEvent('s', 1, { timestamp: 'yesterday' })),
           InvalidEventError,
         );
-        await expectError(store.append(noteEvent('s', 1, { eventId: '' })), InvalidEventError);
+        await expectRejection(store.append(noteEvent('s', 1, { eventId: '' })), InvalidEventError);
         expect(await store.lastSequence('s')).toBe(0);
       });
     });
@@ -226,10 +214,10 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         const changed = noteEvent('s', 1, {
           payload: { type: 'steering_note_added', sessionId: 's', content: 'other' },
         });
-        const error = await expectError(store.append(changed), DuplicateEventError);
+        const error = await expectRejection(store.append(changed), DuplicateEventError);
         expect(error.eventId).toBe('s-e000001');
         const elsewhere = noteEvent('t', 1, { eventId: 's-e000001' });
-        await expectError(store.append(elsewhere), DuplicateEventError);
+        await expectRejection(store.append(elsewhere), DuplicateEventError);
         expect(await store.lastSequence('t')).toBe(0);
       });
 
@@ -243,7 +231,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
 
       it('a batch that overlaps stored ids only in part is an error and stores nothing', async () => {
         await store.appendAll(noteBatch('s', 1, 2));
-        await expectError(store.appendAll(noteBatch('s', 2, 3)), DuplicateEventError);
+        await expectRejection(store.appendAll(noteBatch('s', 2, 3)), DuplicateEventError);
         expect(await store.lastSequence('s')).toBe(2);
       });
     });
@@ -251,7 +239,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
     describe('optimistic concurrency', () => {
       it('a stale expected sequence is a ConcurrencyError carrying both sequences', async () => {
         await store.appendAll(noteBatch('s', 1, 2));
-        const error = await expectError(
+        const error = await expectRejection(
           store.append(noteEvent('s', 3), { expectedSequence: 1 }),
           ConcurrencyError,
         );
@@ -265,11 +253,11 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
 
       it('a rejected append leaves no trace: the next correct append gets the next sequence', async () => {
         await store.append(noteEvent('s', 1), { expectedSequence: 0 });
-        await expectError(
+        await expectRejection(
           store.append(noteEvent('s', 2), { expectedSequence: 0 }),
           ConcurrencyError,
         );
-        await expectError(
+        await expectRejection(
           store.appendAll(noteBatch('s', 2, 5), { expectedSequence: 7 }),
           ConcurrencyError,
         );
@@ -281,7 +269,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
 
       it('expectedSequence 0 means "the session must be new"', async () => {
         await store.append(noteEvent('s', 1), { expectedSequence: 0 });
-        await expectError(
+        await expectRejection(
           store.append(noteEvent('s', 2), { expectedSequence: 0 }),
           ConcurrencyError,
         );
@@ -435,7 +423,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         });
         await harness.tamper(store, 's', 3, { bytes });
         expect(await store.verify('s')).toMatchObject({ ok: false, sessionId: 's', sequence: 3 });
-        const error = await expectError(store.read('s'), CorruptEventError);
+        const error = await expectRejection(store.read('s'), CorruptEventError);
         expect(error).toMatchObject({ sessionId: 's', sequence: 3, reason: 'hash' });
         // Events before the broken link still read.
         expect(await store.read('s', { limit: 2 })).toHaveLength(2);
@@ -464,20 +452,20 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
           hash: chainHash(sha256Hex, stored[0]!.hash, bytes),
         });
         expect(await store.verify('s')).toMatchObject({ ok: false, sequence: 3 });
-        const error = await expectError(store.read('s'), CorruptEventError);
+        const error = await expectRejection(store.read('s'), CorruptEventError);
         expect(error).toMatchObject({ sequence: 3, reason: 'hash' });
       });
 
       it('a row whose bytes are not JSON is a corrupt event, not a crash', async () => {
         await store.appendAll(noteBatch('s', 1, 2));
         await harness.tamper(store, 's', 2, { bytes: '{not json' });
-        await expectError(store.read('s'), CorruptEventError);
+        await expectRejection(store.read('s'), CorruptEventError);
       });
     });
 
     it('refuses use after close', async () => {
       await store.close();
-      await expectError(store.append(noteEvent('s', 1)), StoreClosedError);
+      await expectRejection(store.append(noteEvent('s', 1)), StoreClosedError);
       store = await harness.open();
     });
   });

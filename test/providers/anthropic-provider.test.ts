@@ -4,6 +4,7 @@ import type { InferenceRequest } from '../../src/core/inference/inference-reques
 import { createAnthropicProvider } from '../../src/infrastructure/providers/anthropic-provider.js';
 import { hang, json, sse, startFakeHttpServer, type FakeHttpServer } from './fake-http-server.js';
 import { anthropicError, message, messageStream } from './anthropic-wire.js';
+import { expectRejection } from '../support/expect-rejection.js';
 
 const API_KEY = 'sk-ant-test-NEVER-LOG-abcdef012345';
 
@@ -34,15 +35,6 @@ afterAll(async () => {
 
 const provider = (streaming: boolean) =>
   createAnthropicProvider({ apiKey: API_KEY, baseURL: `${server.url}/v1`, streaming });
-
-async function failure(promise: Promise<unknown>): Promise<InferenceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(InferenceError);
-  return error as InferenceError;
-}
 
 describe.each([false, true])('Anthropic provider (streaming: %s)', (streaming) => {
   it('speaks the Messages API: system apart, tools as input schemas, max_tokens, x-api-key', async () => {
@@ -99,17 +91,20 @@ describe.each([false, true])('Anthropic provider (streaming: %s)', (streaming) =
 
   it('maps 429 with retry-after, 529 overloaded, 401 and a hung connection', async () => {
     server.reply(json(429, anthropicError('rate_limit_error', 'slow'), { 'retry-after': '7' }));
-    const limited = await failure(provider(streaming).infer(request()));
+    const limited = await expectRejection(provider(streaming).infer(request()), InferenceError);
     expect([limited.category, limited.retryAfterMs]).toEqual(['rate_limit', 7000]);
     server.reply(json(529, anthropicError('overloaded_error', 'Overloaded')));
-    expect((await failure(provider(streaming).infer(request()))).category).toBe('provider_down');
+    expect(
+      (await expectRejection(provider(streaming).infer(request()), InferenceError)).category,
+    ).toBe('provider_down');
     server.reply(json(401, anthropicError('authentication_error', `invalid x-api-key ${API_KEY}`)));
-    const auth = await failure(provider(streaming).infer(request()));
+    const auth = await expectRejection(provider(streaming).infer(request()), InferenceError);
     expect(auth.category).toBe('auth');
     expect(auth.message).not.toContain(API_KEY);
     server.reply(hang);
-    const timedOut = await failure(
+    const timedOut = await expectRejection(
       provider(streaming).infer(request({ limits: { maxOutputTokens: 10, timeoutMs: 300 } })),
+      InferenceError,
     );
     expect(timedOut.category).toBe('timeout');
   });
@@ -131,7 +126,9 @@ describe('Anthropic streaming failures', () => {
 
   it('treats a dropped stream as a malformed response', async () => {
     server.reply(sse(messageStream({ text: ['a', 'b', 'c'] }), 3));
-    expect((await failure(provider(true).infer(request()))).category).toBe('malformed_response');
+    expect((await expectRejection(provider(true).infer(request()), InferenceError)).category).toBe(
+      'malformed_response',
+    );
   });
 
   it('cancels on abort', async () => {
@@ -139,6 +136,6 @@ describe('Anthropic streaming failures', () => {
     const controller = new AbortController();
     const pending = provider(true).infer(request(), controller.signal);
     setTimeout(() => controller.abort(), 50);
-    expect((await failure(pending)).category).toBe('cancelled');
+    expect((await expectRejection(pending, InferenceError)).category).toBe('cancelled');
   });
 });

@@ -14,6 +14,7 @@ import {
   type FakeHttpServer,
 } from './fake-http-server.js';
 import { chatCompletion, chatCompletionStream } from './openai-wire.js';
+import { expectRejection } from '../support/expect-rejection.js';
 
 const API_KEY = 'sk-test-DO-NOT-LEAK-0123456789';
 
@@ -52,15 +53,6 @@ const provider = (streaming: boolean) =>
     apiKey: API_KEY,
     streaming,
   });
-
-async function failure(promise: Promise<unknown>): Promise<InferenceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(InferenceError);
-  return error as InferenceError;
-}
 
 describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (streaming) => {
   it('sends the pack, the tools (without executors) and the limits on the wire', async () => {
@@ -139,7 +131,7 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
 
   it('maps 429 to rate_limit with the retry-after hint', async () => {
     server.reply(json(429, { error: { message: 'slow down' } }, { 'retry-after': '3' }));
-    const error = await failure(provider(streaming).infer(request()));
+    const error = await expectRejection(provider(streaming).infer(request()), InferenceError);
     expect(error.category).toBe('rate_limit');
     expect(error.retryAfterMs).toBe(3000);
     expect(error.retryable).toBe(true);
@@ -147,19 +139,24 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
 
   it('maps 500 to provider_down, 401 to auth and 400 to invalid_request', async () => {
     server.reply(json(500, { error: { message: 'boom' } }));
-    expect((await failure(provider(streaming).infer(request()))).category).toBe('provider_down');
+    expect(
+      (await expectRejection(provider(streaming).infer(request()), InferenceError)).category,
+    ).toBe('provider_down');
     server.reply(json(401, { error: { message: 'bad key' } }));
-    expect((await failure(provider(streaming).infer(request()))).category).toBe('auth');
+    expect(
+      (await expectRejection(provider(streaming).infer(request()), InferenceError)).category,
+    ).toBe('auth');
     server.reply(json(400, { error: { message: 'context length exceeded' } }));
-    const invalid = await failure(provider(streaming).infer(request()));
+    const invalid = await expectRejection(provider(streaming).infer(request()), InferenceError);
     expect(invalid.category).toBe('invalid_request');
     expect(invalid.message).toContain('context length exceeded');
   });
 
   it('times out a hung connection', async () => {
     server.reply(hang);
-    const error = await failure(
+    const error = await expectRejection(
       provider(streaming).infer(request({ limits: { maxOutputTokens: 10, timeoutMs: 300 } })),
+      InferenceError,
     );
     expect(error.category).toBe('timeout');
   });
@@ -171,7 +168,7 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
     const pending = provider(streaming).infer(request(), controller.signal);
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
-    const error = await failure(pending);
+    const error = await expectRejection(pending, InferenceError);
     expect(error.category).toBe('cancelled');
     expect(error.retryable).toBe(false);
     await expect.poll(() => server.requests[ours]?.closedEarly).toBe(true);
@@ -181,7 +178,7 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
     server.reply(
       json(400, { error: { message: `invalid request for key ${API_KEY} (Bearer ${API_KEY})` } }),
     );
-    const error = await failure(provider(streaming).infer(request()));
+    const error = await expectRejection(provider(streaming).infer(request()), InferenceError);
     expect(error.message).not.toContain(API_KEY);
     expect(error.message).not.toContain('DO-NOT-LEAK');
     const codec = createEventCodec(correxEventCatalog);
@@ -204,7 +201,9 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
       baseURL: 'http://127.0.0.1:1/v1',
       streaming,
     });
-    expect((await failure(dead.infer(request()))).category).toBe('provider_down');
+    expect((await expectRejection(dead.infer(request()), InferenceError)).category).toBe(
+      'provider_down',
+    );
   });
 });
 
@@ -233,14 +232,15 @@ describe('OpenAI-compatible structured output', () => {
 describe('OpenAI-compatible streaming failures', () => {
   it('treats a dropped stream as a malformed response', async () => {
     server.reply(sse(chatCompletionStream({ text: ['partial', ' answer', ' more'] }), 2));
-    const error = await failure(provider(true).infer(request()));
+    const error = await expectRejection(provider(true).infer(request()), InferenceError);
     expect(error.category).toBe('malformed_response');
   });
 
   it('times out a stream that stalls after its first events', async () => {
     server.reply(stall(chatCompletionStream({ text: ['thinking'] }).slice(0, 2)));
-    const error = await failure(
+    const error = await expectRejection(
       provider(true).infer(request({ limits: { maxOutputTokens: 10, timeoutMs: 300 } })),
+      InferenceError,
     );
     expect(error.category).toBe('timeout');
   });
@@ -250,6 +250,8 @@ describe('OpenAI-compatible streaming failures', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"choices": [ not json');
     });
-    expect((await failure(provider(false).infer(request()))).category).toBe('malformed_response');
+    expect((await expectRejection(provider(false).infer(request()), InferenceError)).category).toBe(
+      'malformed_response',
+    );
   });
 });

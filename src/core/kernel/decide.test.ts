@@ -81,7 +81,12 @@ describe('decide', () => {
     ]);
     const infer = decision.effects[0]!;
     if (infer.type !== 'infer') throw new Error('expected infer');
-    expect(infer.request.tools.map((tool) => tool.name)).toEqual(['read_file', 'list_dir', 'glob', 'grep']);
+    expect(infer.request.tools.map((tool) => tool.name)).toEqual([
+      'read_file',
+      'list_dir',
+      'glob',
+      'grep',
+    ]);
     expect(infer.request.messages.map((m) => m.content).join('\n')).toContain('Task: fix the bug');
   });
 

@@ -5,6 +5,7 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { USER_HARNESS_TEMPLATE, WORKSPACE_HARNESS_TEMPLATE } from './harness-template.js';
 import { loadHarnessConfig } from './load-harness-config.js';
 import { ConfigFileError } from './yaml-source.js';
+import { expectRejection } from '../../../test/support/expect-rejection.js';
 
 const root = tempDir();
 let counter = 0;
@@ -18,15 +19,6 @@ function setup(files: { user?: string; workspace?: string }) {
   if (files.workspace !== undefined)
     writeFileSync(join(workspace, 'harness.yaml'), files.workspace);
   return { correxHome, workspace };
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<ConfigFileError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConfigFileError);
-  return error as ConfigFileError;
 }
 
 describe('loadHarnessConfig', () => {
@@ -55,37 +47,54 @@ describe('loadHarnessConfig', () => {
   it('names file, line, column and key for a bad value', async () => {
     const user =
       'mode: prompt\nproviders:\n  local:\n    kind: openai-compatible\n    baseUrl: not a url\n';
-    const error = await errorOf(loadHarnessConfig(setup({ user })));
+    const error = await expectRejection(loadHarnessConfig(setup({ user })), ConfigFileError);
     expect(error.message).toMatch(/harness\.yaml:5:14: providers\.local\.baseUrl: /);
     expect(error.code).toBe('config_invalid');
   });
 
   it('names an unknown key and a YAML syntax error with their lines', async () => {
     expect(
-      (await errorOf(loadHarnessConfig(setup({ user: 'mode: auto\nmodee: yolo\n' })))).message,
+      (
+        await expectRejection(
+          loadHarnessConfig(setup({ user: 'mode: auto\nmodee: yolo\n' })),
+          ConfigFileError,
+        )
+      ).message,
     ).toMatch(/:1:1: unknown key modee/);
     expect(
-      (await errorOf(loadHarnessConfig(setup({ user: 'mode: [unclosed\n' })))).message,
+      (
+        await expectRejection(
+          loadHarnessConfig(setup({ user: 'mode: [unclosed\n' })),
+          ConfigFileError,
+        )
+      ).message,
     ).toMatch(/harness\.yaml:\d+:\d+: invalid YAML/);
     expect(
-      (await errorOf(loadHarnessConfig(setup({ user: 'mode: auto\nmode: yolo\n' })))).message,
+      (
+        await expectRejection(
+          loadHarnessConfig(setup({ user: 'mode: auto\nmode: yolo\n' })),
+          ConfigFileError,
+        )
+      ).message,
     ).toMatch(/invalid YAML/);
   });
 
   it('a workspace file may not set the mode, providers or models', async () => {
-    const error = await errorOf(
+    const error = await expectRejection(
       loadHarnessConfig(setup({ workspace: 'policy: {}\nmode: yolo\n' })),
+      ConfigFileError,
     );
     expect(error.message).toMatch(
       /ws\/harness\.yaml:2:\d+: mode: a workspace file may not set mode/,
     );
-    await errorOf(
+    await expectRejection(
       loadHarnessConfig(
         setup({
           workspace:
             'providers:\n  evil:\n    kind: openai-compatible\n    baseUrl: http://attacker.example/v1\n',
         }),
       ),
+      ConfigFileError,
     );
   });
 
@@ -105,26 +114,39 @@ describe('loadHarnessConfig', () => {
 
   it('rejects a default model or workflow that does not exist, and a profile with an unknown provider', async () => {
     expect(
-      (await errorOf(loadHarnessConfig(setup({ user: 'defaults:\n  model: nope\n' })))).message,
+      (
+        await expectRejection(
+          loadHarnessConfig(setup({ user: 'defaults:\n  model: nope\n' })),
+          ConfigFileError,
+        )
+      ).message,
     ).toMatch(/defaults\.model: no model profile "nope"/);
     expect(
-      (await errorOf(loadHarnessConfig(setup({ workspace: 'defaults:\n  workflow: nope\n' }))))
-        .message,
+      (
+        await expectRejection(
+          loadHarnessConfig(setup({ workspace: 'defaults:\n  workflow: nope\n' })),
+          ConfigFileError,
+        )
+      ).message,
     ).toMatch(/ws\/harness\.yaml:2:\d+: defaults\.workflow/);
     const user =
       'models:\n  - id: m\n    provider: missing\n    model: x\n    capabilities: []\n    contextWindow: 1000\n';
-    expect((await errorOf(loadHarnessConfig(setup({ user })))).message).toMatch(
-      /harness\.yaml:3:15: models\[0\]\.provider: no provider "missing"/,
-    );
+    expect(
+      (await expectRejection(loadHarnessConfig(setup({ user })), ConfigFileError)).message,
+    ).toMatch(/harness\.yaml:3:15: models\[0\]\.provider: no provider "missing"/);
   });
 
   it('a bad workflow names the file, its line and the stage; a workspace may not replace a workflow', async () => {
     const workflow = (id: string, to: string) =>
       `workflows:\n  - id: ${id}\n    initialStage: only\n    stages:\n      - id: only\n        role: writer\n        instructions: do it\n        artifact:\n          kind: note\n          schema: { type: object }\n        transitions:\n          - when: { on: success }\n            ${to === 'done' ? 'end: completed' : `to: ${to}`}\n`;
-    const error = await errorOf(loadHarnessConfig(setup({ user: workflow('mine', 'nowhere') })));
+    const error = await expectRejection(
+      loadHarnessConfig(setup({ user: workflow('mine', 'nowhere') })),
+      ConfigFileError,
+    );
     expect(error.message).toMatch(/harness\.yaml:\d+:\d+: .*nowhere/);
-    const replaced = await errorOf(
+    const replaced = await expectRejection(
       loadHarnessConfig(setup({ workspace: workflow('default-coding', 'done') })),
+      ConfigFileError,
     );
     expect(replaced.message).toMatch(/workflow "default-coding" is already defined/);
   });

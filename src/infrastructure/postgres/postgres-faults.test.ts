@@ -16,17 +16,9 @@ import { redactConnectionString } from './postgres-connection.js';
 import { PostgresConnectError, PostgresSchemaError } from './postgres-errors.js';
 import { openPostgresEventStore } from './postgres-event-store.js';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
+import { expectRejection } from '../../../test/support/expect-rejection.js';
 
 const server = await probeTestServer();
-
-async function failure(promise: Promise<unknown>): Promise<CorrexError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(CorrexError.isInstance(error)).toBe(true);
-  return error as CorrexError;
-}
 
 const openAt = (connectionString: string, schema = 'correx') =>
   openPostgresEventStore({
@@ -38,23 +30,29 @@ const openAt = (connectionString: string, schema = 'correx') =>
 
 describe('PostgreSQL connection errors name what to fix', () => {
   it('a URL that is not PostgreSQL, or cannot be parsed', async () => {
-    const error = await failure(openAt('mysql://root@localhost/db'));
+    const error = await expectRejection(openAt('mysql://root@localhost/db'), CorrexError);
     expect(error).toBeInstanceOf(PostgresConnectError);
     expect(error).toMatchObject({ reason: 'invalid_url', code: 'postgres_connect_failed' });
     expect(error.message).toContain('postgres://user[:password]@host[:port]/database');
-    expect(await failure(openAt('postgres://user:pw@[bad'))).toMatchObject({
+    expect(await expectRejection(openAt('postgres://user:pw@[bad'), CorrexError)).toMatchObject({
       reason: 'invalid_url',
     });
   });
 
   it('a refused connection', async () => {
-    const error = await failure(openAt('postgres://postgres@127.0.0.1:1/test'));
+    const error = await expectRejection(
+      openAt('postgres://postgres@127.0.0.1:1/test'),
+      CorrexError,
+    );
     expect(error).toMatchObject({ reason: 'refused' });
     expect(error.message).toMatch(/connection refused: is PostgreSQL running/);
   });
 
   it('never shows the password', async () => {
-    const error = await failure(openAt('postgres://someone:hunter2@127.0.0.1:1/test'));
+    const error = await expectRejection(
+      openAt('postgres://someone:hunter2@127.0.0.1:1/test'),
+      CorrexError,
+    );
     expect(error.message).not.toContain('hunter2');
     expect(error.message).toContain('someone:***@127.0.0.1:1');
     expect(redactConnectionString('postgresql://u:secret@h/d?password=x')).not.toMatch(/secret|=x/);
@@ -77,20 +75,26 @@ describe.skipIf(!server.available)('PostgreSQL store faults (live server)', () =
   afterAll(async () => admin?.end());
 
   it('an unknown user is an authentication failure', async () => {
-    const error = await failure(openAt(withUrl((u) => (u.username = 'correx_no_such_user'))));
+    const error = await expectRejection(
+      openAt(withUrl((u) => (u.username = 'correx_no_such_user'))),
+      CorrexError,
+    );
     expect(error).toMatchObject({ reason: 'auth_failed' });
     expect(error.message).toContain('check the user and password');
   });
 
   it('a missing database says to create it', async () => {
-    const error = await failure(openAt(withUrl((u) => (u.pathname = '/correx_no_such_database'))));
+    const error = await expectRejection(
+      openAt(withUrl((u) => (u.pathname = '/correx_no_such_database'))),
+      CorrexError,
+    );
     expect(error).toMatchObject({ reason: 'database_missing' });
     expect(error.message).toMatch(/createdb/);
   });
 
   it('a schema that was never migrated says to run correx migrate; migrate fixes it', async () => {
     const schema = schemas.next();
-    const error = await failure(openAt(TEST_POSTGRES_URL, schema));
+    const error = await expectRejection(openAt(TEST_POSTGRES_URL, schema), CorrexError);
     expect(error).toBeInstanceOf(PostgresSchemaError);
     expect(error).toMatchObject({ reason: 'missing', code: 'postgres_schema_not_ready' });
     expect(error.message).toContain('run `correx migrate`');
@@ -102,14 +106,20 @@ describe.skipIf(!server.available)('PostgreSQL store faults (live server)', () =
     const schema = schemas.next();
     await migratePostgres(TEST_POSTGRES_URL, { schema });
     await admin.query(`INSERT INTO "${schema}".correx_migrations (version) VALUES (99)`);
-    expect(await failure(openAt(TEST_POSTGRES_URL, schema))).toMatchObject({ reason: 'newer' });
-    expect(await failure(migratePostgres(TEST_POSTGRES_URL, { schema }))).toMatchObject({
+    expect(await expectRejection(openAt(TEST_POSTGRES_URL, schema), CorrexError)).toMatchObject({
+      reason: 'newer',
+    });
+    expect(
+      await expectRejection(migratePostgres(TEST_POSTGRES_URL, { schema }), CorrexError),
+    ).toMatchObject({
       reason: 'newer',
     });
   });
 
   it('a schema name that is not a plain identifier is refused', async () => {
-    expect(await failure(openAt(TEST_POSTGRES_URL, 'x"; DROP TABLE y; --'))).toMatchObject({
+    expect(
+      await expectRejection(openAt(TEST_POSTGRES_URL, 'x"; DROP TABLE y; --'), CorrexError),
+    ).toMatchObject({
       reason: 'invalid_name',
     });
   });

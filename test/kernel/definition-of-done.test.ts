@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { describe, expect, it } from 'vitest';
 import { KernelWiringError, runSession } from '../../src/core/kernel/run-session.js';
 import { createProcessStaticAnalysisRunner } from '../../src/infrastructure/kernel/process-static-analysis-runner.js';
 import {
@@ -15,12 +14,10 @@ import {
   scenarioConfig,
   scenarioWorkspace,
   scriptedModel,
+  closeStoresAfterEach,
 } from './kernel-harness.js';
 
-const stores: CorrexEventStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
+const stores = closeStoresAfterEach();
 
 // A linter with one problem that was there before the session (other.js) and one the model may add.
 const LINT_JS = `const fs = require('fs');

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { describe, expect, it } from 'vitest';
 import { createInMemoryArtifactStore } from '../../src/core/artifacts/in-memory-artifact-store.js';
 import { replaySession } from '../../src/core/kernel/replay-session.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
@@ -16,12 +15,10 @@ import {
   scenarioWorkspace,
   scriptedModel,
   typesOf,
+  closeStoresAfterEach,
 } from './kernel-harness.js';
 
-const stores: CorrexEventStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
+const stores = closeStoresAfterEach();
 
 describe('a session through plan → implement → verify → review', () => {
   it('runs every stage with real tools on a real workspace, then replays byte for byte', async () => {

@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { describe, expect, it } from 'vitest';
 import { runSession } from '../../src/core/kernel/run-session.js';
 import {
   eventsOf,
@@ -12,12 +11,10 @@ import {
   scenarioConfig,
   scenarioWorkspace,
   scriptedModel,
+  closeStoresAfterEach,
 } from './kernel-harness.js';
 
-const stores: CorrexEventStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
+const stores = closeStoresAfterEach();
 
 describe('journal compaction', () => {
   it('folds older turns of a long stage into a recorded summary that the next packs carry instead', async () => {

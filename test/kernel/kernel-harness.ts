@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
 import { createCountingIdSource, type IdSource } from '../../src/core/base/id-source.js';
 import {
@@ -31,6 +31,15 @@ export function scenarioWorkspace(files: Record<string, string>): {
     writeFileSync(join(workspace, path), content);
   }
   return { workspace, storePath: join(root, 'events.sqlite') };
+}
+
+/** Stores pushed here are closed after each test of the file that calls this. */
+export function closeStoresAfterEach(): { push(store: CorrexEventStore): void } {
+  const stores: CorrexEventStore[] = [];
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+  });
+  return { push: (store) => void stores.push(store) };
 }
 
 export function openStore(path: string): CorrexEventStore {

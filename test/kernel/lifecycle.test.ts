@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { describe, expect, it } from 'vitest';
 import { InferenceError } from '../../src/core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import { KernelCommandError } from '../../src/core/kernel/kernel-errors.js';
@@ -19,12 +18,10 @@ import {
   scenarioWorkspace,
   scriptedModel,
   typesOf,
+  closeStoresAfterEach,
 } from './kernel-harness.js';
 
-const stores: CorrexEventStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
+const stores = closeStoresAfterEach();
 
 const write = { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hi\n' } }] };
 const done = { text: JSON.stringify({ summary: 'done', filesChanged: ['notes.txt'] }) };

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import { describe, expect, it } from 'vitest';
 import { startSession, runSession } from '../../src/core/kernel/run-session.js';
 import {
   eventsOf,
@@ -15,12 +14,10 @@ import {
   scenarioWorkspace,
   scriptedModel,
   typesOf,
+  closeStoresAfterEach,
 } from './kernel-harness.js';
 
-const stores: CorrexEventStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
+const stores = closeStoresAfterEach();
 
 const json = (value: unknown) => ({ text: JSON.stringify(value) });
 const plan = json({ summary: 'plan', steps: ['change it'], files: [] });

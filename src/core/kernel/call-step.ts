@@ -98,32 +98,16 @@ export function checkCall(
   call: CallRecord,
 ): CheckedCall {
   const tool = config.tools.get(call.tool);
+  const refuse = (reason: ToolCallRejection, message: string): CheckedCall => ({
+    ok: false,
+    event: rejected(config, stage, call.callId, call.tool, reason, message),
+  });
   if (tool === undefined) {
     const known = stage.allowedTools.filter((name) => config.tools.has(name)).join(', ');
-    return {
-      ok: false,
-      event: rejected(
-        config,
-        stage,
-        call.callId,
-        call.tool,
-        'unknown_tool',
-        `there is no tool named ${call.tool}; this stage has: ${known}`,
-      ),
-    };
+    return refuse('unknown_tool', `there is no tool named ${call.tool}; this stage has: ${known}`);
   }
   if (!stage.allowedTools.includes(tool.name)) {
-    return {
-      ok: false,
-      event: rejected(
-        config,
-        stage,
-        call.callId,
-        call.tool,
-        'tool_not_allowed',
-        `stage ${stage.id} does not grant ${tool.name}`,
-      ),
-    };
+    return refuse('tool_not_allowed', `stage ${stage.id} does not grant ${tool.name}`);
   }
   if ((run.failures[call.fingerprint] ?? 0) >= config.limits.maxRepeatedFailures) {
     return {
@@ -136,34 +120,17 @@ export function checkCall(
     };
   }
   if (call.args === null) {
-    return {
-      ok: false,
-      event: rejected(
-        config,
-        stage,
-        call.callId,
-        call.tool,
-        'malformed_args',
-        'the arguments are not a JSON object',
-      ),
-    };
+    return refuse('malformed_args', 'the arguments are not a JSON object');
   }
   const parsed = tool.argsSchema.safeParse(call.args);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`,
     );
-    return {
-      ok: false,
-      event: rejected(
-        config,
-        stage,
-        call.callId,
-        call.tool,
-        'malformed_args',
-        `the arguments do not match the schema: ${problems.join('; ')}`,
-      ),
-    };
+    return refuse(
+      'malformed_args',
+      `the arguments do not match the schema: ${problems.join('; ')}`,
+    );
   }
   const proposed: ProposedToolCall = { callId: call.callId, tool, args: parsed.data };
   return {

@@ -19,12 +19,12 @@ describe('appendToSession', () => {
     // A running session appends between our read of the last sequence and our append.
     const racing = {
       lastSequence: (sessionId: string) => store.lastSequence(sessionId),
-      append: async (...args: Parameters<CorrexEventStore['append']>) => {
+      appendAll: async (...args: Parameters<CorrexEventStore['appendAll']>) => {
         if (!interleaved) {
           interleaved = true;
           await store.append(noteEvent('s', 3));
         }
-        return store.append(...args);
+        return store.appendAll(...args);
       },
     } as unknown as CorrexEventStore;
     const stored = await appendToSession(context, racing, 's', {

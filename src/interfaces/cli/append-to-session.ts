@@ -12,28 +12,47 @@ export class UnknownSessionError extends CorrexError {
 }
 
 /**
- * Appends a person's decision to a session that may be running in another process: stamped
- * with the clock and a fresh id, appended after the last event seen, and retried on a
- * concurrency conflict (a running session appends too). The id stays the same across retries,
- * so a retry after a lost acknowledgement cannot record the decision twice.
+ * Appends what a person decided to a session that may be running in another process. `decide`
+ * reads the session and returns the events to append after its last sequence; on a concurrency
+ * conflict (a running session appended meanwhile) it is asked again. Event ids are kept across
+ * attempts, so a retry cannot record the decision twice.
  */
+export async function appendDecided(
+  context: Pick<CliContext, 'clock' | 'ids'>,
+  events: CorrexEventStore,
+  sessionId: string,
+  decide: () => Promise<{ readonly sequence: number; readonly payloads: readonly EventPayload[] }>,
+): Promise<StoredEvent<EventPayload>[]> {
+  const eventIds: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const { sequence, payloads } = await decide();
+    if (sequence === 0) throw new UnknownSessionError(sessionId);
+    if (payloads.length === 0) return [];
+    const timestamp = context.clock.now();
+    const batch = payloads.map((payload, index) => ({
+      eventId: (eventIds[index] ??= context.ids.next()),
+      sessionId,
+      timestamp,
+      payload,
+    }));
+    try {
+      return await events.appendAll(batch, { expectedSequence: sequence });
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** Appends one event a person decided (a grant, a revocation) after the session's last event. */
 export async function appendToSession(
   context: Pick<CliContext, 'clock' | 'ids'>,
   events: CorrexEventStore,
   sessionId: string,
   payload: EventPayload,
 ): Promise<StoredEvent<EventPayload>> {
-  const eventId = context.ids.next();
-  for (let attempt = 1; ; attempt++) {
-    const last = await events.lastSequence(sessionId);
-    if (last === 0) throw new UnknownSessionError(sessionId);
-    try {
-      return await events.append(
-        { eventId, sessionId, timestamp: context.clock.now(), payload },
-        { expectedSequence: last },
-      );
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
-    }
-  }
+  const [stored] = await appendDecided(context, events, sessionId, async () => ({
+    sequence: await events.lastSequence(sessionId),
+    payloads: [payload],
+  }));
+  return stored!;
 }

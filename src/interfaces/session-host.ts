@@ -1,0 +1,53 @@
+import type { OperatorMode } from '../core/approvals/approval-tier.js';
+import type { CorrexEvent } from '../core/event-catalog.js';
+import type { KernelCommand } from '../core/kernel/kernel-input.js';
+import type { ReplayDivergence } from '../core/kernel/replay-session.js';
+import type { RunOutcome } from '../core/kernel/run-session.js';
+
+/** What a person asks for when starting a session (CLI flags, a REST body). */
+export type StartSessionRequest = {
+  readonly task: string;
+  /** An absolute path; the host refuses one outside its allowed roots. */
+  readonly workspace: string;
+  /** A workflow name from the configuration, or a workflow YAML file; default `default-coding`. */
+  readonly workflow?: string;
+  /** A model profile id from the configuration; default: the configured default profile. */
+  readonly modelProfile?: string;
+  /** Default: the configured approval mode. */
+  readonly mode?: OperatorMode;
+};
+
+/** A session started or woken in this process. */
+export type HostedRun = {
+  readonly sessionId: string;
+  /** Settles when this process stops driving it: finished, paused, or waiting for a person. */
+  readonly done: Promise<RunOutcome>;
+};
+
+export type ReplayVerification =
+  | { readonly ok: true; readonly events: number }
+  | { readonly ok: false; readonly events: number; readonly divergence: ReplayDivergence };
+
+/**
+ * Runs sessions in this process on the configured store, with the configured models, tools and
+ * policy: the one service behind `correx run`, `correx resume` and `correx serve`. Implemented in
+ * `src/main`; interfaces only see this shape.
+ */
+export interface SessionHost {
+  /** Records the session's effective configuration and its start, then drives it. */
+  start(request: StartSessionRequest): Promise<HostedRun>;
+  /**
+   * Records a person's command (approve, deny, steer, pause, resume, cancel). A session driven
+   * here receives it at once; a session that waits for it (an approval, a resume) is woken and
+   * driven here. Returns the events the command became.
+   */
+  command(sessionId: string, command: KernelCommand): Promise<readonly CorrexEvent[]>;
+  /** Drives a session that no process drives (after a crash or a restart). */
+  resume(sessionId: string): Promise<HostedRun>;
+  /** The sessions this process drives now. */
+  running(): readonly string[];
+  /** Re-decides a session from its log without model or tools and compares bytes. */
+  replayVerify(sessionId: string): Promise<ReplayVerification>;
+  /** Pauses every session driven here and waits until each has stopped. */
+  shutdown(): Promise<void>;
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { EventDtoSchema } from './event-dto.js';
+import {
+  PendingApprovalDtoSchema,
+  SessionDtoSchema,
+  SessionListItemDtoSchema,
+} from './session-dto.js';
+import {
+  DeciderSchema,
+  IdentifierSchema,
+  OperatorModeDtoSchema,
+  ReasonSchema,
+  SequenceCursorSchema,
+} from './wire-values.js';
+
+/*
+ * Request and response bodies of the REST API (`/api/...`). Requests are strict: an unknown
+ * field is an error, not silently ignored.
+ */
+
+export const CreateSessionRequestSchema = z.strictObject({
+  task: z.string().min(1).max(20_000),
+  /** An absolute path inside one of the server's allowed roots. */
+  workspace: z.string().min(1).max(4_096),
+  workflow: z.string().min(1).max(256).optional(),
+  modelProfile: z.string().min(1).max(256).optional(),
+  mode: OperatorModeDtoSchema.optional(),
+});
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
+
+export const CreateSessionResponseSchema = z.strictObject({ sessionId: IdentifierSchema });
+export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
+
+export const ListSessionsResponseSchema = z.strictObject({
+  sessions: z.array(SessionListItemDtoSchema),
+});
+export type ListSessionsResponse = z.infer<typeof ListSessionsResponseSchema>;
+
+export const GetSessionResponseSchema = SessionDtoSchema;
+export type GetSessionResponse = z.infer<typeof GetSessionResponseSchema>;
+
+/** Query of `GET /api/sessions/:id/events`: events with a sequence greater than `after`. */
+export const EventsPageQuerySchema = z.strictObject({
+  after: z.coerce.number().pipe(SequenceCursorSchema).default(0),
+  limit: z.coerce.number().int().min(1).max(1_000).default(200),
+});
+export type EventsPageQuery = z.infer<typeof EventsPageQuerySchema>;
+
+export const EventsPageResponseSchema = z.strictObject({
+  events: z.array(EventDtoSchema),
+  /** Pass as `after` to read the next page. */
+  nextAfter: SequenceCursorSchema,
+  /** The session's last sequence when the page was read; `nextAfter < lastSequence` means more. */
+  lastSequence: SequenceCursorSchema,
+});
+export type EventsPageResponse = z.infer<typeof EventsPageResponseSchema>;
+
+export const ListApprovalsResponseSchema = z.strictObject({
+  approvals: z.array(PendingApprovalDtoSchema),
+});
+export type ListApprovalsResponse = z.infer<typeof ListApprovalsResponseSchema>;
+
+export const DecideApprovalRequestSchema = z.discriminatedUnion('decision', [
+  z.strictObject({
+    decision: z.literal('approve'),
+    reason: ReasonSchema.optional(),
+    by: DeciderSchema.optional(),
+  }),
+  z.strictObject({
+    decision: z.literal('deny'),
+    reason: ReasonSchema,
+    by: DeciderSchema.optional(),
+  }),
+]);
+export type DecideApprovalRequest = z.infer<typeof DecideApprovalRequestSchema>;
+
+export const SteeringNoteRequestSchema = z.strictObject({
+  content: z.string().min(1).max(8_000),
+  stageId: z.string().min(1).max(256).optional(),
+});
+export type SteeringNoteRequest = z.infer<typeof SteeringNoteRequestSchema>;
+
+/** Body of pause, resume and cancel (all fields optional; an empty body is fine). */
+export const LifecycleRequestSchema = z.strictObject({
+  reason: ReasonSchema.optional(),
+  by: DeciderSchema.optional(),
+});
+export type LifecycleRequest = z.infer<typeof LifecycleRequestSchema>;
+
+/** What a recorded command became: its events (empty when nothing needed recording). */
+export const CommandResponseSchema = z.strictObject({
+  events: z.array(EventDtoSchema),
+  /** True when the session refused the command (a `lifecycle_rejected` event was recorded). */
+  refused: z.boolean(),
+});
+export type CommandResponse = z.infer<typeof CommandResponseSchema>;
+
+export const ReplayVerifyResponseSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ ok: z.literal(true), events: z.number().int().min(0) }),
+  z.strictObject({
+    ok: z.literal(false),
+    events: z.number().int().min(0),
+    divergence: z.strictObject({
+      sequence: z.number().int(),
+      reason: z.string(),
+      expected: z.string().nullable(),
+      actual: z.string().nullable(),
+    }),
+  }),
+]);
+export type ReplayVerifyResponse = z.infer<typeof ReplayVerifyResponseSchema>;
+
+export const ErrorCodeSchema = z.enum([
+  'unauthorized',
+  'forbidden_host',
+  'forbidden_origin',
+  'invalid_request',
+  'payload_too_large',
+  'not_found',
+  'session_not_found',
+  'workspace_not_allowed',
+  'conflict',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** Every non-2xx REST response. */
+export const ErrorResponseSchema = z.strictObject({
+  error: z.strictObject({ code: ErrorCodeSchema, message: z.string() }),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { EventDtoSchema } from './event-dto.js';
+import { PendingApprovalDtoSchema } from './session-dto.js';
+import { IdentifierSchema, SequenceCursorSchema } from './wire-values.js';
+
+export const SocketErrorCodeSchema = z.enum([
+  /** Not JSON, or not a ClientMessage; `issues` says why. */
+  'invalid_message',
+  'message_too_large',
+  'session_not_found',
+  'already_subscribed',
+  'not_subscribed',
+  'too_many_subscriptions',
+  'router_unavailable',
+  'router_failed',
+  'internal',
+]);
+export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
+
+/** What the server sends over the WebSocket, one JSON object per text frame. */
+export const ServerMessageSchema = z.discriminatedUnion('type', [
+  /** The subscription is open; `event` messages follow from `afterSequence + 1`. */
+  z.strictObject({
+    type: z.literal('subscribed'),
+    sessionId: IdentifierSchema,
+    afterSequence: SequenceCursorSchema,
+  }),
+  /** One event; per session, sequences arrive in order with no gap and no repeat. */
+  z.strictObject({ type: z.literal('event'), sessionId: IdentifierSchema, event: EventDtoSchema }),
+  /** Every event recorded before the subscription was delivered; live events follow. */
+  z.strictObject({
+    type: z.literal('caught_up'),
+    sessionId: IdentifierSchema,
+    sequence: SequenceCursorSchema,
+  }),
+  /** A tool call waits for a person (decide it with REST `POST .../approvals/:callId`). */
+  z.strictObject({
+    type: z.literal('approval_requested'),
+    sessionId: IdentifierSchema,
+    sequence: z.number().int().min(1),
+    approval: PendingApprovalDtoSchema.extend({ reason: z.string() }),
+  }),
+  z.strictObject({ type: z.literal('unsubscribed'), sessionId: IdentifierSchema }),
+  /** The router's answer to a `user_input`. */
+  z.strictObject({
+    type: z.literal('router_response'),
+    requestId: z.string(),
+    sessionId: IdentifierSchema,
+    answer: z.string(),
+    /** Event sequences of the session that the answer relies on. */
+    citedSequences: z.array(z.number().int().min(1)),
+    /** The steering note the input became, when it became one. */
+    note: z.strictObject({ eventId: z.string(), sequence: z.number().int().min(1) }).optional(),
+  }),
+  z.strictObject({ type: z.literal('pong'), requestId: z.string().optional() }),
+  z.strictObject({
+    type: z.literal('error'),
+    code: SocketErrorCodeSchema,
+    message: z.string(),
+    requestId: z.string().optional(),
+    sessionId: z.string().optional(),
+  }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/*
+ * Closed value sets that appear on the wire. They mirror domain enums on purpose instead of
+ * importing them: the protocol is what clients depend on, and it changes only deliberately.
+ * The mapping files check at compile time that the domain values still fit.
+ */
+
+export const SessionStatusDtoSchema = z.enum([
+  'new',
+  'created',
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+]);
+export type SessionStatusDto = z.infer<typeof SessionStatusDtoSchema>;
+
+export const OperatorModeDtoSchema = z.enum(['prompt', 'auto', 'yolo', 'deny']);
+export type OperatorModeDto = z.infer<typeof OperatorModeDtoSchema>;
+
+export const ApprovalTierDtoSchema = z.enum(['T0', 'T1', 'T2', 'T3']);
+export type ApprovalTierDto = z.infer<typeof ApprovalTierDtoSchema>;
+
+/** `normal` asks the router a question; `steering` asks it to turn the input into a steering note. */
+export const UserInputModeSchema = z.enum(['normal', 'steering']);
+export type UserInputMode = z.infer<typeof UserInputModeSchema>;
+
+/** Session ids, call ids and stage ids: short printable identifiers. */
+export const IdentifierSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[\x21-\x7e]+$/, 'expected printable ASCII without spaces');
+
+/** A per-session sequence cursor: 0 means "from the start". */
+export const SequenceCursorSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** Who decided, as a person names themselves; the server records its own user when absent. */
+export const DeciderSchema = z.string().min(1).max(128);
+
+/** A short free text (a reason). */
+export const ReasonSchema = z.string().min(1).max(2_000);

@@ -75,7 +75,7 @@ describe('protocol modules', () => {
       version: 1,
       causationId: null,
       correlationId: null,
-      payload: { type: 'steering_note_added', content: 'x' },
+      payload: { type: 'steering_note_added', content: 'x' } as { type: string },
       position: 42,
       hash: 'ab',
     });

@@ -164,7 +164,7 @@ describe('a session through plan → implement → verify → review', () => {
     const report = await replaySession(store, 's-diverge', other);
     expect(report.ok).toBe(false);
     if (report.ok) return;
-    expect(report.divergence.sequence).toBe(4);
+    expect(report.divergence.sequence).toBe(5);
     expect(report.divergence.expected).toContain('"type":"inference_requested"');
     expect(report.divergence.actual).toContain('"type":"inference_requested"');
     expect(report.divergence.expected).not.toBe(report.divergence.actual);

@@ -6,6 +6,7 @@ import type { PayloadShape } from '../events/event-envelope.js';
  * derived by `decide` from these, which is what replay re-derives and compares.
  */
 const INPUT_TYPES: ReadonlySet<string> = new Set([
+  'session_configured',
   'session_created',
   'orchestration_paused',
   'orchestration_resumed',

@@ -1,4 +1,5 @@
 import { CorrexError } from '../base/correx-error.js';
+import type { Sha256 } from '../base/sha256.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { decide, pendingEffects, type DecidedEvent } from './decide.js';
@@ -6,6 +7,7 @@ import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { isInputEvent } from './input-events.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
+import { kernelConfigFromConfiguration } from './session-configuration.js';
 
 /** The first place where re-deciding a session does not give what its log holds. */
 export type ReplayDivergence = {
@@ -38,8 +40,11 @@ export type ReplayReport =
 export async function replaySession(
   store: CorrexEventStore,
   sessionId: string,
-  config: KernelConfig,
+  config?: KernelConfig,
+  options: ReplayOptions = {},
 ): Promise<ReplayReport> {
+  const kernelConfig = config ?? (await recordedKernelConfig(store, sessionId, options.sha256));
+  const from = options.fromSequence ?? 0;
   let state = kernelProjection.initial();
   let expected: DecidedEvent[] = [];
   let inputs = 0;
@@ -53,6 +58,11 @@ export async function replaySession(
     const event = next.value;
     next = await stream.next();
     events += 1;
+    // Before the cursor the log is trusted; checking starts at the first input after it.
+    if (event.sequence <= from || (inputs === 0 && from > 0 && !isInputEvent(event.payload))) {
+      state = kernelProjection.evolve(state, event);
+      continue;
+    }
     const wanted = expected.shift();
     if (wanted !== undefined) {
       const want = identity(wanted);
@@ -77,7 +87,7 @@ export async function replaySession(
         actual: identity(event),
       });
     }
-    const unanswered = checkAnswersEffect(config, state, event);
+    const unanswered = checkAnswersEffect(kernelConfig, state, event);
     if (unanswered !== null)
       return fail({
         sequence: event.sequence,
@@ -91,7 +101,7 @@ export async function replaySession(
     // effect's result, a note appended by another process): so does replay.
     if (next.done !== true && isInputEvent(next.value.payload)) continue;
     try {
-      expected = [...decide(config, state, event).events];
+      expected = [...decide(kernelConfig, state, event).events];
       batchMatched = 0;
     } catch (error) {
       if (!CorrexError.isInstance(error)) throw error;
@@ -115,6 +125,41 @@ export async function replaySession(
     });
   }
   return { ok: true, events, inputs, decided, undecidedInput: missing !== undefined, state };
+}
+
+export type ReplayOptions = {
+  /**
+   * Trust the log up to this sequence and re-decide only what follows (from the first input
+   * after it): a quick check of a long session's recent part. Default 0: the whole log.
+   */
+  readonly fromSequence?: number;
+  /** Used to rebuild a recorded configuration; infrastructure passes Node's native one. */
+  readonly sha256?: Sha256;
+};
+
+/** The session recorded no configuration, so replay has nothing to rebuild the kernel from. */
+export class ConfigurationNotRecordedError extends CorrexError {
+  constructor(sessionId: string) {
+    super(
+      'configuration_not_recorded',
+      `session ${sessionId} has no session_configured event; replay it with the configuration it ran under`,
+    );
+  }
+}
+
+/** The kernel config a session recorded in its first event. */
+export async function recordedKernelConfig(
+  store: CorrexEventStore,
+  sessionId: string,
+  sha256?: Sha256,
+): Promise<KernelConfig> {
+  const [first] = await store.read(sessionId, { limit: 1 });
+  if (first?.payload.type !== 'session_configured')
+    throw new ConfigurationNotRecordedError(sessionId);
+  return kernelConfigFromConfiguration(
+    first.payload.configuration,
+    sha256 === undefined ? {} : { sha256 },
+  );
 }
 
 function identity(event: DecidedEvent | CorrexEvent): string {

@@ -15,6 +15,7 @@ import type { KernelConfig } from './kernel-config.js';
 import type { KernelCommand } from './kernel-input.js';
 import type { KernelPorts } from './kernel-ports.js';
 import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
+import { sessionConfiguredPayload } from './session-configuration.js';
 import { currentCall } from './stage-turn.js';
 
 type Payload = CorrexEvent['payload'];
@@ -64,6 +65,25 @@ export class KernelWiringError extends CorrexError {
   constructor(message: string) {
     super('kernel_wiring', message);
   }
+}
+
+/** The config a runner was given is not the one the session recorded at its start. */
+export class SessionConfigurationMismatchError extends CorrexError {
+  constructor(sessionId: string) {
+    super(
+      'session_configuration_mismatch',
+      `session ${sessionId} was started with another configuration; resume it with the configuration it recorded`,
+    );
+  }
+}
+
+/** The digest of the configuration a session recorded at its start (null: none recorded). */
+async function recordedConfiguration(
+  store: CorrexEventStore,
+  sessionId: string,
+): Promise<string | null> {
+  const [first] = await store.read(sessionId, { limit: 1 });
+  return first?.payload.type === 'session_configured' ? first.payload.digest : null;
 }
 
 /** Drives a session until it finishes or waits (approval, pause). See `startSession`. */
@@ -165,9 +185,20 @@ async function drive(
     );
   }
 
+  const recorded = await recordedConfiguration(store, sessionId);
+  if (recorded !== null && recorded !== sessionConfiguredPayload(config).digest) {
+    throw new SessionConfigurationMismatchError(sessionId);
+  }
+
   for (;;) {
-    while (queue.length > 0)
-      await appendInputs(decideCommand(state, sessionId, queue.shift()!), null);
+    while (queue.length > 0) {
+      const command = queue.shift()!;
+      const payloads: Payload[] = decideCommand(state, sessionId, command);
+      // A new session's first event records the configuration replay and resume rebuild.
+      if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0)
+        payloads.unshift(sessionConfiguredPayload(config));
+      await appendInputs(payloads, null);
+    }
     // What decide left pending, so the request is not rebuilt right after it was built.
     let decided: readonly Effect[] | undefined;
     if (awaitsDecision(state)) {

@@ -20,6 +20,23 @@ export const sessionCreated = defineEvent({
   },
 });
 
+/**
+ * The effective configuration a session runs with (workflow, tools, policy, model profiles,
+ * bounds), recorded before its start so that replay and resume rebuild exactly the kernel
+ * configuration it ran under. The content is the kernel's own description (see
+ * core/kernel/session-configuration.ts), kept as plain JSON here so that the workflow and
+ * policy schemas can grow without a new version of this event.
+ */
+export const sessionConfigured = defineEvent({
+  type: 'session_configured',
+  description: 'The effective configuration of a session was recorded before its start.',
+  fields: {
+    configuration: z.record(z.string(), z.json()),
+    /** SHA-256 of the configuration's canonical JSON. */
+    digest: z.string().regex(/^[0-9a-f]{64}$/),
+  },
+});
+
 export const workflowStarted = defineEvent({
   type: 'workflow_started',
   description: "The session's workflow started at its first stage.",
@@ -101,6 +118,7 @@ export const lifecycleRejected = defineEvent({
 
 export const sessionEvents = [
   sessionCreated,
+  sessionConfigured,
   workflowStarted,
   workflowCompleted,
   workflowFailed,

@@ -50,7 +50,8 @@ export type SessionState = {
 };
 
 type SessionPayload =
-  | PayloadOf<(typeof sessionEvents)[number]>
+  // The configuration record is the kernel's; the session state does not fold it.
+  | Exclude<PayloadOf<(typeof sessionEvents)[number]>, { type: 'session_configured' }>
   | PayloadOf<typeof approvalRequested>
   | PayloadOf<typeof approvalGranted>
   | PayloadOf<typeof approvalDenied>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { noteBatch, noteEvent } from '../../../test/support/sample-events.js';
-import { createSteppingClock } from '../../core/base/clock.js';
-import { createCountingIdSource } from '../../core/base/id-source.js';
-import { correxEventCatalog, type CorrexEventStore } from '../../core/event-catalog.js';
-import { InMemoryEventStore } from '../../core/events/in-memory-event-store.js';
-import { appendToSession, UnknownSessionError } from './append-to-session.js';
+import { createSteppingClock } from '../base/clock.js';
+import { createCountingIdSource } from '../base/id-source.js';
+import { correxEventCatalog, type CorrexEventStore } from '../event-catalog.js';
+import { InMemoryEventStore } from '../events/in-memory-event-store.js';
+import { appendToSession, UnknownSessionError } from './append-decided.js';
 
 const context = {
   clock: createSteppingClock('2026-11-30T12:00:00.000Z'),

@@ -1,13 +1,17 @@
-import { CorrexError } from '../../core/base/correx-error.js';
-import type { CorrexEventStore, EventPayload } from '../../core/event-catalog.js';
-import { ConcurrencyError } from '../../core/events/concurrency-error.js';
-import type { StoredEvent } from '../../core/events/event-envelope.js';
-import type { CliContext } from './cli-context.js';
+import type { Clock } from '../base/clock.js';
+import { CorrexError } from '../base/correx-error.js';
+import type { IdSource } from '../base/id-source.js';
+import type { CorrexEventStore, EventPayload } from '../event-catalog.js';
+import { ConcurrencyError } from '../events/concurrency-error.js';
+import type { StoredEvent } from '../events/event-envelope.js';
+
+/** What stamps and names the events a person's decision becomes. */
+export type RecordingContext = { readonly clock: Clock; readonly ids: IdSource };
 
 /** The session named on the command line has no events. */
 export class UnknownSessionError extends CorrexError {
   constructor(sessionId: string) {
-    super('session_not_found', `no session ${sessionId} in this store (see \`correx sessions\`)`);
+    super('session_not_found', `no session ${sessionId} in this store`);
   }
 }
 
@@ -18,7 +22,7 @@ export class UnknownSessionError extends CorrexError {
  * attempts, so a retry cannot record the decision twice.
  */
 export async function appendDecided(
-  context: Pick<CliContext, 'clock' | 'ids'>,
+  context: RecordingContext,
   events: CorrexEventStore,
   sessionId: string,
   decide: () => Promise<{ readonly sequence: number; readonly payloads: readonly EventPayload[] }>,
@@ -45,7 +49,7 @@ export async function appendDecided(
 
 /** Appends one event a person decided (a grant, a revocation) after the session's last event. */
 export async function appendToSession(
-  context: Pick<CliContext, 'clock' | 'ids'>,
+  context: RecordingContext,
   events: CorrexEventStore,
   sessionId: string,
   payload: EventPayload,

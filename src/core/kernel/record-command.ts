@@ -1,11 +1,10 @@
-import type { CorrexEventStore, EventPayload } from '../../core/event-catalog.js';
-import type { StoredEvent } from '../../core/events/event-envelope.js';
-import { replay } from '../../core/events/replay.js';
-import { decideCommand } from '../../core/kernel/decide-command.js';
-import type { KernelCommand } from '../../core/kernel/kernel-input.js';
-import { kernelProjection } from '../../core/kernel/kernel-state.js';
-import { appendDecided } from './append-to-session.js';
-import type { CliContext } from './cli-context.js';
+import type { CorrexEventStore, EventPayload } from '../event-catalog.js';
+import type { StoredEvent } from '../events/event-envelope.js';
+import { replay } from '../events/replay.js';
+import { appendDecided, type RecordingContext } from './append-decided.js';
+import { decideCommand } from './decide-command.js';
+import type { KernelCommand } from './kernel-input.js';
+import { kernelProjection } from './kernel-state.js';
 
 /**
  * Records a person's command (approve, deny, steer, pause, cancel) in a session that may be
@@ -15,7 +14,7 @@ import type { CliContext } from './cli-context.js';
  * appended after the last event seen, decided again after a conflict (see `appendDecided`).
  */
 export async function recordCommand(
-  context: Pick<CliContext, 'clock' | 'ids'>,
+  context: RecordingContext,
   events: CorrexEventStore,
   sessionId: string,
   command: KernelCommand,

@@ -65,6 +65,11 @@ const USAGE = new Set([
   'demo_workspace_invalid',
 ]);
 
+/** What to do next, for errors whose message comes from a layer that knows no CLI. */
+const HINTS: Readonly<Record<string, string>> = {
+  session_not_found: ' (see `correx sessions`)',
+};
+
 function exitCodeFor(error: CorrexError): number {
   if (STORE_UNAVAILABLE.has(error.code)) return EXIT_CODES.storeUnavailable;
   if (USAGE.has(error.code)) return EXIT_CODES.usage;
@@ -92,7 +97,7 @@ export async function runCli(context: CliContext, argv: readonly string[]): Prom
     if (error instanceof CommanderError)
       return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     if (CorrexError.isInstance(error)) {
-      context.err(`correx: ${error.message}`);
+      context.err(`correx: ${error.message}${HINTS[error.code] ?? ''}`);
       return exitCodeFor(error);
     }
     throw error;

@@ -116,7 +116,7 @@ describe('correx approvals, approve, deny, steer, pause, cancel', () => {
 
 describe('recordCommand', () => {
   it('decides again after a running session appended meanwhile, recording the command once', async () => {
-    const { recordCommand } = await import('./record-command.js');
+    const { recordCommand } = await import('../../core/kernel/record-command.js');
     const h = await waitingSession();
     let raced = false;
     const racing = {

@@ -4,7 +4,7 @@ import type { KernelCommand } from '../../../core/kernel/kernel-input.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
-import { recordCommand } from '../record-command.js';
+import { recordCommand } from '../../../core/kernel/record-command.js';
 import { withStore } from '../with-store.js';
 
 /** Records one command and says what it became (the event types, or that nothing changed). */

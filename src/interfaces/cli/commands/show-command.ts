@@ -3,7 +3,7 @@ import { sessionProjection } from '../../../core/sessions/session-projection.js'
 import type { CommandContext } from '../cli-context.js';
 import { formatEventLine } from '../event-line.js';
 import { formatJson, formatTable } from '../format.js';
-import { UnknownSessionError } from '../append-to-session.js';
+import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { withStore } from '../with-store.js';
 
 function seconds(ms: number): string {

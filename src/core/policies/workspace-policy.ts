@@ -100,6 +100,9 @@ export const DEFAULT_NEVER_WRITABLE = [
   '/etc/**',
 ] as const;
 
+/** The tier every `exec` is raised to when no sandbox confines it (see docs/sandbox.md). */
+export const DEFAULT_UNSANDBOXED_EXEC_TIER = 'T3';
+
 /**
  * A workspace policy as data (the `policy:` section of `harness.yaml`). Every field has a safe
  * default: no egress (an empty allowlist denies all), writes anywhere inside the workspace
@@ -120,6 +123,16 @@ export const WorkspacePolicySchema = z.strictObject({
   maxCommandLength: z.number().int().min(1).max(65536).default(8192),
   /** Most simple commands one shell line may contain (pipelines, lists, substitutions). */
   maxCommands: z.number().int().min(1).max(256).default(32),
+  /**
+   * The minimum tier of every `exec` when the machine has no sandbox; absent means
+   * DEFAULT_UNSANDBOXED_EXEC_TIER (T3: every command asks). Optional so older policies parse.
+   */
+  unsandboxedExecTier: TierSchema.optional(),
+  /**
+   * Paths (absolute or `~/...`) a sandboxed process may read although they lie in the hidden
+   * home; nothing under the home is readable otherwise.
+   */
+  sandboxReadablePaths: z.array(GlobSchema).optional(),
 });
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof WorkspacePolicySchema>;

@@ -1,4 +1,10 @@
-import type { WorkspacePolicy } from '../policies/workspace-policy.js';
+import {
+  DEFAULT_UNSANDBOXED_EXEC_TIER,
+  type WorkspacePolicy,
+} from '../policies/workspace-policy.js';
+import { hasCapability } from '../tools/tool-contract.js';
+import type { SandboxKind } from '../tools/tool-events.js';
+import { finding } from './finding.js';
 import { execInterpreterRule, networkHostRule } from './rules/command-rules.js';
 import { pathContainmentRule, referenceExistsRule } from './rules/path-rules.js';
 import {
@@ -21,23 +27,60 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   execInterpreterRule,
 ];
 
+const UNSANDBOXED = 'unsandboxed-exec';
+
+/**
+ * Registered only when the machine has no sandbox: every call that starts a process gets an
+ * `info` finding at the policy's unsandboxed tier (default T3), so the approval engine asks
+ * where it would otherwise have let a sandboxed command run, and the assessment says why.
+ */
+export const unsandboxedExecRule: ToolCallRule = {
+  id: UNSANDBOXED,
+  appliesTo: (context) => hasCapability(context.tool, 'EXECUTES'),
+  evaluate: (context) => [
+    finding(
+      UNSANDBOXED,
+      'info',
+      'no_sandbox',
+      'no sandbox confines processes on this machine: the command runs with the full rights of the user',
+      context.policy.unsandboxedExecTier ?? DEFAULT_UNSANDBOXED_EXEC_TIER,
+    ),
+  ],
+};
+
 /**
  * A workspace policy with its registered rules (spec: WorkspacePolicy aggregates rules and
  * configuration). New rules are registered here by the caller, never written into the assessor.
+ * `sandbox` is the confinement the session's processes run under; undefined means the caller
+ * did not say (no tier raise), so every production composition passes it explicitly.
  */
 export type AssessmentPolicy = {
   readonly policy: WorkspacePolicy;
   readonly rules: readonly ToolCallRule[];
+  readonly sandbox?: SandboxKind;
+};
+
+export type AssessmentPolicyOptions = {
+  readonly sandbox?: SandboxKind;
 };
 
 export function createAssessmentPolicy(
   policy: WorkspacePolicy,
   rules: readonly ToolCallRule[] = defaultToolCallRules,
+  options: AssessmentPolicyOptions = {},
 ): AssessmentPolicy {
+  const registered =
+    options.sandbox === 'none' && !rules.includes(unsandboxedExecRule)
+      ? [...rules, unsandboxedExecRule]
+      : [...rules];
   const ids = new Set<string>();
-  for (const rule of rules) {
+  for (const rule of registered) {
     if (ids.has(rule.id)) throw new RangeError(`tool-call rule ${rule.id} registered twice`);
     ids.add(rule.id);
   }
-  return { policy, rules: [...rules] };
+  return {
+    policy,
+    rules: registered,
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+  };
 }

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
+import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
+import { trustedSearchPath } from '../sandbox/trusted-search-path.js';
 import { guardedExecutor, ToolFailure } from './file-tools.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { createOutputBuffer, finishReceipt } from './tool-receipt-builder.js';
@@ -10,13 +11,15 @@ export type ExecToolOptions = {
   /** Used when the call names no timeout; calls may ask for less or more, up to `maxTimeoutMs`. */
   readonly defaultTimeoutMs?: number;
   readonly maxTimeoutMs?: number;
-  /** The PATH programs are found on; never the workspace. */
+  /** The PATH programs are found on; entries inside the workspace are dropped. */
   readonly searchPath?: string;
+  /** The confinement commands run under; absent means none, recorded as `sandbox: none`. */
+  readonly sandbox?: SandboxSettings;
 };
 
 /**
- * The only environment a command sees: no inherited variables (so no tokens, keys or proxy
- * settings), a fixed PATH, and git configuration that switches off repository-controlled
+ * The only environment a command sees, an allowlist: no inherited variables (so no tokens,
+ * keys, LD_PRELOAD, NODE_OPTIONS, GIT_* or proxy settings), a fixed PATH, and git configuration that switches off repository-controlled
  * program execution (fsmonitor, hooks, pagers) in case the repository itself is hostile.
  */
 export function scrubbedEnvironment(home: string, searchPath: string): Record<string, string> {
@@ -26,6 +29,7 @@ export function scrubbedEnvironment(home: string, searchPath: string): Record<st
     LANG: 'C.UTF-8',
     LC_ALL: 'C.UTF-8',
     TERM: 'dumb',
+    TMPDIR: '/tmp',
     PAGER: 'cat',
     GIT_PAGER: 'cat',
     GIT_TERMINAL_PROMPT: '0',
@@ -42,13 +46,13 @@ export function scrubbedEnvironment(home: string, searchPath: string): Record<st
 
 /**
  * `exec`: runs argv directly or a command line through `/bin/sh -c`, in the workspace or a
- * re-checked `cwd` inside it, as the leader of a new process group so the whole group is
- * killed on timeout or abort. Output (stdout and stderr interleaved) is capped; the receipt
- * carries the exit code, the bounded output and the digest of all of it.
+ * re-checked `cwd` inside it, under the configured sandbox (see runConfinedProcess): on a
+ * timeout or abort everything it started is killed. Output (stdout and stderr interleaved) is
+ * capped; the receipt carries the exit code, the bounded output, the digest of all of it, the
+ * sandbox profile the command ran under and the egress proxy's decisions.
  */
 export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
-  const searchPath = options.searchPath ?? '/usr/local/bin:/usr/bin:/bin';
   return guardedExecutor('exec', options.maxOutputBytes, async (args, context, startedAt) => {
     const cwd =
       args.cwd === undefined
@@ -64,63 +68,53 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
       typeof args.timeoutMs === 'number' ? args.timeoutMs : (options.defaultTimeoutMs ?? 120_000),
       maxTimeoutMs,
     );
+    const searchPath = trustedSearchPath(
+      options.searchPath ?? '/usr/local/bin:/usr/bin:/bin',
+      context.roots.workspaceRoot,
+    );
     const output = createOutputBuffer(options.maxOutputBytes);
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd,
-      env: scrubbedEnvironment(context.roots.homeDirectory, searchPath),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    let ending: 'timed_out' | 'aborted' | null = null;
-    const killGroup = (why: 'timed_out' | 'aborted') => {
-      ending ??= why;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    // When the leader exits, anything it left running in its group (a `cmd &`) is killed too.
-    child.once('exit', () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // the group is already empty
-      }
-    });
-    const timer = setTimeout(() => killGroup('timed_out'), timeoutMs);
-    const onAbort = () => killGroup('aborted');
-    context.signal?.addEventListener('abort', onAbort, { once: true });
-    if (context.signal?.aborted === true) onAbort();
-    const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, error }));
-      child.once('close', (code) => resolve({ code }));
-    });
-    clearTimeout(timer);
-    context.signal?.removeEventListener('abort', onAbort);
+    const run = await runConfinedProcess(
+      {
+        argv,
+        cwd,
+        workspaceRoot: context.roots.workspaceRoot,
+        homeDirectory: context.roots.homeDirectory,
+        env: scrubbedEnvironment(context.roots.homeDirectory, searchPath),
+        searchPath,
+        egressAllowlist: context.egressAllowlist,
+        timeoutMs,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        onOutput: (chunk) => output.push(chunk),
+      },
+      options.sandbox,
+    );
     const outcome =
-      ending ?? (exit.error !== undefined ? 'failed' : exit.code === 0 ? 'succeeded' : 'failed');
+      run.ending === 'timed_out' || run.ending === 'aborted'
+        ? run.ending
+        : run.ending === 'exited' && run.exitCode === 0
+          ? 'succeeded'
+          : 'failed';
     const error =
-      ending === 'timed_out'
-        ? `timed out after ${timeoutMs} ms; the process group was killed`
-        : ending === 'aborted'
-          ? 'aborted; the process group was killed'
-          : exit.error !== undefined
-            ? exit.error.message
-            : exit.code === 0
+      run.ending === 'timed_out'
+        ? `timed out after ${timeoutMs} ms; everything the command started was killed`
+        : run.ending === 'aborted'
+          ? 'aborted; everything the command started was killed'
+          : run.error !== null
+            ? run.error
+            : run.exitCode === 0
               ? null
-              : `exit code ${exit.code}`;
+              : `exit code ${run.exitCode}`;
     return finishReceipt({
       callId: context.callId,
       tool: 'exec',
       args,
       outcome,
       output: output.finish(),
-      exitCode: exit.code,
+      exitCode: run.exitCode,
       error,
       startedAt,
+      sandbox: run.profile,
+      ...(run.egress === undefined ? {} : { egress: run.egress }),
     });
   });
 }

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ToolOutcome, TouchedFile } from '../../core/tools/tool-events.js';
+import type {
+  EgressDecision,
+  SandboxProfile,
+  ToolOutcome,
+  TouchedFile,
+} from '../../core/tools/tool-events.js';
 import type { ToolReceipt } from './tool-executor.js';
 
 /** Default cap on the output kept in a receipt; the digest always covers the full output. */
@@ -66,6 +71,9 @@ export function finishReceipt(fields: {
   error?: string | null;
   files?: TouchedFile[];
   startedAt: number;
+  /** For calls that ran a process: the confinement it ran under, and the proxy's decisions. */
+  sandbox?: SandboxProfile;
+  egress?: EgressDecision[];
 }): ToolReceipt {
   return {
     type: 'tool_receipt',
@@ -78,5 +86,7 @@ export function finishReceipt(fields: {
     ...fields.output,
     files: fields.files ?? [],
     durationMs: Math.max(0, Math.round(performance.now() - fields.startedAt)),
+    ...(fields.sandbox === undefined ? {} : { sandbox: fields.sandbox }),
+    ...(fields.egress === undefined ? {} : { egress: fields.egress }),
   };
 }

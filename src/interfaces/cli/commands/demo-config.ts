@@ -4,8 +4,12 @@ import {
   DEFAULT_NEVER_WRITABLE,
   parseWorkspacePolicy,
 } from '../../../core/policies/workspace-policy.js';
-import { createAssessmentPolicy } from '../../../core/toolintent/default-rules.js';
+import {
+  createAssessmentPolicy,
+  defaultToolCallRules,
+} from '../../../core/toolintent/default-rules.js';
 import { builtinTools } from '../../../core/tools/builtin-tools.js';
+import type { SandboxKind } from '../../../core/tools/tool-events.js';
 import { createDefaultCodingWorkflow } from '../../../core/transitions/default-coding-workflow.js';
 import { createDefaultValidatorRegistry } from '../../../core/validation/default-validators.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
@@ -21,19 +25,29 @@ export const DEMO_TASK =
 /**
  * The kernel configuration of a demo session: the built-in default workflow, the built-in tools,
  * the default policy (which lets `exec` run `node`) with correx's home added to the paths no tool
- * may write. A replay must build it from the same two directories (both real paths).
+ * may write. A replay must build it from the same two directories (both real paths) and the
+ * same sandbox kind. Unsandboxed, exec stays at its own tier T2 (instead of the default T3) so
+ * that `auto` mode runs the bundled, trusted script's `node --test`; the assessment still
+ * records that the command ran without a sandbox.
  */
 export function demoKernelConfig(options: {
   readonly homeDirectory: string;
   readonly correxHome: string;
+  /** The sandbox the session's commands run under; undefined only where no one has said. */
+  readonly sandbox?: SandboxKind;
 }): KernelConfig {
   const policy = parseWorkspacePolicy({
     neverWritable: [...DEFAULT_NEVER_WRITABLE, `${options.correxHome}/**`],
+    unsandboxedExecTier: 'T2',
   });
   return createKernelConfig({
     workflow: createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(policy),
+    policy: createAssessmentPolicy(
+      policy,
+      defaultToolCallRules,
+      options.sandbox === undefined ? {} : { sandbox: options.sandbox },
+    ),
     router: createInferenceRouter({
       profiles: [
         {

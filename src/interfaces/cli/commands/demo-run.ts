@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +10,16 @@ import { runSession } from '../../../core/kernel/run-session.js';
 import type { SessionStatus } from '../../../core/sessions/session-status.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
+import {
+  runConfinedProcess,
+  type SandboxSettings,
+} from '../../../infrastructure/sandbox/confined-process.js';
+import {
+  describeSandbox,
+  detectSandbox,
+} from '../../../infrastructure/sandbox/sandbox-availability.js';
+import { scrubbedEnvironment } from '../../../infrastructure/tools/exec-tool.js';
+import { createOutputBuffer } from '../../../infrastructure/tools/tool-receipt-builder.js';
 import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
 import { DEMO_PROVIDER, DEMO_TASK, DEMO_WORKFLOW_ID, demoKernelConfig } from './demo-config.js';
 import { createDemoModel } from './demo-model.js';
@@ -27,6 +36,8 @@ export type DemoRequest = {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly onEvent?: (event: CorrexEvent) => void;
+  /** Where notices go (the unsandboxed warning); default: stderr, and only when unsandboxed. */
+  readonly onNotice?: (line: string) => void;
   readonly signal?: AbortSignal;
 };
 
@@ -34,6 +45,8 @@ export type DemoReport = {
   readonly sessionId: string;
   readonly workspace: string;
   readonly status: SessionStatus;
+  /** Under which confinement the session's commands ran: `bubblewrap` or `none`. */
+  readonly sandbox: 'bubblewrap' | 'none';
   /** Whether `node --test` passes in the workspace after the session, run by the demo itself. */
   readonly testsPass: boolean;
   readonly testOutput: string;
@@ -94,10 +107,21 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
   const workspace = prepareDemoWorkspace(request.workspace);
   const homeDirectory = realpathSync(homedir());
   mkdirSync(request.correxHome, { recursive: true });
-  const config = demoKernelConfig({
-    homeDirectory,
-    correxHome: realpathSync(request.correxHome),
-  });
+  const correxHome = realpathSync(request.correxHome);
+  const availability = await detectSandbox();
+  const notice =
+    request.onNotice ??
+    ((line: string) => {
+      if (availability.kind === 'none') process.stderr.write(`correx: ${line}\n`);
+    });
+  notice(describeSandbox(availability));
+  const config = demoKernelConfig({ homeDirectory, correxHome, sandbox: availability.kind });
+  const sandbox: SandboxSettings = {
+    availability,
+    neverWritable: config.policy.policy.neverWritable,
+    hiddenPaths: [correxHome],
+    readablePaths: config.policy.policy.sandboxReadablePaths ?? [],
+  };
   const turns = await loadScriptedTurns(asset('demo-script.json'));
   const sessionId = request.ids.next();
   const outcome = await runSession(
@@ -107,7 +131,7 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
       config,
       ports: {
         providers: new Map([[DEMO_PROVIDER, createDemoModel(turns, DEMO_PROVIDER)]]),
-        tools: createBuiltinToolRunner({ exec: { searchPath: demoSearchPath() } }),
+        tools: createBuiltinToolRunner({ exec: { searchPath: demoSearchPath(), sandbox } }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       },
       clock: request.clock,
@@ -117,17 +141,33 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
     },
     { type: 'start', task: DEMO_TASK, workspace, workflowId: DEMO_WORKFLOW_ID, mode: 'auto' },
   );
-  const tests = await runSampleTests(workspace);
-  return { sessionId, workspace, status: outcome.status, ...tests };
+  const tests = await runSampleTests(workspace, homeDirectory, sandbox);
+  return { sessionId, workspace, status: outcome.status, sandbox: availability.kind, ...tests };
 }
 
-function runSampleTests(workspace: string): Promise<{ testsPass: boolean; testOutput: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--test'],
-      { cwd: workspace, env: { PATH: demoSearchPath() }, timeout: 60_000 },
-      (error, stdout, stderr) => done({ testsPass: error === null, testOutput: stdout + stderr }),
-    );
-  });
+/** The sample's tests run the code the model changed, so they get the same confinement. */
+async function runSampleTests(
+  workspace: string,
+  homeDirectory: string,
+  sandbox: SandboxSettings,
+): Promise<{ testsPass: boolean; testOutput: string }> {
+  const output = createOutputBuffer();
+  const run = await runConfinedProcess(
+    {
+      argv: [process.execPath, '--test'],
+      cwd: workspace,
+      workspaceRoot: workspace,
+      homeDirectory,
+      env: scrubbedEnvironment(homeDirectory, demoSearchPath()),
+      searchPath: demoSearchPath(),
+      egressAllowlist: [],
+      timeoutMs: 60_000,
+      onOutput: (chunk) => output.push(chunk),
+    },
+    sandbox,
+  );
+  return {
+    testsPass: run.ending === 'exited' && run.exitCode === 0,
+    testOutput: output.finish().output + (run.error ?? ''),
+  };
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../base/clock.js';
 import type { IdSource } from '../base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { ConcurrencyError } from '../events/concurrency-error.js';
-import type { SteeringNote } from '../context/steering-note.js';
+import { steeringNotePayload, type SteeringNote } from '../context/steering-note.js';
 
 const MAX_ATTEMPTS = 5;
 
@@ -29,12 +29,7 @@ export async function appendSteeringNote(
           timestamp,
           causationId: null,
           correlationId: null,
-          payload: {
-            type: 'steering_note_added',
-            sessionId: note.sessionId,
-            content: note.content,
-            ...(note.stageId === undefined ? {} : { stageId: note.stageId }),
-          },
+          payload: steeringNotePayload(note),
         },
         { expectedSequence },
       );

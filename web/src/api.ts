@@ -1,0 +1,135 @@
+import type { z } from 'zod';
+import {
+  CommandResponseSchema,
+  CreateSessionResponseSchema,
+  ErrorResponseSchema,
+  EventsPageResponseSchema,
+  GetSessionResponseSchema,
+  ListApprovalsResponseSchema,
+  ListSessionsResponseSchema,
+  ReplayVerifyResponseSchema,
+  type CommandResponse,
+  type CreateSessionRequest,
+  type DecideApprovalRequest,
+  type EventsPageResponse,
+  type LifecycleRequest,
+  type ListApprovalsResponse,
+  type ListSessionsResponse,
+  type ReplayVerifyResponse,
+  type SteeringNoteRequest,
+} from '../../src/interfaces/protocol/rest-dto.js';
+import type { SessionDto } from '../../src/interfaces/protocol/session-dto.js';
+
+/**
+ * A failed call. `status` 0 means the server could not be reached at all; otherwise `code` is
+ * the server's ErrorCode (`unauthorized`, `session_not_found`...) or `invalid_response` when the
+ * answer did not match the protocol.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+const encode = encodeURIComponent;
+const sessionPath = (sessionId: string) => `/api/sessions/${encode(sessionId)}`;
+
+/** The REST API (`/api/...`) with the bearer token in the Authorization header, never the URL. */
+export function createApi(token: string, base = '') {
+  async function call<T extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: T,
+    body?: unknown,
+  ): Promise<z.infer<T>> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        cache: 'no-store',
+        credentials: 'omit',
+      });
+    } catch {
+      throw new ApiError(
+        0,
+        'unreachable',
+        'The correx server cannot be reached. Is `correx serve` running?',
+      );
+    }
+    const json: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const error = ErrorResponseSchema.safeParse(json);
+      throw error.success
+        ? new ApiError(response.status, error.data.error.code, error.data.error.message)
+        : new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success)
+      throw new ApiError(
+        response.status,
+        'invalid_response',
+        `Unexpected answer from ${method} ${path}.`,
+      );
+    return parsed.data;
+  }
+
+  return {
+    listSessions: (): Promise<ListSessionsResponse> =>
+      call('GET', '/api/sessions', ListSessionsResponseSchema),
+    getSession: (sessionId: string): Promise<SessionDto> =>
+      call('GET', sessionPath(sessionId), GetSessionResponseSchema),
+    events: (sessionId: string, after: number, limit = 1000): Promise<EventsPageResponse> =>
+      call(
+        'GET',
+        `${sessionPath(sessionId)}/events?after=${after}&limit=${limit}`,
+        EventsPageResponseSchema,
+      ),
+    approvals: (sessionId: string): Promise<ListApprovalsResponse> =>
+      call('GET', `${sessionPath(sessionId)}/approvals`, ListApprovalsResponseSchema),
+    decide: (
+      sessionId: string,
+      callId: string,
+      body: DecideApprovalRequest,
+    ): Promise<CommandResponse> =>
+      call(
+        'POST',
+        `${sessionPath(sessionId)}/approvals/${encode(callId)}`,
+        CommandResponseSchema,
+        body,
+      ),
+    steer: (sessionId: string, body: SteeringNoteRequest): Promise<CommandResponse> =>
+      call('POST', `${sessionPath(sessionId)}/steering`, CommandResponseSchema, body),
+    lifecycle: (
+      sessionId: string,
+      action: 'pause' | 'resume' | 'cancel',
+      body: LifecycleRequest,
+    ): Promise<CommandResponse> =>
+      call('POST', `${sessionPath(sessionId)}/${action}`, CommandResponseSchema, body),
+    replayVerify: (sessionId: string): Promise<ReplayVerifyResponse> =>
+      call('POST', `${sessionPath(sessionId)}/replay-verify`, ReplayVerifyResponseSchema, {}),
+    createSession: (body: CreateSessionRequest) =>
+      call('POST', '/api/sessions', CreateSessionResponseSchema, body),
+  };
+}
+
+/** A sentence for an error, for the page to show. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'unauthorized')
+      return 'The token was not accepted. Log in again with the server token.';
+    if (error.code === 'session_not_found') return 'No session with that id exists in this store.';
+    return error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

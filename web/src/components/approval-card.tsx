@@ -1,0 +1,153 @@
+import { useState } from 'preact/hooks';
+import { describeError } from '../api.js';
+import { prettyArgs } from '../format.js';
+import type { FileChange, ToolCallItem } from '../model/timeline-types.js';
+import { useConnection } from '../session-context.js';
+import { DiffView } from './diff-view.js';
+
+/**
+ * One tool call waiting for a person: the proposed call, resolved paths, rule findings, tier and
+ * (for writes) a diff preview; approve or deny with a reason, recorded with who decided.
+ */
+export function ApprovalCard(props: {
+  sessionId: string;
+  call: ToolCallItem;
+  change: FileChange | undefined;
+  onDecided?: () => void;
+}) {
+  const { api, decider, setDecider } = useConnection();
+  const { call } = props;
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const base = `approval-${call.callId.replace(/[^a-z0-9_-]/gi, '-')}`;
+
+  const decide = async (decision: 'approve' | 'deny') => {
+    const trimmed = reason.trim();
+    if (decision === 'deny' && trimmed === '')
+      return setError('Say why you deny it: the model reads the reason.');
+    setBusy(true);
+    setError(null);
+    try {
+      const by = decider.trim();
+      const body =
+        decision === 'deny'
+          ? { decision, reason: trimmed, ...(by ? { by } : {}) }
+          : { decision, ...(trimmed ? { reason: trimmed } : {}), ...(by ? { by } : {}) };
+      const result = await api.decide(props.sessionId, call.callId, body);
+      setDone(
+        result.refused
+          ? 'The session refused the decision.'
+          : decision === 'approve'
+            ? 'Approved.'
+            : 'Denied.',
+      );
+      props.onDecided?.();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const assessment = call.assessment;
+  return (
+    <article class="approval-card" aria-labelledby={`${base}-title`} data-call-id={call.callId}>
+      <h3 id={`${base}-title`}>
+        <span class="mono">{call.tool}</span> wants approval{' '}
+        <span class="badge tier">{call.approval?.tier ?? assessment?.tier ?? '?'}</span>
+        {assessment && (
+          <span class={`badge verdict-${assessment.verdict.toLowerCase()}`}>
+            {assessment.verdict}
+          </span>
+        )}
+        {assessment && <span class="badge">risk {assessment.risk}</span>}
+      </h3>
+      {call.approval?.reason && <p>{call.approval.reason}</p>}
+      <p class="muted small mono">
+        call {call.callId}
+        {call.stageId ? ` · stage ${call.stageId}` : ''}
+      </p>
+      <h4>Proposed call</h4>
+      <pre class="args">{prettyArgs(call.argsRaw)}</pre>
+      {assessment && assessment.targets.length > 0 && (
+        <>
+          <h4>Resolved paths</h4>
+          <ul class="targets">
+            {assessment.targets.map((target) => (
+              <li key={target.param + target.raw}>
+                <span class="muted">{target.param}</span> {target.write ? 'writes' : 'reads'}{' '}
+                <span class="mono">{target.realPath ?? target.resolved}</span>
+                {target.raw !== target.resolved && (
+                  <span class="muted"> (as written: {target.raw})</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {assessment && assessment.findings.length > 0 && (
+        <>
+          <h4>Rule findings</h4>
+          <ul class="findings">
+            {assessment.findings.map((finding) => (
+              <li key={finding.ruleId + finding.code} class={`finding-${finding.severity}`}>
+                <span class="badge">{finding.severity}</span>{' '}
+                <span class="badge tier">{finding.tier}</span> {finding.ruleId}: {finding.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {props.change && (
+        <>
+          <h4>Diff preview</h4>
+          <DiffView change={props.change} />
+        </>
+      )}
+      {done ? (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      ) : (
+        <form class="decide" onSubmit={(event) => event.preventDefault()}>
+          <label for={`${base}-reason`}>Reason (required to deny)</label>
+          <textarea
+            id={`${base}-reason`}
+            rows={2}
+            maxLength={2000}
+            value={reason}
+            onInput={(event) => setReason(event.currentTarget.value)}
+          />
+          <label for={`${base}-by`}>Decided by (optional)</label>
+          <input
+            id={`${base}-by`}
+            value={decider}
+            maxLength={128}
+            placeholder="the server's user"
+            onInput={(event) => setDecider(event.currentTarget.value)}
+          />
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div class="buttons">
+            <button
+              type="button"
+              class="approve"
+              disabled={busy}
+              onClick={() => void decide('approve')}
+            >
+              Approve
+            </button>
+            <button type="button" class="deny" disabled={busy} onClick={() => void decide('deny')}>
+              Deny
+            </button>
+          </div>
+        </form>
+      )}
+    </article>
+  );
+}

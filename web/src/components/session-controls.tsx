@@ -1,0 +1,102 @@
+import { useState } from 'preact/hooks';
+import type { ReplayVerifyResponse } from '../../../src/interfaces/protocol/rest-dto.js';
+import type { SessionDto } from '../../../src/interfaces/protocol/session-dto.js';
+import { describeError } from '../api.js';
+import { useConnection } from '../session-context.js';
+
+/** Pause, resume, cancel and replay verification, with each result said in words. */
+export function SessionControls(props: { session: SessionDto; onChanged: () => void }) {
+  const { api, decider } = useConnection();
+  const { session } = props;
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [replay, setReplay] = useState<ReplayVerifyResponse | null>(null);
+  const final =
+    session.status === 'completed' || session.status === 'failed' || session.status === 'cancelled';
+
+  const act = async (action: 'pause' | 'resume' | 'cancel') => {
+    if (
+      action === 'cancel' &&
+      !window.confirm('Cancel this session? A running model or tool call is stopped.')
+    )
+      return;
+    setBusy(true);
+    setError(null);
+    setMessage(null);
+    try {
+      const by = decider.trim();
+      const result = await api.lifecycle(session.sessionId, action, by ? { by } : {});
+      setMessage(
+        result.refused
+          ? `The session refused to ${action} (see the timeline).`
+          : `${action} recorded.`,
+      );
+      props.onChanged();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const verify = async () => {
+    setBusy(true);
+    setError(null);
+    setReplay(null);
+    try {
+      setReplay(await api.replayVerify(session.sessionId));
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="controls" role="group" aria-label="Session controls">
+      <button
+        type="button"
+        disabled={busy || session.status !== 'running'}
+        onClick={() => void act('pause')}
+      >
+        Pause
+      </button>
+      <button
+        type="button"
+        disabled={busy || session.status !== 'paused'}
+        onClick={() => void act('resume')}
+      >
+        Resume
+      </button>
+      <button
+        type="button"
+        class="deny"
+        disabled={busy || final}
+        onClick={() => void act('cancel')}
+      >
+        Cancel
+      </button>
+      <button type="button" disabled={busy} onClick={() => void verify()}>
+        Verify replay
+      </button>
+      {message && (
+        <p class="notice" role="status">
+          {message}
+        </p>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {replay && (
+        <p class={replay.ok ? 'notice good' : 'error'} role="status" data-testid="replay-result">
+          {replay.ok
+            ? `Replay verified: ${replay.events} events re-derived byte for byte.`
+            : `Replay diverged at event #${replay.divergence.sequence}: ${replay.divergence.reason}`}
+        </p>
+      )}
+    </div>
+  );
+}

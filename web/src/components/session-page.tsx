@@ -1,0 +1,193 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { formatTokens } from '../format.js';
+import {
+  addEvent,
+  createTimeline,
+  pendingCalls,
+  proposedChange,
+} from '../model/session-timeline.js';
+import { hrefOf } from '../route.js';
+import { useConnection } from '../session-context.js';
+import { ApprovalCard } from './approval-card.js';
+import { FileChanges } from './file-changes.js';
+import { RouterPanel } from './router-panel.js';
+import { SessionControls } from './session-controls.js';
+import { StageCharts } from './stage-charts.js';
+import { Empty, Failure, Loading, useAsync } from './states.js';
+import { TimelineView } from './timeline-view.js';
+import { WorkflowGraphView } from './workflow-graph-view.js';
+
+/** Event types after which the session's summary (status, stage, tokens) is read again. */
+const REFRESHING = new Set([
+  'workflow_started',
+  'workflow_completed',
+  'workflow_failed',
+  'workflow_cancelled',
+  'orchestration_paused',
+  'orchestration_resumed',
+  'stage_started',
+  'stage_completed',
+  'stage_failed',
+  'approval_requested',
+  'approval_granted',
+  'approval_denied',
+  'lifecycle_rejected',
+]);
+
+export function SessionPage(props: { sessionId: string }) {
+  const { api, hub } = useConnection();
+  const session = useAsync(() => api.getSession(props.sessionId), [api, props.sessionId]);
+  const timeline = useRef(createTimeline()).current;
+  const [version, setVersion] = useState(0);
+  const [caughtUp, setCaughtUp] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+  const marked = useRef(false);
+
+  useEffect(
+    () =>
+      hub.follow(props.sessionId, 0, {
+        events(batch) {
+          let refresh = false;
+          for (const event of batch) {
+            addEvent(timeline, event);
+            refresh ||= REFRESHING.has(event.type);
+          }
+          setVersion((v) => v + 1);
+          if (refresh) session.refresh();
+        },
+        caughtUp() {
+          setCaughtUp(true);
+          setVersion((v) => v + 1);
+        },
+        message() {
+          session.refresh();
+        },
+      }),
+    [hub, props.sessionId],
+  );
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (!caughtUp || marked.current) return;
+    marked.current = true;
+    // Time to first render of the timeline (read by the browser tests and the load report).
+    performance.mark('correx:timeline-rendered', { detail: { events: timeline.eventCount } });
+  }, [caughtUp, version]);
+
+  if (session.state.status === 'loading') return <Loading what="the session" />;
+  if (session.state.status === 'failed') {
+    const error = session.state.error;
+    if (error instanceof ApiError && (error.code === 'session_not_found' || error.status === 404))
+      return (
+        <Empty>
+          <h1>Session not found</h1>
+          <p>
+            There is no session <code>{props.sessionId}</code> in this store.{' '}
+            <a href={hrefOf({ page: 'sessions' })}>See all sessions</a>.
+          </p>
+        </Empty>
+      );
+    return <Failure error={error} retry={session.reload} />;
+  }
+  const dto = session.state.value;
+  const pending = pendingCalls(timeline);
+  const final = dto.status === 'completed' || dto.status === 'failed' || dto.status === 'cancelled';
+  const stageIds = timeline.graph?.stages.map((stage) => stage.id) ?? [];
+
+  return (
+    <article class="session" aria-labelledby="session-title" data-version={version}>
+      <header class="session-head">
+        <h1 id="session-title">{dto.task ?? dto.sessionId}</h1>
+        <dl class="facts">
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <span class={`badge status-${dto.status}`} data-testid="session-status">
+                {dto.status}
+              </span>
+              {dto.running && <span class="badge running-here">running here</span>}
+            </dd>
+          </div>
+          <div>
+            <dt>Stage</dt>
+            <dd>{dto.activeStage?.stageId ?? dto.nextStage?.stageId ?? dto.lastStageId ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Mode</dt>
+            <dd>{timeline.mode ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Tokens</dt>
+            <dd>
+              {formatTokens(dto.tokens.input)} in / {formatTokens(dto.tokens.output)} out
+            </dd>
+          </div>
+          <div>
+            <dt>Events</dt>
+            <dd data-testid="event-count">{timeline.eventCount}</dd>
+          </div>
+          <div>
+            <dt>Workspace</dt>
+            <dd class="mono small">{dto.workspace ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Id</dt>
+            <dd class="mono small">{dto.sessionId}</dd>
+          </div>
+        </dl>
+        {dto.failure && (
+          <p class="error">
+            Failed ({dto.failure.category}): {dto.failure.message}
+          </p>
+        )}
+        <SessionControls session={dto} onChanged={session.refresh} />
+      </header>
+
+      {pending.length > 0 && (
+        <section class="panel approvals" aria-labelledby="pending-title">
+          <h2 id="pending-title">Waiting for you ({pending.length})</h2>
+          {pending.map((call) => (
+            <ApprovalCard
+              key={call.callId}
+              sessionId={dto.sessionId}
+              call={call}
+              change={proposedChange(timeline, call)}
+              onDecided={session.refresh}
+            />
+          ))}
+        </section>
+      )}
+
+      <div class="columns">
+        <section
+          class="panel timeline-panel"
+          aria-labelledby="timeline-title"
+          aria-busy={!caughtUp}
+        >
+          <h2 id="timeline-title">Timeline</h2>
+          {!caughtUp && <Loading what="events" />}
+          {caughtUp && timeline.eventCount === 0 && <p class="muted">No events yet.</p>}
+          {caughtUp && (
+            <div data-testid="timeline" data-rendered="true">
+              <TimelineView sections={timeline.sections} version={version} now={now} />
+            </div>
+          )}
+        </section>
+        <aside class="side">
+          <WorkflowGraphView
+            graph={timeline.graph}
+            currentStageId={final ? null : (dto.activeStage?.stageId ?? timeline.currentStageId)}
+            reworkCycles={timeline.reworkCycles}
+            sections={timeline.sections}
+          />
+          <StageCharts sections={timeline.sections} now={now} />
+          <RouterPanel sessionId={dto.sessionId} stages={stageIds} final={final} />
+          <FileChanges changes={timeline.fileChanges} />
+        </aside>
+      </div>
+    </article>
+  );
+}

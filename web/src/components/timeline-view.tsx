@@ -1,0 +1,220 @@
+import { useState } from 'preact/hooks';
+import { formatDuration, formatTime, formatTokens, prettyArgs } from '../format.js';
+import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline-types.js';
+import { DiffView } from './diff-view.js';
+
+/** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
+const VISIBLE_ITEMS = 150;
+
+export function TimelineView(props: {
+  sections: readonly StageSection[];
+  version: number;
+  now: number;
+}) {
+  return (
+    <ol class="timeline" aria-label="Timeline">
+      {props.sections.map((section, index) => (
+        <SectionView
+          key={section.key}
+          section={section}
+          isLast={index === props.sections.length - 1}
+          now={props.now}
+          size={section.items.length}
+        />
+      ))}
+    </ol>
+  );
+}
+
+function sectionTitle(section: StageSection): string {
+  if (section.stageId === null) return 'Session';
+  return `${section.stageId}${section.attempt > 1 ? ` (attempt ${section.attempt})` : ''}`;
+}
+
+function SectionView(props: { section: StageSection; isLast: boolean; now: number; size: number }) {
+  const { section } = props;
+  const [showAll, setShowAll] = useState(false);
+  const end = section.endedAt ? Date.parse(section.endedAt) : props.now;
+  const hidden = showAll ? 0 : Math.max(0, section.items.length - VISIBLE_ITEMS);
+  const id = `section-${section.key.replace(/[^a-z0-9_-]/gi, '-')}`;
+  return (
+    <li class={`stage stage-${section.outcome}`} aria-labelledby={id}>
+      <h3 id={id}>
+        <span>{sectionTitle(section)}</span>
+        <span class={`badge outcome-${section.outcome}`}>
+          {section.outcome === 'preamble' ? 'setup' : section.outcome}
+        </span>
+        {section.verdict && <span class="badge">verdict: {section.verdict}</span>}
+        <span class="muted small">
+          {section.stageId !== null &&
+            formatDuration(Math.max(0, end - Date.parse(section.startedAt)))}
+          {section.inputTokens + section.outputTokens > 0 &&
+            ` · ${formatTokens(section.inputTokens)} in / ${formatTokens(section.outputTokens)} out tokens`}
+        </span>
+      </h3>
+      {section.failure && <p class="error">{section.failure}</p>}
+      {hidden > 0 && (
+        <button type="button" class="link" onClick={() => setShowAll(true)}>
+          Show {hidden} earlier entries
+        </button>
+      )}
+      <ol class="items">
+        {section.items.slice(hidden).map((item) => (
+          <ItemView key={item.kind === 'tool_call' ? item.callId : item.sequence} item={item} />
+        ))}
+      </ol>
+    </li>
+  );
+}
+
+function ItemView(props: { item: TimelineItem }) {
+  const { item } = props;
+  const meta = (
+    <span class="meta mono small" title={item.timestamp}>
+      #{item.sequence} {formatTime(item.timestamp)}
+    </span>
+  );
+  switch (item.kind) {
+    case 'tool_call':
+      return <ToolCallView call={item} meta={meta} />;
+    case 'steering':
+      return (
+        <li class="item steering" data-kind="steering">
+          {meta} <strong>Steering note</strong>
+          {item.stageId && <span class="muted"> for {item.stageId}</span>}: <q>{item.content}</q>
+        </li>
+      );
+    case 'validation':
+      return (
+        <li class="item validation" data-kind="validation">
+          {meta} <strong>Validation failed</strong> ({item.phase}, {item.validator}): {item.message}
+        </li>
+      );
+    case 'transition':
+      return (
+        <li class={`item transition${item.rework ? ' rework' : ''}`} data-kind="transition">
+          {meta} <strong>Transition</strong> {item.from} → {item.to ?? `end (${item.end ?? '?'})`}{' '}
+          <span class="muted">
+            on {item.condition}
+            {item.traversal > 1 ? `, ${item.traversal}× taken` : ''}
+          </span>
+          {item.rework && <span class="badge rework-badge">rework</span>}
+        </li>
+      );
+    case 'inference':
+      return (
+        <li class={`item inference${item.failure ? ' bad' : ''}`} data-kind="inference">
+          {meta}{' '}
+          {item.failure ? (
+            <>
+              <strong>Model call failed</strong> ({item.model}): {item.failure}
+            </>
+          ) : (
+            <>
+              <span class="muted">
+                Model {item.model}: {item.inputTokens} in / {item.outputTokens} out tokens,{' '}
+                {formatDuration(item.latencyMs)}
+              </span>
+              {item.text && <span class="model-text"> — {item.text.slice(0, 200)}</span>}
+            </>
+          )}
+        </li>
+      );
+    case 'lifecycle':
+      return (
+        <li class={`item lifecycle tone-${item.tone}`} data-kind={item.type}>
+          {meta} <strong>{item.label}</strong>
+          {item.detail && <span>: {item.detail}</span>}
+        </li>
+      );
+    case 'other':
+      return (
+        <li class="item other" data-kind={item.type}>
+          {meta} <span class="muted">{item.type}</span>
+        </li>
+      );
+  }
+}
+
+function verdictClass(verdict: string | undefined): string {
+  return verdict ? `verdict-${verdict.toLowerCase()}` : '';
+}
+
+function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
+  const { call } = props;
+  const approval = call.approval;
+  return (
+    <li class="item tool-call" data-kind="tool_call" data-call-id={call.callId}>
+      <details>
+        <summary>
+          {props.meta} <strong class="mono">{call.tool}</strong>
+          {call.assessment && (
+            <>
+              {' '}
+              <span class={`badge ${verdictClass(call.assessment.verdict)}`}>
+                {call.assessment.verdict}
+              </span>
+              <span class="badge tier">{call.assessment.tier}</span>
+            </>
+          )}
+          {call.rejection && (
+            <span class="badge verdict-block">rejected: {call.rejection.reason}</span>
+          )}
+          {approval && (
+            <span class={`badge approval-${approval.state}`}>
+              {approval.state === 'pending'
+                ? `waiting for approval (${approval.tier})`
+                : `${approval.state}`}
+              {approval.by ? ` by ${approval.by}` : ''}
+            </span>
+          )}
+          {call.receipt && (
+            <span class={`badge outcome-${call.receipt.outcome}`}>{call.receipt.outcome}</span>
+          )}
+        </summary>
+        <div class="call-body">
+          <pre class="args" aria-label="Arguments">
+            {prettyArgs(call.argsRaw)}
+          </pre>
+          {call.rejection && <p class="error">{call.rejection.message}</p>}
+          {call.assessment && call.assessment.targets.length > 0 && (
+            <ul class="targets" aria-label="Resolved paths">
+              {call.assessment.targets.map((target) => (
+                <li key={target.param + target.raw}>
+                  {target.write ? 'writes' : 'reads'}{' '}
+                  <span class="mono">{target.realPath ?? target.resolved}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {call.assessment && call.assessment.findings.length > 0 && (
+            <ul class="findings" aria-label="Rule findings">
+              {call.assessment.findings.map((finding) => (
+                <li key={finding.ruleId + finding.code} class={`finding-${finding.severity}`}>
+                  <span class="badge">{finding.severity}</span> {finding.ruleId}: {finding.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {approval?.decisionReason && <p>Reason: {approval.decisionReason}</p>}
+          {call.change && <DiffView change={call.change} />}
+          {call.receipt && (
+            <>
+              <p class="muted small">
+                {call.receipt.exitCode !== null && `exit ${call.receipt.exitCode} · `}
+                {formatDuration(call.receipt.durationMs)}
+                {call.receipt.error && ` · ${call.receipt.error}`}
+              </p>
+              {call.receipt.output && (
+                <pre class="output" aria-label="Output">
+                  {call.receipt.output.slice(0, 4_000)}
+                  {call.receipt.truncated || call.receipt.output.length > 4_000 ? '\n…' : ''}
+                </pre>
+              )}
+            </>
+          )}
+        </div>
+      </details>
+    </li>
+  );
+}

@@ -1,0 +1,42 @@
+/** Small display helpers shared by the views. */
+
+export function formatAge(from: string, now: number): string {
+  const ms = now - Date.parse(from);
+  if (!Number.isFinite(ms)) return '?';
+  return formatDuration(Math.max(0, ms));
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  const s = ms / 1_000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ${m % 60} min`;
+  return `${Math.floor(h / 24)} d`;
+}
+
+export function formatTokens(n: number): string {
+  return n < 10_000 ? String(n) : `${(n / 1_000).toFixed(n < 100_000 ? 1 : 0)}k`;
+}
+
+export function formatTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleTimeString();
+}
+
+export function prettyArgs(argsRaw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(argsRaw), null, 2);
+  } catch {
+    return argsRaw;
+  }
+}
+
+let counter = 0;
+/** A request id for a WebSocket message. */
+export function nextRequestId(): string {
+  counter += 1;
+  return `web-${Date.now().toString(36)}-${counter}`;
+}

@@ -1,0 +1,453 @@
+import type { EventDto } from '../../../src/interfaces/protocol/event-dto.js';
+import { diffLines } from './line-diff.js';
+import { num, parseArgs, record, records, text, type Payload } from './payload-fields.js';
+import type {
+  AssessedTarget,
+  FileChange,
+  Finding,
+  StageSection,
+  TimelineItem,
+  ToolCallItem,
+  WorkflowGraph,
+} from './timeline-types.js';
+import { readWorkflowGraph } from './workflow-graph.js';
+
+/**
+ * A session's timeline, folded event by event (in sequence order) as they arrive over the
+ * WebSocket: stages as sections, each tool call one entry from proposal to receipt, plus what
+ * the page shows beside it (workflow graph, rework cycles, per-stage time and tokens, file
+ * changes). Mutable on purpose: a live session adds events one at a time.
+ */
+export type SessionTimeline = {
+  readonly sections: StageSection[];
+  readonly calls: Map<string, ToolCallItem>;
+  readonly fileChanges: FileChange[];
+  graph: WorkflowGraph | null;
+  mode: string | null;
+  modelProfile: string | null;
+  currentStageId: string | null;
+  reworkCycles: number;
+  lastSequence: number;
+  lastTimestamp: string | null;
+  eventCount: number;
+};
+
+export function createTimeline(): SessionTimeline {
+  return {
+    sections: [],
+    calls: new Map(),
+    fileChanges: [],
+    graph: null,
+    mode: null,
+    modelProfile: null,
+    currentStageId: null,
+    reworkCycles: 0,
+    lastSequence: 0,
+    lastTimestamp: null,
+    eventCount: 0,
+  };
+}
+
+/** Known file contents by real path, to diff a write against (reads and earlier writes). */
+const knownContent = new WeakMap<SessionTimeline, Map<string, string>>();
+const visitedStages = new WeakMap<SessionTimeline, Set<string>>();
+
+function currentSection(timeline: SessionTimeline, event: EventDto): StageSection {
+  const last = timeline.sections.at(-1);
+  if (last) return last;
+  const preamble: StageSection = {
+    key: 'session',
+    stageId: null,
+    attempt: 0,
+    startedAt: event.timestamp,
+    outcome: 'preamble',
+    inputTokens: 0,
+    outputTokens: 0,
+    items: [],
+  };
+  timeline.sections.push(preamble);
+  return preamble;
+}
+
+function push(timeline: SessionTimeline, event: EventDto, item: TimelineItem): void {
+  currentSection(timeline, event).items.push(item);
+}
+
+function lifecycle(
+  timeline: SessionTimeline,
+  event: EventDto,
+  label: string,
+  tone: 'info' | 'good' | 'bad',
+  detail?: string,
+): void {
+  push(timeline, event, {
+    kind: 'lifecycle',
+    sequence: event.sequence,
+    timestamp: event.timestamp,
+    type: event.type,
+    label,
+    tone,
+    ...(detail ? { detail } : {}),
+  });
+}
+
+function callFor(timeline: SessionTimeline, event: EventDto, payload: Payload): ToolCallItem {
+  const callId = text(payload, 'callId') ?? `#${event.sequence}`;
+  let call = timeline.calls.get(callId);
+  if (!call) {
+    call = {
+      kind: 'tool_call',
+      sequence: event.sequence,
+      timestamp: event.timestamp,
+      callId,
+      tool: text(payload, 'tool') ?? 'unknown',
+      stageId: text(payload, 'stageId') ?? timeline.currentStageId,
+      argsRaw: text(payload, 'argsRaw') ?? '',
+    };
+    timeline.calls.set(callId, call);
+    push(timeline, event, call);
+  }
+  return call;
+}
+
+function by(payload: Payload): string | undefined {
+  const approver = record(payload, 'by');
+  if (approver) return `${text(approver, 'kind') ?? ''}:${text(approver, 'id') ?? ''}`;
+  return text(payload, 'by');
+}
+
+/** The file change a write call proposes, diffed against what the log knows of the file. */
+export function proposedChange(
+  timeline: SessionTimeline,
+  call: ToolCallItem,
+): FileChange | undefined {
+  if (call.tool !== 'write_file' && call.tool !== 'edit_file') return undefined;
+  const args = parseArgs(call.argsRaw);
+  if (!args) return undefined;
+  const target = call.assessment?.targets.find((t) => t.write);
+  const path = target?.realPath ?? target?.resolved ?? text(args, 'path');
+  if (path === undefined) return undefined;
+  const known = knownContent.get(timeline)?.get(path);
+  let before: string;
+  let after: string;
+  let beforeKnown: boolean;
+  if (call.tool === 'write_file') {
+    after = text(args, 'content') ?? '';
+    beforeKnown = known !== undefined;
+    before = known ?? '';
+  } else {
+    const search = text(args, 'search') ?? '';
+    const replace = text(args, 'replace') ?? '';
+    beforeKnown = known !== undefined && known.includes(search);
+    before = beforeKnown ? known! : search;
+    after = beforeKnown ? known!.replace(search, () => replace) : replace;
+  }
+  return {
+    path,
+    tool: call.tool,
+    callId: call.callId,
+    sequence: call.sequence,
+    beforeKnown,
+    lines: diffLines(before, after),
+  };
+}
+
+function recordReceipt(timeline: SessionTimeline, call: ToolCallItem, payload: Payload): void {
+  const outcome = text(payload, 'outcome') ?? 'unknown';
+  call.receipt = {
+    outcome,
+    exitCode: num(payload, 'exitCode') ?? null,
+    error: text(payload, 'error') ?? null,
+    durationMs: num(payload, 'durationMs') ?? 0,
+    output: text(payload, 'output') ?? '',
+    truncated: payload.truncated === true,
+  };
+  if (outcome !== 'succeeded') return;
+  const contents = knownContent.get(timeline) ?? new Map<string, string>();
+  knownContent.set(timeline, contents);
+  const file = records(payload, 'files')[0];
+  const path = file ? text(file, 'path') : undefined;
+  const args = record(payload, 'args') ?? {};
+  if (
+    call.tool === 'read_file' &&
+    path &&
+    !call.receipt.truncated &&
+    args.startLine === undefined &&
+    args.endLine === undefined
+  )
+    contents.set(path, call.receipt.output);
+  if (call.tool === 'write_file' || call.tool === 'edit_file') {
+    const change = proposedChange(timeline, call);
+    if (change) {
+      call.change = change;
+      timeline.fileChanges.push(change);
+    }
+    if (path && call.tool === 'write_file') contents.set(path, text(args, 'content') ?? '');
+    if (path && call.tool === 'edit_file') {
+      const old = contents.get(path);
+      if (old !== undefined)
+        contents.set(
+          path,
+          old.replace(text(args, 'search') ?? '', () => text(args, 'replace') ?? ''),
+        );
+    }
+  }
+}
+
+function startStage(timeline: SessionTimeline, event: EventDto, payload: Payload): void {
+  const stageId = text(payload, 'stageId') ?? '?';
+  timeline.currentStageId = stageId;
+  timeline.sections.push({
+    key: `${stageId}#${timeline.sections.length}`,
+    stageId,
+    attempt: num(payload, 'attempt') ?? 1,
+    startedAt: event.timestamp,
+    outcome: 'running',
+    inputTokens: 0,
+    outputTokens: 0,
+    items: [],
+  });
+  const visited = visitedStages.get(timeline) ?? new Set<string>();
+  visitedStages.set(timeline, visited);
+  visited.add(stageId);
+}
+
+/** Folds one event (the next in sequence) into the timeline. */
+export function addEvent(timeline: SessionTimeline, event: EventDto): void {
+  if (event.sequence <= timeline.lastSequence) return;
+  timeline.lastSequence = event.sequence;
+  timeline.lastTimestamp = event.timestamp;
+  timeline.eventCount++;
+  const payload: Payload = event.payload;
+  const at = { sequence: event.sequence, timestamp: event.timestamp };
+  switch (event.type) {
+    case 'session_created':
+      timeline.mode = text(payload, 'mode') ?? null;
+      timeline.modelProfile = text(payload, 'modelProfile') ?? null;
+      return lifecycle(timeline, event, 'Session created', 'info', text(payload, 'task'));
+    case 'session_configured': {
+      const configuration = record(payload, 'configuration');
+      timeline.graph = configuration ? readWorkflowGraph(configuration) : null;
+      return;
+    }
+    case 'workflow_started':
+      return lifecycle(timeline, event, 'Workflow started', 'info', text(payload, 'workflowId'));
+    case 'workflow_completed':
+      timeline.currentStageId = null;
+      return lifecycle(timeline, event, 'Workflow completed', 'good', text(payload, 'summary'));
+    case 'workflow_failed':
+      return lifecycle(
+        timeline,
+        event,
+        `Workflow failed (${text(payload, 'category') ?? '?'})`,
+        'bad',
+        text(payload, 'message'),
+      );
+    case 'workflow_cancelled':
+      return lifecycle(
+        timeline,
+        event,
+        `Cancelled by ${text(payload, 'by') ?? '?'}`,
+        'bad',
+        text(payload, 'reason'),
+      );
+    case 'orchestration_paused':
+      return lifecycle(
+        timeline,
+        event,
+        `Paused by ${text(payload, 'by') ?? '?'}`,
+        'info',
+        text(payload, 'reason'),
+      );
+    case 'orchestration_resumed':
+      return lifecycle(timeline, event, `Resumed by ${text(payload, 'by') ?? '?'}`, 'info');
+    case 'lifecycle_rejected':
+      return lifecycle(
+        timeline,
+        event,
+        `Refused: ${text(payload, 'command') ?? '?'}`,
+        'bad',
+        text(payload, 'message'),
+      );
+    case 'stage_started':
+      return startStage(timeline, event, payload);
+    case 'stage_completed': {
+      const section = currentSection(timeline, event);
+      section.outcome = 'completed';
+      section.endedAt = event.timestamp;
+      const verdict = text(payload, 'verdict');
+      if (verdict) section.verdict = verdict;
+      return lifecycle(
+        timeline,
+        event,
+        `Stage ${text(payload, 'stageId') ?? ''} completed`,
+        'good',
+        verdict && `verdict: ${verdict}`,
+      );
+    }
+    case 'stage_failed': {
+      const section = currentSection(timeline, event);
+      section.outcome = 'failed';
+      section.endedAt = event.timestamp;
+      section.failure = `${text(payload, 'category') ?? '?'}: ${text(payload, 'message') ?? ''}`;
+      return lifecycle(
+        timeline,
+        event,
+        `Stage ${text(payload, 'stageId') ?? ''} failed (${text(payload, 'category') ?? '?'})`,
+        'bad',
+        text(payload, 'message'),
+      );
+    }
+    case 'transition_taken': {
+      const to = text(payload, 'to');
+      const from = text(payload, 'from') ?? '?';
+      const rework =
+        to !== undefined && to !== from && (visitedStages.get(timeline)?.has(to) ?? false);
+      if (rework) timeline.reworkCycles++;
+      const end = text(payload, 'end');
+      return push(timeline, event, {
+        kind: 'transition',
+        ...at,
+        from,
+        ...(to === undefined ? {} : { to }),
+        ...(end === undefined ? {} : { end }),
+        condition: text(payload, 'condition') ?? '',
+        traversal: num(payload, 'traversal') ?? 1,
+        rework,
+      });
+    }
+    case 'transition_rejected':
+      return lifecycle(
+        timeline,
+        event,
+        `Transition refused (${text(payload, 'reason') ?? '?'})`,
+        'bad',
+        text(payload, 'message'),
+      );
+    case 'steering_note_added': {
+      const stageId = text(payload, 'stageId');
+      return push(timeline, event, {
+        kind: 'steering',
+        ...at,
+        content: text(payload, 'content') ?? '',
+        ...(stageId ? { stageId } : {}),
+      });
+    }
+    case 'validation_failed':
+      return push(timeline, event, {
+        kind: 'validation',
+        ...at,
+        phase: text(payload, 'phase') ?? '',
+        validator: text(payload, 'validator') ?? '',
+        message: text(payload, 'message') ?? '',
+      });
+    case 'inference_completed': {
+      const result = record(payload, 'result') ?? {};
+      const usage = record(result, 'usage') ?? {};
+      const inputTokens = num(usage, 'inputTokens') ?? 0;
+      const outputTokens = num(usage, 'outputTokens') ?? 0;
+      const section = currentSection(timeline, event);
+      section.inputTokens += inputTokens;
+      section.outputTokens += outputTokens;
+      return push(timeline, event, {
+        kind: 'inference',
+        ...at,
+        model: text(result, 'modelId') ?? '',
+        inputTokens,
+        outputTokens,
+        latencyMs: num(result, 'latencyMs') ?? 0,
+        text: text(result, 'text') ?? '',
+      });
+    }
+    case 'inference_failed':
+      return push(timeline, event, {
+        kind: 'inference',
+        ...at,
+        model: text(payload, 'model') ?? '',
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: 0,
+        text: '',
+        failure: `${text(payload, 'category') ?? '?'}: ${text(payload, 'message') ?? ''}`,
+      });
+    case 'tool_call_proposed':
+      callFor(timeline, event, payload);
+      return;
+    case 'tool_call_rejected':
+      callFor(timeline, event, payload).rejection = {
+        reason: text(payload, 'reason') ?? '',
+        message: text(payload, 'message') ?? '',
+      };
+      return;
+    case 'tool_call_assessed':
+      callFor(timeline, event, payload).assessment = {
+        verdict: text(payload, 'verdict') ?? '?',
+        tier: text(payload, 'tier') ?? '?',
+        risk: text(payload, 'risk') ?? '?',
+        findings: records(payload, 'findings').map(readFinding),
+        targets: records(payload, 'targets').map(readTarget),
+      };
+      return;
+    case 'approval_requested':
+      callFor(timeline, event, payload).approval = {
+        state: 'pending',
+        tier: text(payload, 'tier') ?? '?',
+        reason: text(payload, 'reason') ?? '',
+        sequence: event.sequence,
+      };
+      return;
+    case 'approval_granted':
+    case 'approval_denied':
+    case 'approval_bypassed': {
+      const call = callFor(timeline, event, payload);
+      const decider = by(payload);
+      call.approval = {
+        tier: call.approval?.tier ?? text(payload, 'tier') ?? '?',
+        reason: call.approval?.reason ?? '',
+        state:
+          event.type === 'approval_granted'
+            ? 'granted'
+            : event.type === 'approval_denied'
+              ? 'denied'
+              : 'bypassed',
+        sequence: event.sequence,
+        ...(decider ? { by: decider } : {}),
+        ...(text(payload, 'reason') ? { decisionReason: text(payload, 'reason')! } : {}),
+      };
+      return;
+    }
+    case 'tool_receipt':
+      return recordReceipt(timeline, callFor(timeline, event, payload), payload);
+    case 'tool_call_started':
+    case 'world_observed':
+    case 'inference_requested':
+      return;
+    default:
+      return push(timeline, event, { kind: 'other', ...at, type: event.type });
+  }
+}
+
+function readFinding(payload: Payload): Finding {
+  return {
+    ruleId: text(payload, 'ruleId') ?? '',
+    severity: text(payload, 'severity') ?? '',
+    code: text(payload, 'code') ?? '',
+    message: text(payload, 'message') ?? '',
+    tier: text(payload, 'tier') ?? '',
+  };
+}
+
+function readTarget(payload: Payload): AssessedTarget {
+  return {
+    param: text(payload, 'param') ?? '',
+    raw: text(payload, 'raw') ?? '',
+    resolved: text(payload, 'resolved') ?? '',
+    realPath: text(payload, 'realPath') ?? null,
+    write: payload.write === true,
+  };
+}
+
+/** The tool calls that wait for a person now. */
+export function pendingCalls(timeline: SessionTimeline): ToolCallItem[] {
+  return [...timeline.calls.values()].filter((call) => call.approval?.state === 'pending');
+}

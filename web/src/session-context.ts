@@ -1,0 +1,22 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { Api } from './api.js';
+import type { SocketHub } from './socket-hub.js';
+
+export type Connection = {
+  readonly api: Api;
+  readonly hub: SocketHub;
+  /** Who the page records as deciding (optional; the server records its own user otherwise). */
+  readonly decider: string;
+  setDecider(name: string): void;
+  /** The token was refused: back to the login form with a message. */
+  rejected(message: string): void;
+};
+
+export const ConnectionContext = createContext<Connection | null>(null);
+
+export function useConnection(): Connection {
+  const connection = useContext(ConnectionContext);
+  if (!connection) throw new Error('useConnection outside the logged-in page');
+  return connection;
+}

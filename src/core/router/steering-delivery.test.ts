@@ -9,7 +9,7 @@ import { createInMemoryEventStore } from '../events/in-memory-event-store.js';
 import type { InferenceProvider } from '../inference/inference-provider.js';
 import { createInferenceRouter } from '../inference/inference-router.js';
 import { createRouterFacade } from './router-facade.js';
-import { steeringDeliveriesOf } from './steering-delivery.js';
+import { describeSteeringDelivery, steeringDeliveriesOf } from './steering-delivery.js';
 
 const clock = createFixedClock('2026-11-30T12:00:00.000Z');
 const digest = 'a'.repeat(64);
@@ -111,6 +111,9 @@ describe('steeringDeliveriesOf', () => {
       deliveredIn: null,
       seenBy: null,
     });
+    expect(describeSteeringDelivery(delivery!)).toBe(
+      'steering note #2 waits for the next context pack',
+    );
   });
 
   it('delivered in the first pack whose manifest lists it, seen by the call that was answered', async () => {
@@ -133,6 +136,9 @@ describe('steeringDeliveriesOf', () => {
       timestamp: clock.now(),
     });
     expect(delivery!.seenBy).toEqual({ requestId: 'r2', sequence: 6, timestamp: clock.now() });
+    expect(describeSteeringDelivery(delivery!)).toBe(
+      'steering note #2 delivered in the pack of request r1 (stage plan) at #3; first answered by request r2 at #6',
+    );
   });
 
   it('a note for another stage waits for a pack of its stage; a duplicate of an included note counts', async () => {

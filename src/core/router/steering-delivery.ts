@@ -160,3 +160,19 @@ function withoutKey<Value>(
   const { [key]: _removed, ...rest } = record;
   return rest;
 }
+
+/** One line for people: where a note stands, citing the events (CLI and server alike). */
+export function describeSteeringDelivery(delivery: SteeringDelivery): string {
+  const note = `steering note #${delivery.noteSequence}`;
+  const { deliveredIn, seenBy } = delivery;
+  if (deliveredIn === null) {
+    return delivery.stageId === null
+      ? `${note} waits for the next context pack`
+      : `${note} waits for a context pack of stage ${delivery.stageId}`;
+  }
+  const delivered = `${note} delivered in the pack of request ${deliveredIn.requestId} (stage ${deliveredIn.stageId}) at #${deliveredIn.sequence}`;
+  if (seenBy === null) return `${delivered}; no model call that carried it has answered yet`;
+  return seenBy.requestId === deliveredIn.requestId
+    ? `${delivered}, answered at #${seenBy.sequence}`
+    : `${delivered}; first answered by request ${seenBy.requestId} at #${seenBy.sequence}`;
+}

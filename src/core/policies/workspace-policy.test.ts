@@ -124,3 +124,17 @@ describe('matchGlob', () => {
     expect(matchGlob('caf\u00e9/**', 'cafe\u0301/x', { foldCase: true })).toBe(true);
   });
 });
+
+describe('sandbox knobs', () => {
+  it('leaves unsandboxedExecTier unset by default (read as T3) and accepts only tiers', () => {
+    expect(parseWorkspacePolicy({}).unsandboxedExecTier).toBeUndefined();
+    expect(parseWorkspacePolicy({ unsandboxedExecTier: 'T2' }).unsandboxedExecTier).toBe('T2');
+    expect(() => parseWorkspacePolicy({ unsandboxedExecTier: 'T9' })).toThrow(
+      /unsandboxedExecTier/,
+    );
+    expect(
+      parseWorkspacePolicy({ sandboxReadablePaths: ['~/.config/gh/hosts.yml'] })
+        .sandboxReadablePaths,
+    ).toEqual(['~/.config/gh/hosts.yml']);
+  });
+});

@@ -72,7 +72,8 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
   const grant = (path: string, strict: boolean): boolean => {
     if (!existsSync(path)) return false;
     const real = realpathSync(path);
-    if (!hidden.some((dir) => inside(real, dir) && !(strict && real === dir))) return false;
+    if (strict && hidden.includes(real)) return false;
+    if (!hidden.some((dir) => inside(real, dir))) return false;
     if (!granted.includes(real)) {
       args.push('--ro-bind', real, real);
       granted.push(real);

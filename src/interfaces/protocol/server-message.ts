@@ -8,9 +8,12 @@ export const SocketErrorCodeSchema = z.enum([
   'invalid_message',
   'message_too_large',
   'session_not_found',
+  /** The cursor is past the session's last event (a different store, or a client bug). */
+  'cursor_out_of_range',
   'already_subscribed',
   'not_subscribed',
   'too_many_subscriptions',
+  'too_many_requests',
   'router_unavailable',
   'router_failed',
   'internal',

@@ -1,0 +1,124 @@
+import { type z } from 'zod';
+import {
+  CommandResponseSchema,
+  CreateSessionRequestSchema,
+  CreateSessionResponseSchema,
+  DecideApprovalRequestSchema,
+  ErrorResponseSchema,
+  EventsPageQuerySchema,
+  EventsPageResponseSchema,
+  GetSessionResponseSchema,
+  LifecycleRequestSchema,
+  ListApprovalsResponseSchema,
+  ListSessionsResponseSchema,
+  ReplayVerifyResponseSchema,
+  SteeringNoteRequestSchema,
+} from '../protocol/rest-dto.js';
+
+/** One REST route as the OpenAPI document describes it; handlers live in `rest-routes.ts`. */
+export type ApiRoute = {
+  readonly method: 'GET' | 'POST';
+  /** Fastify syntax (`:id`); the document writes `{id}`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** The success status and its body (null: none described, e.g. the WebSocket upgrade). */
+  readonly success: readonly [status: number, body: z.ZodType | null];
+};
+
+const session = '/api/sessions/:sessionId';
+
+/** Every REST route, listed once: the handlers and the OpenAPI document both follow it. */
+export const apiRoutes = {
+  createSession: {
+    method: 'POST',
+    path: '/api/sessions',
+    summary: 'Start a session (the workspace must be inside an allowed root)',
+    body: CreateSessionRequestSchema,
+    success: [201, CreateSessionResponseSchema],
+  },
+  listSessions: {
+    method: 'GET',
+    path: '/api/sessions',
+    summary: 'List the sessions in the store with their status',
+    success: [200, ListSessionsResponseSchema],
+  },
+  getSession: {
+    method: 'GET',
+    path: session,
+    summary: 'One session as its events say it stands',
+    success: [200, GetSessionResponseSchema],
+  },
+  listEvents: {
+    method: 'GET',
+    path: `${session}/events`,
+    summary: "A page of a session's events after a sequence",
+    query: EventsPageQuerySchema,
+    success: [200, EventsPageResponseSchema],
+  },
+  listApprovals: {
+    method: 'GET',
+    path: `${session}/approvals`,
+    summary: 'The tool calls that wait for a person',
+    success: [200, ListApprovalsResponseSchema],
+  },
+  decideApproval: {
+    method: 'POST',
+    path: `${session}/approvals/:callId`,
+    summary: 'Approve or deny a pending tool call; a waiting session continues',
+    body: DecideApprovalRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
+  addSteeringNote: {
+    method: 'POST',
+    path: `${session}/steering`,
+    summary: "Add a steering note that the session's next context pack carries",
+    body: SteeringNoteRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
+  pause: {
+    method: 'POST',
+    path: `${session}/pause`,
+    summary: 'Pause a session once its running effect has finished',
+    body: LifecycleRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
+  resume: {
+    method: 'POST',
+    path: `${session}/resume`,
+    summary: 'Resume a paused session and drive it here',
+    body: LifecycleRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
+  cancel: {
+    method: 'POST',
+    path: `${session}/cancel`,
+    summary: 'Cancel a session; a running model or tool call is stopped',
+    body: LifecycleRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
+  replayVerify: {
+    method: 'POST',
+    path: `${session}/replay-verify`,
+    summary: 'Re-decide the session from its log, without model or tools, and compare bytes',
+    success: [200, ReplayVerifyResponseSchema],
+  },
+  openapi: {
+    method: 'GET',
+    path: '/api/openapi.json',
+    summary: 'This document',
+    success: [200, null],
+  },
+  websocket: {
+    method: 'GET',
+    path: '/api/ws',
+    summary:
+      'WebSocket (upgrade): send ClientMessage, receive ServerMessage, one JSON object per text frame. Authenticate with `Authorization: Bearer` or a `correx.token.<token>` subprotocol next to `correx.v1`.',
+    success: [101, null],
+  },
+} as const satisfies Record<string, ApiRoute>;
+
+export type ApiRouteName = keyof typeof apiRoutes;
+
+export { ErrorResponseSchema };

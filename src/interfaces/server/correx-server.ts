@@ -1,0 +1,237 @@
+import { realpathSync } from 'node:fs';
+import websocket from '@fastify/websocket';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+} from 'fastify';
+import { pino } from 'pino';
+import { CorrexError } from '../../core/base/correx-error.js';
+import type { ErrorResponse } from '../protocol/rest-dto.js';
+import { createEventMessageEncoder } from './event-message-encoder.js';
+import { createOpenApiDocument } from './openapi-document.js';
+import {
+  createRequestGuard,
+  LOOPBACK_HOSTS,
+  TOKEN_SUBPROTOCOL_PREFIX,
+  WIRE_SUBPROTOCOL,
+} from './request-guard.js';
+import { registerRestRoutes } from './rest-routes.js';
+import { DEFAULT_LIMITS, type CorrexServerDeps } from './server-deps.js';
+import { ApiError, ServerConfigError } from './server-errors.js';
+import { createSessionFeed } from './session-feed.js';
+import { createSessionIndex, SHUTDOWN_ACTOR, SHUTDOWN_REASON } from './session-index.js';
+import { serveSocket } from './socket-connection.js';
+import { registerWebAssets } from './web-assets.js';
+
+export type ServerAddress = {
+  readonly host: string;
+  readonly port: number;
+  /** `http://host:port`, the server's own origin. */
+  readonly url: string;
+  /** Sessions a previous shutdown paused, resumed by this start. */
+  readonly resumed: readonly string[];
+};
+
+export type CorrexServer = {
+  /** Binds (loopback, an ephemeral port by default) and resumes what the last shutdown paused. */
+  listen(options?: { host?: string; port?: number }): Promise<ServerAddress>;
+  /**
+   * Graceful shutdown: refuses new requests, pauses every session driven here (recorded by
+   * `correx serve`, so the next start resumes them), waits for them to stop, closes sockets.
+   * The store stays open: it belongs to the caller.
+   */
+  close(): Promise<void>;
+};
+
+/** Conflicts a person can fix (approving what is not pending); anything else unknown is a 500. */
+const CONFLICT_CODES = new Set(['approval_not_pending', 'concurrency_conflict']);
+const INTERNAL_CODES = new Set(['kernel_invariant', 'kernel_wiring']);
+
+/** The HTTP + WebSocket server of `correx serve`, over one store and one SessionHost. */
+export function createCorrexServer(
+  deps: CorrexServerDeps,
+  options: { version?: string } = {},
+): CorrexServer {
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const logger = deps.logger ?? pino({ level: 'silent' });
+  const allowedRoots = deps.allowedRoots.map((root) => {
+    try {
+      return realpathSync(root);
+    } catch {
+      throw new ServerConfigError(`allowed root ${root} does not exist`);
+    }
+  });
+  const index = createSessionIndex(deps.store);
+  const feed = createSessionFeed({ store: deps.store });
+  const encoder = createEventMessageEncoder();
+  const runs = new Set<Promise<unknown>>();
+  let app: FastifyInstance | null = null;
+  let port = 0;
+  let closing = false;
+
+  const build = async (boundHost: string) => {
+    const hosts = [...LOOPBACK_HOSTS, ...(deps.allowedHosts ?? [])];
+    if (!isWildcard(boundHost)) hosts.push(boundHost.includes(':') ? `[${boundHost}]` : boundHost);
+    const guard = createRequestGuard({
+      token: deps.token,
+      hosts,
+      port: () => port,
+      ...(deps.allowedOrigins === undefined ? {} : { extraOrigins: deps.allowedOrigins }),
+    });
+    const server = Fastify({
+      // pino's Logger is a FastifyBaseLogger; the declared generics differ only by name.
+      loggerInstance: logger as FastifyBaseLogger,
+      bodyLimit: limits.maxBodyBytes,
+      logController: new LogController({ disableRequestLogging: true }),
+      return503OnClosing: true,
+    });
+    server.server.maxConnections = limits.maxConnections;
+    await server.register(websocket, {
+      options: {
+        maxPayload: limits.maxFrameBytes,
+        // Browsers send the token as a subprotocol; the server answers with the wire version only.
+        handleProtocols: (protocols) =>
+          protocols.has(WIRE_SUBPROTOCOL) ? WIRE_SUBPROTOCOL : false,
+      },
+    });
+    server.addHook('onRequest', async (request) => {
+      if (closing) throw new ApiError(503, 'internal', 'the server is shutting down');
+      const isApi = request.url === '/api' || request.url.startsWith('/api/');
+      const refusal = guard.check({
+        host: request.headers.host,
+        origin: request.headers.origin,
+        // Static web assets hold no data; the API behind them does.
+        authorization: isApi ? request.headers.authorization : `Bearer ${deps.token}`,
+        'sec-websocket-protocol': isApi ? request.headers['sec-websocket-protocol'] : undefined,
+      });
+      if (refusal) throw refusal;
+    });
+    server.setErrorHandler((error: FastifyError, request, reply) => {
+      const { status, body } = errorResponse(error);
+      if (status >= 500) logger.error({ err: error, url: request.url }, 'request failed');
+      return reply.code(status).send(body);
+    });
+    server.setNotFoundHandler((request, reply) => {
+      const body: ErrorResponse = {
+        error: {
+          code: 'not_found',
+          message: `no route ${request.method} ${request.url.split('?')[0]}`,
+        },
+      };
+      return reply.code(404).send(body);
+    });
+    server.get('/api/ws', { websocket: true }, (socket) => {
+      serveSocket(socket, {
+        store: deps.store,
+        feed,
+        encoder,
+        router: deps.router,
+        limits,
+        logger,
+      });
+    });
+    registerRestRoutes(server, {
+      store: deps.store,
+      host: deps.host,
+      index,
+      allowedRoots,
+      user: deps.user ?? 'api',
+      openapi: createOpenApiDocument(options.version ?? '0.0.0'),
+      onStarted(sessionId, done) {
+        const tracked = done.then(
+          (outcome) => logger.info({ sessionId, outcome: summarize(outcome) }, 'session stopped'),
+          (error: unknown) => logger.error({ err: error, sessionId }, 'session failed'),
+        );
+        runs.add(tracked);
+        void tracked.finally(() => runs.delete(tracked));
+      },
+    });
+    if (deps.webRoot !== undefined) await registerWebAssets(server, deps.webRoot);
+    return server;
+  };
+
+  /** Sessions the last shutdown paused: resumed so that a restart loses nothing. */
+  const resumeInterrupted = async (): Promise<string[]> => {
+    const resumed: string[] = [];
+    for (const { summary, session } of await index.list()) {
+      if (!session.pausedByShutdown || session.state.status !== 'paused') continue;
+      try {
+        await deps.host.command(summary.sessionId, { type: 'resume', by: SHUTDOWN_ACTOR });
+        resumed.push(summary.sessionId);
+      } catch (error) {
+        logger.error({ err: error, sessionId: summary.sessionId }, 'could not resume session');
+      }
+    }
+    return resumed;
+  };
+
+  return {
+    async listen(listenOptions = {}) {
+      if (app !== null) throw new ServerConfigError('the server is already listening');
+      const host = listenOptions.host ?? '127.0.0.1';
+      const server = await build(host);
+      app = server;
+      await server.listen({ host, port: listenOptions.port ?? 0 });
+      const address = server.server.address();
+      port = typeof address === 'object' && address !== null ? address.port : 0;
+      const resumed = await resumeInterrupted();
+      const shown = host.includes(':') ? `[${host}]` : host;
+      return { host, port, url: `http://${shown}:${port}`, resumed };
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      for (const sessionId of deps.host.running()) {
+        try {
+          await deps.host.command(sessionId, {
+            type: 'pause',
+            by: SHUTDOWN_ACTOR,
+            reason: SHUTDOWN_REASON,
+          });
+        } catch (error) {
+          logger.error({ err: error, sessionId }, 'could not pause session on shutdown');
+        }
+      }
+      await deps.host.shutdown();
+      await Promise.all(runs);
+      if (app !== null) {
+        for (const client of app.websocketServer.clients)
+          client.close(1001, 'server shutting down');
+      }
+      await feed.close();
+      await app?.close();
+    },
+  };
+}
+
+function errorResponse(error: FastifyError | Error): { status: number; body: ErrorResponse } {
+  const respond = (status: number, code: ErrorResponse['error']['code'], message: string) => ({
+    status,
+    body: { error: { code, message } },
+  });
+  if (error instanceof ApiError) return respond(error.status, error.wireCode, error.message);
+  if (CorrexError.isInstance(error)) {
+    if (CONFLICT_CODES.has(error.code)) return respond(409, 'conflict', error.message);
+    if (!INTERNAL_CODES.has(error.code)) return respond(400, 'invalid_request', error.message);
+    return respond(500, 'internal', 'the server failed; see its log');
+  }
+  const status = (error as FastifyError).statusCode;
+  if (status === 413) return respond(413, 'payload_too_large', 'the request body is too large');
+  if (status !== undefined && status >= 400 && status < 500) {
+    return respond(status, 'invalid_request', error.message);
+  }
+  return respond(500, 'internal', 'the server failed; see its log');
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+function summarize(outcome: unknown): unknown {
+  const { status, waiting } = (outcome ?? {}) as { status?: unknown; waiting?: unknown };
+  return { status, waiting };
+}
+
+export { TOKEN_SUBPROTOCOL_PREFIX, WIRE_SUBPROTOCOL };

@@ -1,0 +1,239 @@
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, sep } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { CorrexEventStore } from '../../core/event-catalog.js';
+import type { KernelCommand } from '../../core/kernel/kernel-input.js';
+import { IdentifierSchema } from '../protocol/wire-values.js';
+import {
+  CreateSessionRequestSchema,
+  DecideApprovalRequestSchema,
+  EventsPageQuerySchema,
+  LifecycleRequestSchema,
+  SteeringNoteRequestSchema,
+  type CommandResponse,
+  type CreateSessionResponse,
+  type EventsPageResponse,
+  type GetSessionResponse,
+  type ListApprovalsResponse,
+  type ListSessionsResponse,
+} from '../protocol/rest-dto.js';
+import { toEventDto } from '../protocol/to-event-dto.js';
+import {
+  toReplayVerifyResponse,
+  toSessionDto,
+  toSessionListItemDto,
+} from '../protocol/to-session-dto.js';
+import type { SessionHost } from '../session-host.js';
+import { apiRoutes, type ApiRouteName } from './api-routes.js';
+import { ApiError } from './server-errors.js';
+import type { SessionIndex } from './session-index.js';
+
+export type RestContext = {
+  readonly store: CorrexEventStore;
+  readonly host: SessionHost;
+  readonly index: SessionIndex;
+  /** Real paths (symlinks resolved) of the folders new sessions may work in. */
+  readonly allowedRoots: readonly string[];
+  readonly user: string;
+  readonly openapi: Record<string, unknown>;
+  /** Settles the promise of a session started here (logs how it ended). */
+  onStarted(sessionId: string, done: Promise<unknown>): void;
+};
+
+type Request = FastifyRequest<{
+  Params: { sessionId?: string; callId?: string };
+  Querystring: Record<string, unknown>;
+}>;
+type Handler = (request: Request) => Promise<{ status?: number; body: unknown }>;
+
+/** The REST API. Every route here is listed in `apiRoutes` and so in the OpenAPI document. */
+export function registerRestRoutes(app: FastifyInstance, context: RestContext): void {
+  const { host, store, index } = context;
+
+  const sessionOf = async (request: Request) => {
+    const sessionId = parse(IdentifierSchema, request.params.sessionId, 'session id');
+    const session = await index.get(sessionId);
+    if (session === null) throw new ApiError(404, 'session_not_found', `no session ${sessionId}`);
+    return { sessionId, session };
+  };
+  const record = async (
+    request: Request,
+    command: KernelCommand,
+  ): Promise<{ body: CommandResponse }> => {
+    const { sessionId } = await sessionOf(request);
+    const events = await host.command(sessionId, command);
+    return {
+      body: {
+        events: events.map(toEventDto),
+        refused: events.some((event) => event.payload.type === 'lifecycle_rejected'),
+      },
+    };
+  };
+  const lifecycle =
+    (type: 'pause' | 'resume' | 'cancel'): Handler =>
+    async (request) => {
+      const body = parse(LifecycleRequestSchema, request.body ?? {}, 'body');
+      const by = body.by ?? context.user;
+      if (type === 'resume') return record(request, { type, by });
+      return record(request, {
+        type,
+        by,
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
+      });
+    };
+
+  const handlers: Record<ApiRouteName, Handler> = {
+    async createSession(request) {
+      const body = parse(CreateSessionRequestSchema, request.body, 'body');
+      const workspace = await allowedWorkspace(body.workspace, context.allowedRoots);
+      const run = await host.start({
+        task: body.task,
+        workspace,
+        ...(body.workflow === undefined ? {} : { workflow: body.workflow }),
+        ...(body.modelProfile === undefined ? {} : { modelProfile: body.modelProfile }),
+        ...(body.mode === undefined ? {} : { mode: body.mode }),
+      });
+      context.onStarted(run.sessionId, run.done);
+      const response: CreateSessionResponse = { sessionId: run.sessionId };
+      return { status: 201, body: response };
+    },
+    async listSessions() {
+      const running = new Set(host.running());
+      const rows = await index.list();
+      const response: ListSessionsResponse = {
+        sessions: rows.map(({ summary, session }) =>
+          toSessionListItemDto(summary, session.state, running.has(summary.sessionId)),
+        ),
+      };
+      return { body: response };
+    },
+    async getSession(request) {
+      const { sessionId, session } = await sessionOf(request);
+      const response: GetSessionResponse = toSessionDto(
+        session.state,
+        sessionId,
+        host.running().includes(sessionId),
+      );
+      return { body: response };
+    },
+    async listEvents(request) {
+      const { sessionId } = await sessionOf(request);
+      const query = parse(EventsPageQuerySchema, request.query, 'query');
+      const events = await store.read(sessionId, {
+        afterSequence: query.after,
+        limit: query.limit,
+      });
+      const response: EventsPageResponse = {
+        events: events.map(toEventDto),
+        nextAfter: events.at(-1)?.sequence ?? query.after,
+        lastSequence: await store.lastSequence(sessionId),
+      };
+      return { body: response };
+    },
+    async listApprovals(request) {
+      const { session } = await sessionOf(request);
+      const response: ListApprovalsResponse = {
+        approvals: session.state.pendingApprovals.map(({ callId, tool, tier }) => ({
+          callId,
+          tool,
+          tier,
+        })),
+      };
+      return { body: response };
+    },
+    async decideApproval(request) {
+      const callId = parse(IdentifierSchema, request.params.callId, 'call id');
+      const body = parse(DecideApprovalRequestSchema, request.body, 'body');
+      const by = body.by ?? context.user;
+      return record(
+        request,
+        body.decision === 'approve'
+          ? {
+              type: 'approve',
+              callId,
+              by,
+              ...(body.reason === undefined ? {} : { reason: body.reason }),
+            }
+          : { type: 'deny', callId, by, reason: body.reason },
+      );
+    },
+    async addSteeringNote(request) {
+      const body = parse(SteeringNoteRequestSchema, request.body, 'body');
+      return record(request, {
+        type: 'steer',
+        content: body.content,
+        ...(body.stageId === undefined ? {} : { stageId: body.stageId }),
+      });
+    },
+    pause: lifecycle('pause'),
+    resume: lifecycle('resume'),
+    cancel: lifecycle('cancel'),
+    async replayVerify(request) {
+      const { sessionId } = await sessionOf(request);
+      return { body: toReplayVerifyResponse(await host.replayVerify(sessionId)) };
+    },
+    async openapi() {
+      return { body: context.openapi };
+    },
+    websocket() {
+      // Reached only by a plain GET: the upgrade is served by the WebSocket handler.
+      throw new ApiError(400, 'invalid_request', 'this path only accepts WebSocket upgrades');
+    },
+  };
+
+  for (const [name, route] of Object.entries(apiRoutes) as [
+    ApiRouteName,
+    (typeof apiRoutes)[ApiRouteName],
+  ][]) {
+    if (name === 'websocket') continue;
+    const handler = handlers[name];
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        const { status, body } = await handler(request as Request);
+        return reply.code(status ?? 200).send(body);
+      },
+    });
+  }
+}
+
+function parse<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  what: string,
+): z.infer<Schema> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || what}: ${issue.message}`);
+  throw new ApiError(400, 'invalid_request', `invalid ${what}: ${issues.join('; ')}`);
+}
+
+/** The workspace's real path, when it is an existing folder inside an allowed root. */
+async function allowedWorkspace(path: string, roots: readonly string[]): Promise<string> {
+  if (!isAbsolute(path))
+    throw new ApiError(400, 'invalid_request', 'workspace must be an absolute path');
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch {
+    throw new ApiError(400, 'invalid_request', `workspace ${path} does not exist`);
+  }
+  if (!(await stat(real)).isDirectory()) {
+    throw new ApiError(400, 'invalid_request', `workspace ${path} is not a folder`);
+  }
+  // Compared after resolving symlinks, so a link inside a root cannot point outside it.
+  if (
+    !roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep))
+  ) {
+    throw new ApiError(
+      403,
+      'workspace_not_allowed',
+      `workspace ${path} is outside the allowed roots`,
+    );
+  }
+  return real;
+}

@@ -1,0 +1,248 @@
+import type { Logger } from 'pino';
+import type { RawData, WebSocket } from 'ws';
+import { CorrexError } from '../../core/base/correx-error.js';
+import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
+import { ClientMessageSchema, type ClientMessage } from '../protocol/client-message.js';
+import type { ServerMessage, SocketErrorCode } from '../protocol/server-message.js';
+import type { EventMessageEncoder } from './event-message-encoder.js';
+import type { ServerLimits, UserInputRouter } from './server-deps.js';
+import type { SessionFeed } from './session-feed.js';
+
+export type SocketContext = {
+  readonly store: CorrexEventStore;
+  readonly feed: SessionFeed;
+  readonly encoder: EventMessageEncoder;
+  readonly router: UserInputRouter | undefined;
+  readonly limits: ServerLimits;
+  readonly logger: Logger;
+};
+
+/** WebSocket close code for a client that does not read fast enough ("try again later"). */
+export const SLOW_CONSUMER_CLOSE_CODE = 1013;
+
+type PendingApproval = Extract<ServerMessage, { type: 'approval_requested' }>;
+
+/**
+ * Serves one WebSocket: parses each message as a ClientMessage (anything else is answered with
+ * an `error` and the connection stays open), keeps its subscriptions, and forwards user input
+ * to the router. Everything it owns ends when the socket closes.
+ */
+export function serveSocket(socket: WebSocket, context: SocketContext): void {
+  const { limits, logger } = context;
+  const closed = new AbortController();
+  const subscriptions = new Map<string, AbortController>();
+  let routerRequests = 0;
+
+  const sendRaw = (text: string) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > limits.maxBufferedBytes) {
+      socket.close(SLOW_CONSUMER_CLOSE_CODE, 'slow consumer: reconnect with your cursor');
+      return;
+    }
+    socket.send(text);
+  };
+  const send = (message: ServerMessage) => sendRaw(JSON.stringify(message));
+  const sendError = (
+    code: SocketErrorCode,
+    message: string,
+    about: { requestId?: string; sessionId?: string } = {},
+  ) => send({ type: 'error', code, message, ...about });
+
+  const subscribe = async (message: Extract<ClientMessage, { type: 'subscribe' }>) => {
+    const { sessionId, afterSequence } = message;
+    if (subscriptions.has(sessionId)) {
+      return sendError('already_subscribed', `already subscribed to ${sessionId}`, { sessionId });
+    }
+    if (subscriptions.size >= limits.maxSubscriptionsPerSocket) {
+      return sendError(
+        'too_many_subscriptions',
+        `at most ${limits.maxSubscriptionsPerSocket} subscriptions per connection`,
+        { sessionId },
+      );
+    }
+    const subscription = new AbortController();
+    subscriptions.set(sessionId, subscription);
+    const last = await context.store.lastSequence(sessionId);
+    const refuse = (code: SocketErrorCode, text: string) => {
+      subscriptions.delete(sessionId);
+      sendError(code, text, { sessionId });
+    };
+    if (last === 0) return refuse('session_not_found', `no session ${sessionId}`);
+    if (afterSequence > last) {
+      return refuse(
+        'cursor_out_of_range',
+        `session ${sessionId} has ${last} events; a cursor of ${afterSequence} is ahead of it`,
+      );
+    }
+    send({ type: 'subscribed', sessionId, afterSequence });
+    // Approvals asked and answered during catch-up are history; those still open are announced.
+    const pending = new Map<string, PendingApproval>();
+    let live = false;
+    const onApprovalEvent = (event: CorrexEvent) => {
+      const payload = event.payload;
+      if (payload.type === 'approval_requested') {
+        const announcement: PendingApproval = {
+          type: 'approval_requested',
+          sessionId,
+          sequence: event.sequence,
+          approval: {
+            callId: payload.callId,
+            tool: payload.tool,
+            tier: payload.tier,
+            reason: payload.reason,
+          },
+        };
+        if (live) send(announcement);
+        else pending.set(payload.callId, announcement);
+      } else if (payload.type === 'approval_granted' || payload.type === 'approval_denied') {
+        pending.delete(payload.callId);
+      }
+    };
+    const following = context.feed.follow(
+      sessionId,
+      afterSequence,
+      {
+        onEvent(event) {
+          sendRaw(context.encoder.encode(event));
+          onApprovalEvent(event);
+        },
+        onCaughtUp(sequence) {
+          send({ type: 'caught_up', sessionId, sequence });
+          live = true;
+          for (const announcement of pending.values()) send(announcement);
+          pending.clear();
+        },
+        onError(error) {
+          logger.error({ err: error, sessionId }, 'session feed failed');
+          subscriptions.delete(sessionId);
+          sendError('internal', `the event feed of ${sessionId} failed; subscribe again`, {
+            sessionId,
+          });
+        },
+      },
+      subscription.signal,
+    );
+    await following.catch((error: unknown) => {
+      subscriptions.delete(sessionId);
+      throw error;
+    });
+  };
+
+  const forward = async (message: Extract<ClientMessage, { type: 'user_input' }>) => {
+    const { requestId, sessionId } = message;
+    const router = context.router;
+    if (router === undefined) {
+      return sendError('router_unavailable', 'this server has no router', { requestId, sessionId });
+    }
+    if (routerRequests >= limits.maxRouterRequestsPerSocket) {
+      return sendError(
+        'too_many_requests',
+        `at most ${limits.maxRouterRequestsPerSocket} router requests at a time per connection`,
+        { requestId, sessionId },
+      );
+    }
+    routerRequests += 1;
+    try {
+      if ((await context.store.lastSequence(sessionId)) === 0) {
+        return sendError('session_not_found', `no session ${sessionId}`, { requestId, sessionId });
+      }
+      const answer = await router.onUserInput(sessionId, message.text, message.mode, closed.signal);
+      send({
+        type: 'router_response',
+        requestId,
+        sessionId,
+        answer: answer.answer,
+        citedSequences: [...answer.citedSequences],
+        ...(answer.note === undefined
+          ? {}
+          : { note: { eventId: answer.note.eventId, sequence: answer.note.sequence } }),
+      });
+    } catch (error) {
+      if (closed.signal.aborted) return;
+      logger.warn({ err: error, sessionId }, 'router request failed');
+      const text = CorrexError.isInstance(error) ? error.message : 'the router failed';
+      sendError('router_failed', text, { requestId, sessionId });
+    } finally {
+      routerRequests -= 1;
+    }
+  };
+
+  const handle = async (message: ClientMessage) => {
+    switch (message.type) {
+      case 'subscribe':
+        return subscribe(message);
+      case 'unsubscribe': {
+        const subscription = subscriptions.get(message.sessionId);
+        if (!subscription) {
+          return sendError('not_subscribed', `not subscribed to ${message.sessionId}`, {
+            sessionId: message.sessionId,
+          });
+        }
+        subscription.abort();
+        subscriptions.delete(message.sessionId);
+        return send({ type: 'unsubscribed', sessionId: message.sessionId });
+      }
+      case 'user_input':
+        return forward(message);
+      case 'ping':
+        return send({
+          type: 'pong',
+          ...(message.requestId === undefined ? {} : { requestId: message.requestId }),
+        });
+    }
+  };
+
+  socket.on('message', (data: RawData, isBinary: boolean) => {
+    const parsed = parseClientMessage(data, isBinary, limits.maxMessageBytes);
+    if (!parsed.ok) return sendError(parsed.code, parsed.message);
+    handle(parsed.message).catch((error: unknown) => {
+      logger.error({ err: error }, 'websocket message failed');
+      sendError('internal', 'the server could not handle that message');
+    });
+  });
+  socket.on('close', () => {
+    closed.abort();
+    for (const subscription of subscriptions.values()) subscription.abort();
+    subscriptions.clear();
+  });
+}
+
+type ParsedClientMessage =
+  | { readonly ok: true; readonly message: ClientMessage }
+  | { readonly ok: false; readonly code: SocketErrorCode; readonly message: string };
+
+/** A text frame holding one JSON ClientMessage within the size limit, or why not. */
+export function parseClientMessage(
+  data: RawData,
+  isBinary: boolean,
+  maxBytes: number,
+): ParsedClientMessage {
+  const bytes = Array.isArray(data)
+    ? data.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+    : data.byteLength;
+  if (bytes > maxBytes) {
+    return {
+      ok: false,
+      code: 'message_too_large',
+      message: `messages are limited to ${maxBytes} bytes`,
+    };
+  }
+  if (isBinary) return { ok: false, code: 'invalid_message', message: 'send text frames of JSON' };
+  const buffer = Array.isArray(data)
+    ? Buffer.concat(data)
+    : Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
+  let json: unknown;
+  try {
+    json = JSON.parse(buffer.toString('utf8'));
+  } catch {
+    return { ok: false, code: 'invalid_message', message: 'not JSON' };
+  }
+  const result = ClientMessageSchema.safeParse(json);
+  if (!result.success) {
+    const issues = result.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
+    return { ok: false, code: 'invalid_message', message: issues.join('; ') };
+  }
+  return { ok: true, message: result.data };
+}

@@ -84,11 +84,17 @@ export async function detectSandbox(
   };
 }
 
-/** One line for a person: under which confinement this correx runs its commands. */
-export function describeSandbox(availability: SandboxAvailability): string {
+/**
+ * One line for a person: under which confinement this correx runs its commands, and, without
+ * one, the tier every exec is raised to (the policy's `unsandboxedExecTier`, default T3).
+ */
+export function describeSandbox(
+  availability: SandboxAvailability,
+  unsandboxedExecTier = 'T3',
+): string {
   return availability.kind === 'bubblewrap'
     ? `commands run sandboxed (${availability.version}: read-only host, writable workspace, private home and /tmp, no network except the egress allowlist through correx's proxy)`
-    : `commands run UNSANDBOXED: ${availability.reason}. Every exec is raised to the policy's unsandboxed tier (default T3).`;
+    : `commands run UNSANDBOXED: ${availability.reason}. Every exec is raised to approval tier ${unsandboxedExecTier}.`;
 }
 
 function executable(path: string): boolean {

@@ -114,8 +114,12 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
     ((line: string) => {
       if (availability.kind === 'none') process.stderr.write(`correx: ${line}\n`);
     });
-  notice(describeSandbox(availability));
   const config = demoKernelConfig({ homeDirectory, correxHome, sandbox: availability.kind });
+  notice(
+    availability.kind === 'none'
+      ? `${describeSandbox(availability, config.policy.policy.unsandboxedExecTier)} The demo's policy allows T2 in auto mode because its scripted model and sample are bundled and trusted.`
+      : describeSandbox(availability),
+  );
   const sandbox: SandboxSettings = {
     availability,
     neverWritable: config.policy.policy.neverWritable,

@@ -1,20 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { runCli } from '../interfaces/cli/program.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
+import { createTerminal } from './terminal.js';
 
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+const ids = createUuidV7IdSource();
+const terminal = createTerminal();
 
 process.exitCode = await runCli(
   {
     version,
     correxHome: correxHome(),
     clock: systemClock,
-    ids: createUuidV7IdSource(),
+    ids,
     user: process.env.USER || process.env.USERNAME || 'unknown',
     defaultStore: defaultStoreLocation(),
     async openStores(location) {
@@ -29,8 +33,40 @@ process.exitCode = await runCli(
       const { migrateStore } = await import('../infrastructure/migrate-store.js');
       return migrateStore(location, options);
     },
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
+    async createSessionHost({ store, location, onEvent }) {
+      const { parseStoreLocation } = await import('../infrastructure/open-store.js');
+      const { composeSessionHost } = await import('./compose-host.js');
+      const parsed = parseStoreLocation(location);
+      return composeSessionHost({
+        store,
+        correxHome: correxHome(),
+        protectedPaths: parsed.kind === 'sqlite' ? [dirname(resolve(parsed.path))] : [],
+        clock: systemClock,
+        ids,
+        env: process.env,
+        ...(onEvent === undefined ? {} : { onEvent }),
+        notice: (line, unsandboxed) => {
+          if (!unsandboxed) return;
+          terminal.clearStatus();
+          process.stderr.write(`correx: ${line}\n`);
+        },
+      });
+    },
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
+    ...(process.stdin.isTTY ? { ask: terminal.ask } : {}),
+    terminal: terminal.isTerminal,
+    status: terminal.status,
+    out: (text) => {
+      terminal.clearStatus();
+      process.stdout.write(`${text}\n`);
+    },
+    err: (text) => {
+      terminal.clearStatus();
+      process.stderr.write(`${text}\n`);
+    },
   },
   process.argv.slice(2),
 );

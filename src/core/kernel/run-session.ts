@@ -58,6 +58,11 @@ export type SessionRun = {
   pause(by: string, reason?: string): void;
   /** Adds a steering note; it reaches the next context pack. */
   steer(content: string, stageId?: string): void;
+  /**
+   * Aborts the running effect without recording anything: for a cancel already recorded by
+   * someone else, which the loop reads from the log once the aborted effect's result is in.
+   */
+  interrupt(reason: string): void;
 };
 
 /** A port was not wired (a provider named by a model profile is missing). A setup mistake. */
@@ -119,6 +124,9 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
     },
     steer(content, stageId) {
       queue.push({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
+    },
+    interrupt(reason) {
+      effectAbort.abort(new Error(reason));
     },
   };
 }

@@ -7,7 +7,11 @@ import { createInferenceRouter } from '../inference/inference-router.js';
 import { ModelProfileListSchema } from '../inference/model-profile.js';
 import { WorkspacePolicySchema } from '../policies/workspace-policy.js';
 import type { sessionConfigured } from '../sessions/session-events.js';
-import { createAssessmentPolicy } from '../toolintent/default-rules.js';
+import {
+  createAssessmentPolicy,
+  defaultToolCallRules,
+  unsandboxedExecRule,
+} from '../toolintent/default-rules.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { safeParseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
@@ -36,6 +40,8 @@ export const SessionConfigurationSchema = z.strictObject({
     compactJournalAfter: positive,
     compactJournalKeep: positive,
   }),
+  /** The confinement the session's processes run under (absent: not stated, no tier raise). */
+  sandbox: z.enum(['bubblewrap', 'none']).optional(),
   validators: z.literal('default'),
   tokenizer: z.literal('estimating'),
 });
@@ -62,6 +68,14 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
         `tool ${tool.name} is not a built-in tool; a session's configuration can only name built-in tools`,
       );
   }
+  const rules = config.policy.rules.filter((rule) => rule !== unsandboxedExecRule);
+  if (
+    rules.length !== defaultToolCallRules.length ||
+    rules.some((rule, index) => rule !== defaultToolCallRules[index])
+  )
+    throw new InvalidSessionConfigurationError(
+      "the policy registers rules other than correx's built-in ones, which a configuration cannot name",
+    );
   return SessionConfigurationSchema.parse({
     workflow: asJson(config.workflow.definition),
     tools: [...config.tools.keys()],
@@ -70,6 +84,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     homeDirectory: config.homeDirectory,
     idempotentTools: [...config.idempotentTools].sort(),
     limits: { ...DEFAULT_KERNEL_LIMITS, ...config.limits },
+    ...(config.policy.sandbox === undefined ? {} : { sandbox: config.policy.sandbox }),
     validators: 'default',
     tokenizer: 'estimating',
   });
@@ -82,7 +97,7 @@ export function sessionConfiguredPayload(
   const configuration = describeKernelConfig(config);
   return {
     type: 'session_configured',
-    configuration,
+    configuration: asJson(configuration),
     digest: config.sha256(canonicalJson(configuration)),
   };
 }
@@ -129,7 +144,11 @@ export function kernelConfigFromConfiguration(
   return createKernelConfig({
     workflow: workflow.workflow,
     tools,
-    policy: createAssessmentPolicy(policy.data),
+    policy: createAssessmentPolicy(
+      policy.data,
+      defaultToolCallRules,
+      configuration.sandbox === undefined ? {} : { sandbox: configuration.sandbox },
+    ),
     router: createInferenceRouter({ profiles: models.data }),
     validators: createDefaultValidatorRegistry(),
     homeDirectory: configuration.homeDirectory,

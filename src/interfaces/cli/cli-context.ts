@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/base/clock.js';
 import type { IdSource } from '../../core/base/id-source.js';
-import type { CorrexEventStore } from '../../core/event-catalog.js';
+import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
+import type { SessionHost } from '../session-host.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
 
 /** An opened store as the CLI sees it. */
@@ -27,6 +28,21 @@ export type CliContext = {
   readonly ids: IdSource;
   /** Who is at the keyboard, recorded as the decider ($USER unless --by is given). */
   readonly user: string;
+  /** Runs sessions in this process on `store`, with the configured models, tools and policy. */
+  createSessionHost(options: {
+    readonly store: CorrexEventStore;
+    /** Where the store is (`--store`): a SQLite file's folder is kept from the agent too. */
+    readonly location: string;
+    readonly onEvent?: (event: CorrexEvent) => void;
+  }): Promise<SessionHost>;
+  /** Calls `handler` on each Ctrl-C until the returned function is called. */
+  onInterrupt(handler: () => void): () => void;
+  /** Asks a question on the terminal; absent when stdin is not a terminal. */
+  readonly ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /** Whether output goes to a terminal: live status lines and colour only then. */
+  readonly terminal: boolean;
+  /** Rewrites the live status line of a terminal (empty text clears it). */
+  status(text: string): void;
   out(text: string): void;
   err(text: string): void;
 };

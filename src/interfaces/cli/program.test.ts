@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { cliTestDefaults } from '../../../test/support/cli-test-context.js';
 import { noteBatch } from '../../../test/support/sample-events.js';
 import { correxEventCatalog } from '../../core/event-catalog.js';
 import { CorrexError } from '../../core/base/correx-error.js';
@@ -12,6 +13,7 @@ function harness() {
   const store = new InMemoryEventStore({ catalog: correxEventCatalog });
   const output = { out: [] as string[], err: [] as string[], opened: [] as string[] };
   const context: CliContext = {
+    ...cliTestDefaults,
     version: '9.9.9',
     correxHome: '/home/me/.correx',
     clock: createSteppingClock('2026-11-30T12:00:00.000Z', 1000),
@@ -105,6 +107,7 @@ describe('correx store copy and migrate', () => {
     await source.appendAll(noteBatch('b', 1, 2));
     const out: string[] = [];
     const context: CliContext = {
+      ...cliTestDefaults,
       version: '0',
       correxHome: '/unused',
       clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
@@ -145,6 +148,7 @@ describe('correx store copy and migrate', () => {
     const path = join(tempDir(), 'fresh.db');
     const out: string[] = [];
     const context: CliContext = {
+      ...cliTestDefaults,
       version: '0',
       correxHome: '/unused',
       clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
@@ -175,6 +179,7 @@ describe('correx init', () => {
     const workspace = join(home, '..', 'ws');
     const out: string[] = [];
     const context: CliContext = {
+      ...cliTestDefaults,
       version: '0',
       correxHome: home,
       clock: createSteppingClock('2026-11-30T12:00:00.000Z'),

@@ -11,6 +11,9 @@ import { migrateCommand } from './commands/migrate-command.js';
 import { sessionsCommand } from './commands/sessions-command.js';
 import { storeCommand } from './commands/store-command.js';
 import { verifyCommand } from './commands/verify-command.js';
+import { replayCommand } from './commands/replay-command.js';
+import { runCommands } from './commands/run-command.js';
+import { tailCommand } from './commands/tail-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -35,11 +38,14 @@ export function createProgram(context: CommandContext): Command {
   for (const command of [
     initCommand(context),
     demoCommand(context),
+    ...runCommands(context),
     sessionsCommand(context),
+    showCommand(context),
     eventsCommand(context),
+    tailCommand(context),
+    replayCommand(context),
     verifyCommand(context),
     ...grantsCommands(context),
-    showCommand(context),
     ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),
@@ -63,6 +69,11 @@ const USAGE = new Set([
   'config_invalid',
   'config_exists',
   'demo_workspace_invalid',
+  'session_setup',
+  'workspace_not_allowed',
+  'workflow_file',
+  'invalid_workflow',
+  'provider_setup',
 ]);
 
 /** What to do next, for errors whose message comes from a layer that knows no CLI. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cliTestDefaults } from '../../../test/support/cli-test-context.js';
 import { createSteppingClock } from '../../core/base/clock.js';
 import { createCountingIdSource } from '../../core/base/id-source.js';
 import { correxEventCatalog, type EventPayload } from '../../core/event-catalog.js';
@@ -38,6 +39,7 @@ async function waitingSession() {
   const out: string[] = [];
   const err: string[] = [];
   const context: CliContext = {
+    ...cliTestDefaults,
     version: '0',
     correxHome: '/unused',
     defaultStore: 'memory',

@@ -1,0 +1,63 @@
+import type { ModelProfile } from '../../core/inference/model-profile.js';
+import type { ProviderConfig } from './harness-config.js';
+import { ConfigFileError } from './yaml-source.js';
+
+/** The provider name and profile id of a model configured by environment variables. */
+export const ENVIRONMENT_PROVIDER = 'env-openai';
+export const ENVIRONMENT_PROFILE = 'env';
+
+export type EnvironmentModel = {
+  readonly providerName: string;
+  readonly provider: ProviderConfig;
+  readonly profile: ModelProfile;
+};
+
+/**
+ * The quickest way to a real run: with no models in harness.yaml, `OPENAI_BASE_URL` (any
+ * OpenAI-compatible server: llama.cpp's llama-server, Ollama, vLLM, OpenAI) plus `CORREX_MODEL`
+ * (or `OPENAI_MODEL`) configure one model; `OPENAI_API_KEY` is sent when set. The context window
+ * is `CORREX_CONTEXT_WINDOW` (default 32768) since servers do not report it.
+ */
+export function environmentModel(
+  env: Readonly<Record<string, string | undefined>>,
+): EnvironmentModel | undefined {
+  const baseUrl = env.OPENAI_BASE_URL;
+  if (baseUrl === undefined || baseUrl === '') return undefined;
+  const model = env.CORREX_MODEL || env.OPENAI_MODEL;
+  if (model === undefined || model === '')
+    throw new ConfigFileError(
+      'environment',
+      'OPENAI_BASE_URL is set but no model is named: set CORREX_MODEL to the model the server serves',
+    );
+  const window = Number(env.CORREX_CONTEXT_WINDOW ?? '32768');
+  if (!Number.isInteger(window) || window < 1024)
+    throw new ConfigFileError(
+      'environment',
+      `CORREX_CONTEXT_WINDOW must be a whole number of tokens (at least 1024), got ${env.CORREX_CONTEXT_WINDOW}`,
+    );
+  let parsedUrl: URL;
+  try {
+    parsedUrl = new URL(baseUrl);
+  } catch {
+    throw new ConfigFileError('environment', `OPENAI_BASE_URL is not a URL: ${baseUrl}`);
+  }
+  return {
+    providerName: ENVIRONMENT_PROVIDER,
+    provider: {
+      kind: 'openai-compatible',
+      baseUrl: parsedUrl.toString().replace(/\/$/, ''),
+      ...(env.OPENAI_API_KEY ? { apiKeyEnv: 'OPENAI_API_KEY' } : {}),
+      streaming: true,
+      structuredOutputs: false,
+    },
+    profile: {
+      id: ENVIRONMENT_PROFILE,
+      provider: ENVIRONMENT_PROVIDER,
+      model,
+      capabilities: ['tool_calling', 'json_output'],
+      contextWindow: window,
+      maxOutputTokens: 4096,
+      priority: 0,
+    },
+  };
+}

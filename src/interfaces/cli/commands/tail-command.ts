@@ -1,0 +1,65 @@
+import { Command } from 'commander';
+import { canonicalJson } from '../../../core/events/canonical-json.js';
+import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { sessionProjection } from '../../../core/sessions/session-projection.js';
+import { isFinalStatus } from '../../../core/sessions/session-status.js';
+import type { CommandContext } from '../cli-context.js';
+import { formatEventLine } from '../event-line.js';
+import { colourLine } from '../session-progress.js';
+import { withStore } from '../with-store.js';
+import { parseCount } from './events-command.js';
+
+const POLL_MS = 250;
+
+/**
+ * `correx tail <id>`: follows a session that runs in another process (or the server), printing
+ * each event as it is appended, until the session finishes or Ctrl-C. Reads only; a reader never
+ * disturbs the writer.
+ */
+export function tailCommand(context: CommandContext): Command {
+  return new Command('tail')
+    .description('follow a live session from another terminal until it finishes (Ctrl-C stops)')
+    .argument('<session>', 'session id')
+    .option('--from <sequence>', 'start at this sequence (default 1)', parseCount)
+    .option('--json', 'print NDJSON, one canonical envelope per line')
+    .action(
+      async (sessionId: string, options: { from?: number; json?: boolean }, command: Command) => {
+        await withStore(context, command, async ({ events }) => {
+          const stop = new AbortController();
+          const stopListening = context.onInterrupt(() => stop.abort());
+          try {
+            if ((await events.lastSequence(sessionId)) === 0)
+              throw new UnknownSessionError(sessionId);
+            let state = sessionProjection.initial();
+            let after = 0;
+            const from = options.from ?? 0;
+            while (!stop.signal.aborted) {
+              for (const event of await events.read(sessionId, {
+                afterSequence: after,
+                limit: 500,
+              })) {
+                state = sessionProjection.evolve(state, event);
+                after = event.sequence;
+                if (event.sequence < from) continue;
+                if (options.json) {
+                  context.out(canonicalJson(event));
+                } else {
+                  const line = formatEventLine(event);
+                  if (line !== null)
+                    context.out(
+                      `${String(event.sequence).padStart(5)}  ${colourLine(line, context.terminal)}`,
+                    );
+                }
+              }
+              if (isFinalStatus(state.status) && (await events.lastSequence(sessionId)) === after)
+                break;
+              await new Promise((done) => setTimeout(done, POLL_MS));
+            }
+            if (!options.json) context.out(`session ${sessionId} ${state.status} (#${after})`);
+          } finally {
+            stopListening();
+          }
+        });
+      },
+    );
+}

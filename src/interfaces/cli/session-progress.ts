@@ -1,0 +1,66 @@
+import type { CorrexEvent } from '../../core/event-catalog.js';
+import type { CliContext } from './cli-context.js';
+import { formatEventLine } from './event-line.js';
+
+const GREEN = '\x1b[32m';
+const RED = '\x1b[31m';
+const DIM = '\x1b[2m';
+const RESET = '\x1b[0m';
+
+/** Colours a progress line by its mark: ✓ green, ✗ red, waits dim. Only on a terminal. */
+export function colourLine(line: string, colour: boolean): string {
+  if (!colour) return line;
+  const mark = line.trimStart()[0];
+  if (mark === '✓') return `${GREEN}${line}${RESET}`;
+  if (mark === '✗') return `${RED}${line}${RESET}`;
+  if (line.includes('waiting for approval')) return `${DIM}${line}${RESET}`;
+  return line;
+}
+
+export type SessionProgress = {
+  readonly onEvent: (event: CorrexEvent) => void;
+  /** Stops the status line's clock and clears it. */
+  dispose(): void;
+};
+
+/**
+ * Live progress of a session: one line per meaningful event, and on a terminal a status line
+ * saying what runs now (a model call, a tool) and for how long. Quiet extras off a terminal,
+ * so piped output stays plain and stable.
+ */
+export function createSessionProgress(
+  context: Pick<CliContext, 'out' | 'status' | 'terminal'>,
+  colour: boolean,
+): SessionProgress {
+  let running: { label: string; since: number } | null = null;
+  const render = () => {
+    if (running === null) return context.status('');
+    const seconds = Math.floor((Date.now() - running.since) / 1000);
+    context.status(`… ${running.label} ${seconds}s`);
+  };
+  const timer = context.terminal ? setInterval(render, 1000) : undefined;
+  timer?.unref();
+  return {
+    onEvent(event) {
+      const line = formatEventLine(event);
+      if (line !== null) context.out(colourLine(line, colour));
+      const payload = event.payload;
+      if (payload.type === 'inference_requested') {
+        running = {
+          label: `model ${payload.model} thinking (stage ${payload.stageId})`,
+          since: Date.now(),
+        };
+      } else if (payload.type === 'tool_call_started') {
+        running = { label: `running ${payload.tool}`, since: Date.now() };
+      } else if (payload.type === 'inference_completed' || payload.type === 'tool_receipt') {
+        running = null;
+      }
+      render();
+    },
+    dispose() {
+      if (timer !== undefined) clearInterval(timer);
+      running = null;
+      context.status('');
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import type { Clock } from '../core/base/clock.js';
+import type { IdSource } from '../core/base/id-source.js';
+import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
+import {
+  describeSandbox,
+  detectSandbox,
+} from '../infrastructure/sandbox/sandbox-availability.js';
+import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
+import type { SessionHost } from '../interfaces/session-host.js';
+import { createLivePorts } from './live-ports.js';
+import { createSessionHost } from './session-host.js';
+
+export type ComposeHostOptions = {
+  readonly store: CorrexEventStore;
+  readonly correxHome: string;
+  /** Files of correx besides its home that tools must not touch (a SQLite store elsewhere). */
+  readonly protectedPaths: readonly string[];
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly allowedRoots?: readonly string[];
+  readonly onEvent?: (event: CorrexEvent) => void;
+  readonly onError?: (sessionId: string, error: unknown) => void;
+  /** Told once how processes will be confined (a warning when they will not be). */
+  readonly notice: (line: string, unsandboxed: boolean) => void;
+};
+
+/** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */
+export async function composeSessionHost(options: ComposeHostOptions): Promise<SessionHost> {
+  const availability = await detectSandbox();
+  options.notice(describeSandbox(availability), availability.kind === 'none');
+  const homeDirectory = realpathSync(homedir());
+  return createSessionHost({
+    store: options.store,
+    correxHome: options.correxHome,
+    homeDirectory,
+    env: options.env,
+    protectedPaths: options.protectedPaths,
+    sandbox: availability.kind,
+    clock: options.clock,
+    ids: options.ids,
+    ports: createLivePorts({
+      homeDirectory,
+      hiddenPaths: [options.correxHome, ...options.protectedPaths],
+      availability,
+      searchPath: defaultSearchPath(),
+    }),
+    ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+}

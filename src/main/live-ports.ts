@@ -1,0 +1,41 @@
+import { createBuiltinToolRunner } from '../infrastructure/kernel/builtin-tool-runner.js';
+import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/process-static-analysis-runner.js';
+import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
+import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
+import { createDiskWorldProbe } from '../infrastructure/world-probe/disk-world-probe.js';
+import type { LivePortsFactory } from './session-host.js';
+
+export type LivePortsOptions = {
+  readonly homeDirectory: string;
+  /** correx's home and store: hidden from every process a session starts. */
+  readonly hiddenPaths: readonly string[];
+  readonly availability: SandboxAvailability;
+  /** The trusted PATH programs resolve on (never the workspace). */
+  readonly searchPath: string;
+};
+
+/**
+ * The real outside world of a session: the built-in tools (exec confined by the sandbox this
+ * machine offers), the disk probe, and definition-of-done checks confined the same way.
+ */
+export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
+  return ({ workspace, providers, config }) => {
+    const policy = config.policy.policy;
+    const sandbox: SandboxSettings = {
+      availability: options.availability,
+      neverWritable: policy.neverWritable,
+      hiddenPaths: options.hiddenPaths,
+      readablePaths: policy.sandboxReadablePaths ?? [],
+    };
+    return {
+      providers,
+      tools: createBuiltinToolRunner({ exec: { searchPath: options.searchPath, sandbox } }),
+      probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+      analysis: createProcessStaticAnalysisRunner({
+        homeDirectory: options.homeDirectory,
+        searchPath: options.searchPath,
+        sandbox,
+      }),
+    };
+  };
+}

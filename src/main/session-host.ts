@@ -1,0 +1,225 @@
+import type { ArtifactStore } from '../core/artifacts/artifact-store.js';
+import type { Clock } from '../core/base/clock.js';
+import type { IdSource } from '../core/base/id-source.js';
+import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
+import { replay } from '../core/events/replay.js';
+import type { KernelConfig } from '../core/kernel/kernel-config.js';
+import type { KernelCommand } from '../core/kernel/kernel-input.js';
+import type { KernelPorts } from '../core/kernel/kernel-ports.js';
+import { recordCommand } from '../core/kernel/record-command.js';
+import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
+import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
+import { isFinalStatus } from '../core/sessions/session-status.js';
+import { sessionProjection } from '../core/sessions/session-projection.js';
+import { environmentModel } from '../infrastructure/config/environment-model.js';
+import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
+import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
+import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
+import type {
+  HostedRun,
+  ReplayVerification,
+  SessionHost,
+  StartSessionRequest,
+} from '../interfaces/session-host.js';
+import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
+
+/** Who records the pause of a session this process stops driving at shutdown. */
+export const SHUTDOWN_ACTOR = 'correx-shutdown';
+
+export type LivePortsFactory = (options: {
+  readonly workspace: string;
+  readonly providers: ProviderSet['providers'];
+  readonly config: KernelConfig;
+}) => KernelPorts;
+
+export type SessionHostOptions = SessionSetupOptions & {
+  readonly store: CorrexEventStore;
+  readonly artifacts?: ArtifactStore;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  /** Builds the tool runner, probe and analysis runner of a session. */
+  readonly ports: LivePortsFactory;
+  /** Called with every event this host's runs append (progress lines, the server's fan-out). */
+  readonly onEvent?: (event: CorrexEvent) => void;
+  /** Reports a background run that failed (a woken session whose provider is down...). */
+  readonly onError?: (sessionId: string, error: unknown) => void;
+  /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
+  readonly shutdownGraceMs?: number;
+};
+
+type Drive = {
+  /** The run of the current leg (a woken session is driven again in a new run). */
+  readonly current: { run?: SessionRun };
+  readonly done: Promise<RunOutcome>;
+};
+
+/**
+ * The production SessionHost: builds each session's kernel config from harness.yaml (and records
+ * it), its providers from configuration, and drives it here. A session woken after a restart or
+ * crash is driven with the configuration it recorded, never a newer one.
+ */
+export function createSessionHost(options: SessionHostOptions): SessionHost {
+  const { store, clock, ids } = options;
+  const active = new Map<string, Drive>();
+  /** Sessions this process started or resumed: the ones a recorded answer wakes here. */
+  const owned = new Set<string>();
+  const stop = new AbortController();
+  let stopping = false;
+
+  const drive = (
+    sessionId: string,
+    config: KernelConfig,
+    workspace: string,
+    providers: ProviderSet,
+    command?: KernelCommand,
+  ): HostedRun => {
+    owned.add(sessionId);
+    const current: Drive['current'] = {};
+    const entry: Drive = {
+      current,
+      done: (async () => {
+        let pending = command;
+        try {
+          for (;;) {
+            const run = startSession(
+              {
+                store,
+                sessionId,
+                config,
+                ports: options.ports({ workspace, providers: providers.providers, config }),
+                clock,
+                ids,
+                signal: stop.signal,
+                ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
+                ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+              },
+              pending,
+            );
+            pending = undefined;
+            current.run = run;
+            const outcome = await run.done;
+            if (isFinalStatus(outcome.status) || stopping || outcome.waiting?.kind === 'stopped')
+              return outcome;
+            // Someone answered while the run was stopping (an approval, a resume): go on.
+            if ((await store.lastSequence(sessionId)) > outcome.state.session.lastSequence)
+              continue;
+            return outcome;
+          }
+        } finally {
+          active.delete(sessionId);
+          await providers.dispose();
+        }
+      })(),
+    };
+    active.set(sessionId, entry);
+    return { sessionId, done: entry.done };
+  };
+
+  const wake = (sessionId: string) => {
+    host.resume(sessionId).then(
+      (run) => run.done.catch((error: unknown) => options.onError?.(sessionId, error)),
+      (error: unknown) => options.onError?.(sessionId, error),
+    );
+  };
+
+  const host: SessionHost = {
+    async start(request: StartSessionRequest) {
+      if (stopping) throw new SessionSetupError('this host is shutting down');
+      const setup = await prepareSession(request, options);
+      const providers = await createProviders({
+        configs: setup.providers,
+        names: providerNames(setup.config),
+        env: options.env,
+      });
+      const sessionId = ids.next();
+      return drive(sessionId, setup.config, setup.workspace, providers, {
+        type: 'start',
+        task: request.task,
+        workspace: setup.workspace,
+        workflowId: setup.config.workflow.id,
+        mode: setup.mode,
+        ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
+      });
+    },
+
+    async command(sessionId, command) {
+      const events = await recordCommand({ clock, ids }, store, sessionId, command);
+      const entry = active.get(sessionId);
+      if (entry !== undefined) {
+        // The loop reads a recorded command at its next append; a cancel must not wait for it.
+        if (events.some((event) => event.payload.type === 'workflow_cancelled'))
+          entry.current.run?.interrupt(
+            `session cancelled by ${command.type === 'cancel' ? command.by : '?'}`,
+          );
+      } else if (
+        owned.has(sessionId) &&
+        !stopping &&
+        (command.type === 'approve' || command.type === 'deny' || command.type === 'resume') &&
+        events.length > 0
+      ) {
+        wake(sessionId);
+      }
+      return events;
+    },
+
+    async resume(sessionId) {
+      const entry = active.get(sessionId);
+      if (entry !== undefined) return { sessionId, done: entry.done };
+      if (stopping) throw new SessionSetupError('this host is shutting down');
+      const config = await recordedKernelConfig(store, sessionId, nodeSha256);
+      const { state } = await replay(store, sessionProjection, sessionId);
+      if (state.workspace === null)
+        throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
+      const harness = await loadHarnessConfig({
+        correxHome: options.correxHome,
+        workspace: state.workspace,
+      });
+      const fromEnvironment =
+        harness.models.length === 0 ? environmentModel(options.env) : undefined;
+      const providers = await createProviders({
+        configs:
+          fromEnvironment === undefined
+            ? harness.providers
+            : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
+        names: providerNames(config),
+        env: options.env,
+      });
+      return drive(sessionId, config, state.workspace, providers);
+    },
+
+    running: () => [...active.keys()],
+
+    async replayVerify(sessionId): Promise<ReplayVerification> {
+      const report = await replaySession(store, sessionId, undefined, { sha256: nodeSha256 });
+      const events = await store.lastSequence(sessionId);
+      return report.ok
+        ? { ok: true, events }
+        : { ok: false, events, divergence: report.divergence };
+    },
+
+    async shutdown() {
+      stopping = true;
+      const drives = [...active.entries()];
+      for (const [sessionId] of drives) {
+        await recordCommand({ clock, ids }, store, sessionId, {
+          type: 'pause',
+          by: SHUTDOWN_ACTOR,
+          reason: 'the correx process is shutting down; it resumes the session on its next start',
+        }).catch((error: unknown) => options.onError?.(sessionId, error));
+      }
+      const settled = Promise.allSettled(drives.map(([, entry]) => entry.done));
+      const grace = new Promise((done) =>
+        setTimeout(done, options.shutdownGraceMs ?? 10_000).unref(),
+      );
+      await Promise.race([settled, grace]);
+      stop.abort(new Error('correx is shutting down'));
+      await settled;
+    },
+  };
+  return host;
+}
+
+/** The provider names the kernel config's model profiles route to. */
+function providerNames(config: KernelConfig): string[] {
+  return [...new Set(config.router.profiles.map((profile) => profile.provider))];
+}

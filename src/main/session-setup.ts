@@ -1,0 +1,167 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { OperatorMode } from '../core/approvals/approval-tier.js';
+import { CorrexError } from '../core/base/correx-error.js';
+import { createInferenceRouter } from '../core/inference/inference-router.js';
+import type { ModelProfile } from '../core/inference/model-profile.js';
+import { createKernelConfig, type KernelConfig } from '../core/kernel/kernel-config.js';
+import type { WorkspacePolicy } from '../core/policies/workspace-policy.js';
+import { createAssessmentPolicy, defaultToolCallRules } from '../core/toolintent/default-rules.js';
+import type { SandboxKind } from '../core/tools/tool-events.js';
+import { builtinTools } from '../core/tools/builtin-tools.js';
+import type { Workflow } from '../core/transitions/workflow.js';
+import { createDefaultValidatorRegistry } from '../core/validation/default-validators.js';
+import { environmentModel } from '../infrastructure/config/environment-model.js';
+import type { ProviderConfig } from '../infrastructure/config/harness-config.js';
+import {
+  loadHarnessConfig,
+  type HarnessConfig,
+} from '../infrastructure/config/load-harness-config.js';
+import { loadWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
+import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
+import type { StartSessionRequest } from '../interfaces/session-host.js';
+
+/** A session cannot be set up as asked (workspace, workflow or model). Exit code 2 in the CLI. */
+export class SessionSetupError extends CorrexError {
+  constructor(message: string) {
+    super('session_setup', message);
+  }
+}
+
+/** The workspace is outside the roots this host may run sessions in. */
+export class WorkspaceNotAllowedError extends CorrexError {
+  constructor(workspace: string, roots: readonly string[]) {
+    super(
+      'workspace_not_allowed',
+      `workspace ${workspace} is not inside an allowed root (${roots.join(', ')})`,
+    );
+  }
+}
+
+export type SessionSetupOptions = {
+  readonly correxHome: string;
+  /** The real home directory `~` resolves to. */
+  readonly homeDirectory: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Absolute paths the agent's tools must never touch besides correx's home (the store file). */
+  readonly protectedPaths?: readonly string[];
+  /** When given, a workspace must lie inside one of these (the server's allowed roots). */
+  readonly allowedRoots?: readonly string[];
+  /** The confinement this machine offers; `none` raises every exec (see docs/sandbox.md). */
+  readonly sandbox: SandboxKind;
+};
+
+/** Everything a new session needs, resolved from the request and the configuration files. */
+export type SessionSetup = {
+  readonly workspace: string;
+  readonly config: KernelConfig;
+  readonly mode: OperatorMode;
+  readonly modelProfile: string | undefined;
+  /** How to reach each provider the model profiles name. */
+  readonly providers: Readonly<Record<string, ProviderConfig>>;
+  readonly harness: HarnessConfig;
+};
+
+/** Resolves the workspace to a real directory that is allowed and holds none of correx's files. */
+export function resolveWorkspace(path: string, options: SessionSetupOptions): string {
+  const absolute = resolve(path);
+  if (!existsSync(absolute) || !statSync(absolute).isDirectory())
+    throw new SessionSetupError(`workspace ${absolute} is not a directory`);
+  const workspace = realpathSync(absolute);
+  if (options.allowedRoots !== undefined) {
+    const roots = options.allowedRoots.map((root) => realpathSync(resolve(root)));
+    if (!roots.some((root) => isInside(workspace, root)))
+      throw new WorkspaceNotAllowedError(workspace, roots);
+  }
+  for (const guarded of [options.correxHome, ...(options.protectedPaths ?? [])]) {
+    const real = existsSync(guarded) ? realpathSync(guarded) : resolve(guarded);
+    if (isInside(real, workspace))
+      throw new SessionSetupError(
+        `workspace ${workspace} contains ${real}, which correx keeps out of the agent's reach; choose a folder that does not contain it`,
+      );
+  }
+  return workspace;
+}
+
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(sep));
+}
+
+/**
+ * Builds a new session's kernel config from the user's and the workspace's harness.yaml, the
+ * environment model (OPENAI_BASE_URL) when no models are configured, and the request.
+ */
+export async function prepareSession(
+  request: StartSessionRequest,
+  options: SessionSetupOptions,
+): Promise<SessionSetup> {
+  const workspace = resolveWorkspace(request.workspace, options);
+  const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
+  const workflow = await resolveWorkflow(request.workflow ?? harness.defaults.workflow, harness);
+  const { profiles, providers } = resolveModels(harness, options.env);
+  const chosen = request.modelProfile ?? harness.defaults.model;
+  let routed: readonly ModelProfile[] = profiles;
+  if (chosen !== undefined) {
+    const profile = profiles.find((candidate) => candidate.id === chosen);
+    if (profile === undefined)
+      throw new SessionSetupError(
+        `no model profile "${chosen}" (configured: ${profiles.map((p) => p.id).join(', ') || 'none'})`,
+      );
+    // A chosen profile runs every stage: the router sees only it.
+    routed = [profile];
+  }
+  const config = createKernelConfig({
+    workflow,
+    tools: builtinTools,
+    policy: createAssessmentPolicy(protectPolicy(harness.policy, options), defaultToolCallRules, {
+      sandbox: options.sandbox,
+    }),
+    router: createInferenceRouter({ profiles: routed }),
+    validators: createDefaultValidatorRegistry(),
+    homeDirectory: options.homeDirectory,
+    sha256: nodeSha256,
+  });
+  return {
+    workspace,
+    config,
+    mode: request.mode ?? harness.mode,
+    modelProfile: chosen,
+    providers,
+    harness,
+  };
+}
+
+/** correx's own files are never writable, whatever the configured policy says. */
+function protectPolicy(policy: WorkspacePolicy, options: SessionSetupOptions): WorkspacePolicy {
+  const guarded = [options.correxHome, ...(options.protectedPaths ?? [])].map(
+    (path) => `${existsSync(path) ? realpathSync(path) : resolve(path)}/**`,
+  );
+  return { ...policy, neverWritable: [...new Set([...policy.neverWritable, ...guarded])] };
+}
+
+async function resolveWorkflow(name: string, harness: HarnessConfig): Promise<Workflow> {
+  if (name.includes('/') || /\.ya?ml$/.test(name)) return loadWorkflowYamlFile(resolve(name));
+  const workflow = harness.workflows.get(name);
+  if (workflow === undefined)
+    throw new SessionSetupError(
+      `no workflow "${name}" (known: ${[...harness.workflows.keys()].join(', ')}; or give a workflow YAML file)`,
+    );
+  return workflow;
+}
+
+function resolveModels(
+  harness: HarnessConfig,
+  env: SessionSetupOptions['env'],
+): { profiles: readonly ModelProfile[]; providers: Readonly<Record<string, ProviderConfig>> } {
+  if (harness.models.length > 0) return { profiles: harness.models, providers: harness.providers };
+  const fromEnvironment = environmentModel(env);
+  if (fromEnvironment === undefined)
+    throw new SessionSetupError(
+      'no model is configured: add a provider and a model profile to $CORREX_HOME/harness.yaml (`correx init` writes a template), or set OPENAI_BASE_URL and CORREX_MODEL; `correx demo` runs without a model',
+    );
+  return {
+    profiles: [fromEnvironment.profile],
+    providers: { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
+  };
+}

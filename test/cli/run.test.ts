@@ -1,0 +1,194 @@
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { chatCompletionStream } from '../providers/openai-wire.js';
+import { tempDir } from '../support/temp-dir.js';
+import { correx, startCorrex } from './cli-process.js';
+
+/** A one-stage workflow: write files, then propose a change artifact. */
+const WORKFLOW = `id: write-once
+initialStage: implement
+stages:
+  - id: implement
+    role: implementer
+    instructions: Change the workspace as the task says.
+    allowedTools: [read_file, write_file]
+    capabilities: [tool_calling]
+    artifact:
+      kind: change
+      schema:
+        type: object
+        properties:
+          summary: { type: string }
+          filesChanged: { type: array, items: { type: string } }
+        required: [summary, filesChanged]
+        additionalProperties: false
+    transitions:
+      - when: { on: success }
+        end: completed
+      - when: { on: failure }
+        end: failed
+`;
+
+/** The model's turns over the wire: write a file, then finish with the artifact. */
+function scriptModel(server: FakeHttpServer) {
+  server.reply(
+    sse(
+      chatCompletionStream({
+        toolCalls: [
+          {
+            id: 'call_1',
+            name: 'write_file',
+            arguments: JSON.stringify({ path: 'hello.txt', content: 'hello from the model\n' }),
+          },
+        ],
+      }),
+    ),
+    sse(
+      chatCompletionStream({
+        text: [JSON.stringify({ summary: 'wrote hello.txt', filesChanged: ['hello.txt'] })],
+      }),
+    ),
+  );
+}
+
+describe('correx run, approve, replay and tail as processes', () => {
+  const root = realpathSync(tempDir('correx-run-test-'));
+  const home = join(root, 'home');
+  const workflowFile = join(root, 'write-once.yaml');
+  let model: FakeHttpServer;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    mkdirSync(home, { recursive: true });
+    writeFileSync(workflowFile, WORKFLOW);
+    model = await startFakeHttpServer();
+    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
+  });
+  afterAll(async () => {
+    await model.close();
+  });
+
+  function workspace(name: string): string {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  it('runs a task in auto mode with a model from the environment, then replays byte for byte', async () => {
+    scriptModel(model);
+    const dir = workspace('auto');
+    const result = await correx(
+      home,
+      ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
+      env,
+    );
+    expect(result.stdout).toContain('✓ workflow completed');
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
+    const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
+
+    const replay = await correx(home, ['replay', sessionId, '--verify']);
+    expect(replay.stdout).toContain('identical');
+    expect(replay.code).toBe(0);
+    const tail = await correx(home, ['tail', sessionId]);
+    expect(tail.code).toBe(0);
+    expect(tail.stdout).toContain('✓ workflow completed');
+    expect(tail.stdout).toContain(`session ${sessionId} completed`);
+  });
+
+  it('waits in prompt mode until another process approves, then finishes', async () => {
+    scriptModel(model);
+    const dir = workspace('prompt');
+    const running = startCorrex(
+      home,
+      [
+        'run',
+        'write hello.txt',
+        '--workspace',
+        dir,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        'prompt',
+      ],
+      env,
+    );
+    const [, sessionId, callId] = await running.waitFor(/correx approve (\S+) (\S+)/);
+    expect(running.output()).toContain('call      write_file');
+    const approvals = await correx(home, ['approvals', sessionId!]);
+    expect(approvals.stdout).toContain(callId!);
+    const approve = await correx(home, ['approve', sessionId!, callId!, '--reason', 'looks right']);
+    expect(approve.code).toBe(0);
+    const result = await running.exited;
+    expect(result.stdout).toContain('✓ workflow completed');
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
+    expect((await correx(home, ['replay', sessionId!, '--verify'])).code).toBe(0);
+  });
+
+  it('replay --verify fails on a tampered store, naming the event', async () => {
+    scriptModel(model);
+    const dir = workspace('tamper');
+    const result = await correx(
+      home,
+      ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
+      env,
+    );
+    const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
+    const db = new Database(join(home, 'correx.db'));
+    try {
+      // Someone with file access rewrites history: drop the guard, change a recorded model answer.
+      const triggers = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        .all() as { name: string }[];
+      for (const { name } of triggers) db.exec(`DROP TRIGGER "${name}"`);
+      const changed = db
+        .prepare(
+          "UPDATE events SET bytes = replace(bytes, 'hello from the model', 'hello from someone') WHERE session_id = ? AND bytes LIKE '%hello from the model%'",
+        )
+        .run(sessionId);
+      expect(changed.changes).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+    const replay = await correx(home, ['replay', sessionId, '--verify']);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toMatch(/corrupt|hash/i);
+    const verify = await correx(home, ['verify', sessionId]);
+    expect(verify.code).toBe(1);
+  });
+
+  it('refuses a run it cannot set up with exit 2 and one clear sentence', async () => {
+    const dir = workspace('unconfigured');
+    const noModel = await correx(home, ['run', 'anything', '--workspace', dir]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toMatch(/no model is configured.*OPENAI_BASE_URL/);
+    expect(noModel.stderr).not.toMatch(/\n\s+at /);
+    const badMode = await correx(home, ['run', 'anything', '--mode', 'reckless'], env);
+    expect(badMode.code).toBe(2);
+    const noWorkflow = await correx(
+      home,
+      ['run', 'x', '--workspace', dir, '--workflow', 'nope'],
+      env,
+    );
+    expect(noWorkflow.code).toBe(2);
+    expect(noWorkflow.stderr).toContain('no workflow "nope"');
+    const inHome = await correx(home, ['run', 'x', '--workspace', root], env);
+    expect(inHome.code).toBe(2);
+    expect(inHome.stderr).toContain("keeps out of the agent's reach");
+    writeFileSync(
+      join(home, 'harness.yaml'),
+      'mode: auto\nmodels:\n  - id: broken\n    provider: nowhere\n',
+    );
+    try {
+      const broken = await correx(home, ['run', 'x', '--workspace', dir], env);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toMatch(/harness\.yaml:\d+/);
+    } finally {
+      writeFileSync(join(home, 'harness.yaml'), '');
+    }
+  });
+});

@@ -1,0 +1,12 @@
+import type { CliContext } from '../../src/interfaces/cli/cli-context.js';
+
+/** The parts of a CLI context that unit tests of non-running commands never reach. */
+export const cliTestDefaults: Pick<
+  CliContext,
+  'createSessionHost' | 'onInterrupt' | 'terminal' | 'status'
+> = {
+  createSessionHost: () => Promise.reject(new Error('this test runs no session')),
+  onInterrupt: () => () => {},
+  terminal: false,
+  status: () => {},
+};

@@ -1,3 +1,5 @@
+import type { EventDto } from '../../../src/interfaces/protocol/event-dto.js';
+import { loadHistory } from '../model/load-history.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { formatTokens } from '../format.js';
@@ -41,31 +43,49 @@ export function SessionPage(props: { sessionId: string }) {
   const timeline = useRef(createTimeline()).current;
   const [version, setVersion] = useState(0);
   const [caughtUp, setCaughtUp] = useState(false);
+  const [historyError, setHistoryError] = useState<unknown>(null);
   const [now, setNow] = useState(() => Date.now());
   const marked = useRef(false);
 
-  useEffect(
-    () =>
-      hub.follow(props.sessionId, 0, {
-        events(batch) {
-          let refresh = false;
-          for (const event of batch) {
-            addEvent(timeline, event);
-            refresh ||= REFRESHING.has(event.type);
-          }
-          setVersion((v) => v + 1);
-          if (refresh) session.refresh();
-        },
-        caughtUp() {
-          setCaughtUp(true);
-          setVersion((v) => v + 1);
-        },
-        message() {
-          session.refresh();
-        },
-      }),
-    [hub, props.sessionId],
-  );
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    const fold = (events: readonly EventDto[]) => {
+      let refresh = false;
+      for (const event of events) {
+        addEvent(timeline, event);
+        refresh ||= REFRESHING.has(event.type);
+      }
+      setVersion((v) => v + 1);
+      return refresh;
+    };
+    // History over REST (fast, in parallel pages), then live events over the WebSocket.
+    loadHistory(api, props.sessionId).then(
+      (events) => {
+        if (cancelled) return;
+        performance.mark('correx:history-loaded', { detail: { events: events.length } });
+        fold(events);
+        performance.mark('correx:history-folded');
+        setCaughtUp(true);
+        stop = hub.follow(props.sessionId, timeline.lastSequence, {
+          events(batch) {
+            if (fold(batch)) session.refresh();
+          },
+          caughtUp() {},
+          message() {
+            session.refresh();
+          },
+        });
+      },
+      (error: unknown) => {
+        if (!cancelled) setHistoryError(error);
+      },
+    );
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [api, hub, props.sessionId]);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(timer);
@@ -168,11 +188,14 @@ export function SessionPage(props: { sessionId: string }) {
           aria-busy={!caughtUp}
         >
           <h2 id="timeline-title">Timeline</h2>
-          {!caughtUp && <Loading what="events" />}
+          {!caughtUp && historyError === null && <Loading what="events" />}
+          {historyError !== null && (
+            <Failure error={historyError} title="The events could not be read." />
+          )}
           {caughtUp && timeline.eventCount === 0 && <p class="muted">No events yet.</p>}
           {caughtUp && (
             <div data-testid="timeline" data-rendered="true">
-              <TimelineView sections={timeline.sections} version={version} now={now} />
+              <TimelineView sections={timeline.sections} now={now} />
             </div>
           )}
         </section>

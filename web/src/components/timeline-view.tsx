@@ -1,4 +1,5 @@
-import { useState } from 'preact/hooks';
+import type { VNode } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import { formatDuration, formatTime, formatTokens, prettyArgs } from '../format.js';
 import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline-types.js';
 import { DiffView } from './diff-view.js';
@@ -6,22 +7,31 @@ import { DiffView } from './diff-view.js';
 /** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
 const VISIBLE_ITEMS = 150;
 
-export function TimelineView(props: {
-  sections: readonly StageSection[];
-  version: number;
-  now: number;
-}) {
+export function TimelineView(props: { sections: readonly StageSection[]; now: number }) {
+  // A section re-renders only when it changed (or, while running, as its clock ticks): a long
+  // session's finished stages are not diffed again on every live event.
+  const cache = useRef(new Map<string, { signature: string; node: VNode }>());
   return (
     <ol class="timeline" aria-label="Timeline">
-      {props.sections.map((section, index) => (
-        <SectionView
-          key={section.key}
-          section={section}
-          isLast={index === props.sections.length - 1}
-          now={props.now}
-          size={section.items.length}
-        />
-      ))}
+      {props.sections.map((section, index) => {
+        const signature = `${section.revision}|${section.outcome === 'running' ? props.now : ''}`;
+        let hit = cache.current.get(section.key);
+        if (hit?.signature !== signature) {
+          hit = {
+            signature,
+            node: (
+              <SectionView
+                key={section.key}
+                section={section}
+                now={props.now}
+                latest={index === props.sections.length - 1}
+              />
+            ),
+          };
+          cache.current.set(section.key, hit);
+        }
+        return hit.node;
+      })}
     </ol>
   );
 }
@@ -31,9 +41,14 @@ function sectionTitle(section: StageSection): string {
   return `${section.stageId}${section.attempt > 1 ? ` (attempt ${section.attempt})` : ''}`;
 }
 
-function SectionView(props: { section: StageSection; isLast: boolean; now: number; size: number }) {
+function SectionView(props: { section: StageSection; now: number; latest: boolean }) {
   const { section } = props;
   const [showAll, setShowAll] = useState(false);
+  // Finished stages start folded (their header says how they ended); the latest, a running and
+  // a failed one start open. A 5,000-event session renders one stage's entries, not all.
+  const [expanded, setExpanded] = useState(
+    props.latest || section.outcome === 'running' || section.outcome === 'failed',
+  );
   const end = section.endedAt ? Date.parse(section.endedAt) : props.now;
   const hidden = showAll ? 0 : Math.max(0, section.items.length - VISIBLE_ITEMS);
   const id = `section-${section.key.replace(/[^a-z0-9_-]/gi, '-')}`;
@@ -53,16 +68,27 @@ function SectionView(props: { section: StageSection; isLast: boolean; now: numbe
         </span>
       </h3>
       {section.failure && <p class="error">{section.failure}</p>}
-      {hidden > 0 && (
+      <button
+        type="button"
+        class="link"
+        aria-expanded={expanded}
+        aria-controls={`${id}-items`}
+        onClick={() => setExpanded(!expanded)}
+      >
+        {expanded ? 'Fold' : `Show ${section.items.length} entries`}
+      </button>
+      {expanded && hidden > 0 && (
         <button type="button" class="link" onClick={() => setShowAll(true)}>
           Show {hidden} earlier entries
         </button>
       )}
-      <ol class="items">
-        {section.items.slice(hidden).map((item) => (
-          <ItemView key={item.kind === 'tool_call' ? item.callId : item.sequence} item={item} />
-        ))}
-      </ol>
+      {expanded && (
+        <ol class="items" id={`${id}-items`}>
+          {section.items.slice(hidden).map((item) => (
+            <ItemView key={item.kind === 'tool_call' ? item.callId : item.sequence} item={item} />
+          ))}
+        </ol>
+      )}
     </li>
   );
 }
@@ -143,9 +169,11 @@ function verdictClass(verdict: string | undefined): string {
 function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
   const { call } = props;
   const approval = call.approval;
+  // The body is built only once opened: a long timeline holds summaries, not every output.
+  const [open, setOpen] = useState(false);
   return (
     <li class="item tool-call" data-kind="tool_call" data-call-id={call.callId}>
-      <details>
+      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
           {props.meta} <strong class="mono">{call.tool}</strong>
           {call.assessment && (
@@ -172,48 +200,51 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
             <span class={`badge outcome-${call.receipt.outcome}`}>{call.receipt.outcome}</span>
           )}
         </summary>
-        <div class="call-body">
-          <pre class="args" aria-label="Arguments">
-            {prettyArgs(call.argsRaw)}
-          </pre>
-          {call.rejection && <p class="error">{call.rejection.message}</p>}
-          {call.assessment && call.assessment.targets.length > 0 && (
-            <ul class="targets" aria-label="Resolved paths">
-              {call.assessment.targets.map((target) => (
-                <li key={target.param + target.raw}>
-                  {target.write ? 'writes' : 'reads'}{' '}
-                  <span class="mono">{target.realPath ?? target.resolved}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {call.assessment && call.assessment.findings.length > 0 && (
-            <ul class="findings" aria-label="Rule findings">
-              {call.assessment.findings.map((finding) => (
-                <li key={finding.ruleId + finding.code} class={`finding-${finding.severity}`}>
-                  <span class="badge">{finding.severity}</span> {finding.ruleId}: {finding.message}
-                </li>
-              ))}
-            </ul>
-          )}
-          {approval?.decisionReason && <p>Reason: {approval.decisionReason}</p>}
-          {call.change && <DiffView change={call.change} />}
-          {call.receipt && (
-            <>
-              <p class="muted small">
-                {call.receipt.exitCode !== null && `exit ${call.receipt.exitCode} · `}
-                {formatDuration(call.receipt.durationMs)}
-                {call.receipt.error && ` · ${call.receipt.error}`}
-              </p>
-              {call.receipt.output && (
-                <pre class="output" aria-label="Output">
-                  {call.receipt.output.slice(0, 4_000)}
-                  {call.receipt.truncated || call.receipt.output.length > 4_000 ? '\n…' : ''}
-                </pre>
-              )}
-            </>
-          )}
-        </div>
+        {open && (
+          <div class="call-body">
+            <pre class="args" aria-label="Arguments">
+              {prettyArgs(call.argsRaw)}
+            </pre>
+            {call.rejection && <p class="error">{call.rejection.message}</p>}
+            {call.assessment && call.assessment.targets.length > 0 && (
+              <ul class="targets" aria-label="Resolved paths">
+                {call.assessment.targets.map((target) => (
+                  <li key={target.param + target.raw}>
+                    {target.write ? 'writes' : 'reads'}{' '}
+                    <span class="mono">{target.realPath ?? target.resolved}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {call.assessment && call.assessment.findings.length > 0 && (
+              <ul class="findings" aria-label="Rule findings">
+                {call.assessment.findings.map((finding) => (
+                  <li key={finding.ruleId + finding.code} class={`finding-${finding.severity}`}>
+                    <span class="badge">{finding.severity}</span> {finding.ruleId}:{' '}
+                    {finding.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {approval?.decisionReason && <p>Reason: {approval.decisionReason}</p>}
+            {call.change && <DiffView change={call.change} />}
+            {call.receipt && (
+              <>
+                <p class="muted small">
+                  {call.receipt.exitCode !== null && `exit ${call.receipt.exitCode} · `}
+                  {formatDuration(call.receipt.durationMs)}
+                  {call.receipt.error && ` · ${call.receipt.error}`}
+                </p>
+                {call.receipt.output && (
+                  <pre class="output" aria-label="Output">
+                    {call.receipt.output.slice(0, 4_000)}
+                    {call.receipt.truncated || call.receipt.output.length > 4_000 ? '\n…' : ''}
+                  </pre>
+                )}
+              </>
+            )}
+          </div>
+        )}
       </details>
     </li>
   );

@@ -8,8 +8,8 @@ const MAX_CELLS = 4_000_000;
  * `context * 2` collapsed to their edges. Small and exact; large inputs degrade to a replace.
  */
 export function diffLines(before: string, after: string, context = 3): DiffLine[] {
-  const a = before === '' ? [] : before.split('\n');
-  const b = after === '' ? [] : after.split('\n');
+  const a = splitLines(before);
+  const b = splitLines(after);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -83,4 +83,12 @@ function collapse(lines: DiffLine[], context: number): DiffLine[] {
   if (skipped > 0 && out.length > 0)
     out.push({ kind: 'same', text: `… ${skipped} unchanged lines` });
   return out;
+}
+
+/** Lines of a text; a final newline ends the last line instead of starting an empty one. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
 }

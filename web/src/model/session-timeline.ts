@@ -50,7 +50,8 @@ export function createTimeline(): SessionTimeline {
 
 /** Known file contents by real path, to diff a write against (reads and earlier writes). */
 const knownContent = new WeakMap<SessionTimeline, Map<string, string>>();
-const visitedStages = new WeakMap<SessionTimeline, Set<string>>();
+/** Each stage's position in the order stages were first entered. */
+const firstVisits = new WeakMap<SessionTimeline, Map<string, number>>();
 
 function currentSection(timeline: SessionTimeline, event: EventDto): StageSection {
   const last = timeline.sections.at(-1);
@@ -64,13 +65,20 @@ function currentSection(timeline: SessionTimeline, event: EventDto): StageSectio
     inputTokens: 0,
     outputTokens: 0,
     items: [],
+    revision: 0,
   };
   timeline.sections.push(preamble);
   return preamble;
 }
 
+/** The section each tool call entry sits in, to mark it changed when a later event updates the call. */
+const callSections = new WeakMap<ToolCallItem, StageSection>();
+
 function push(timeline: SessionTimeline, event: EventDto, item: TimelineItem): void {
-  currentSection(timeline, event).items.push(item);
+  const section = currentSection(timeline, event);
+  section.items.push(item);
+  section.revision++;
+  if (item.kind === 'tool_call') callSections.set(item, section);
 }
 
 function lifecycle(
@@ -107,6 +115,8 @@ function callFor(timeline: SessionTimeline, event: EventDto, payload: Payload): 
     timeline.calls.set(callId, call);
     push(timeline, event, call);
   }
+  const section = callSections.get(call);
+  if (section) section.revision++;
   return call;
 }
 
@@ -206,10 +216,11 @@ function startStage(timeline: SessionTimeline, event: EventDto, payload: Payload
     inputTokens: 0,
     outputTokens: 0,
     items: [],
+    revision: 0,
   });
-  const visited = visitedStages.get(timeline) ?? new Set<string>();
-  visitedStages.set(timeline, visited);
-  visited.add(stageId);
+  const visits = firstVisits.get(timeline) ?? new Map<string, number>();
+  firstVisits.set(timeline, visits);
+  if (!visits.has(stageId)) visits.set(stageId, visits.size);
 }
 
 /** Folds one event (the next in sequence) into the timeline. */
@@ -218,6 +229,8 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
   timeline.lastSequence = event.sequence;
   timeline.lastTimestamp = event.timestamp;
   timeline.eventCount++;
+  const last = timeline.sections.at(-1);
+  if (last) last.revision++;
   const payload: Payload = event.payload;
   const at = { sequence: event.sequence, timestamp: event.timestamp };
   switch (event.type) {
@@ -301,8 +314,12 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
     case 'transition_taken': {
       const to = text(payload, 'to');
       const from = text(payload, 'from') ?? '?';
+      // A rework cycle: a move back to a stage first entered before the one being left.
+      const visits = firstVisits.get(timeline);
       const rework =
-        to !== undefined && to !== from && (visitedStages.get(timeline)?.has(to) ?? false);
+        to !== undefined &&
+        to !== from &&
+        (visits?.get(to) ?? Infinity) < (visits?.get(from) ?? -Infinity);
       if (rework) timeline.reworkCycles++;
       const end = text(payload, 'end');
       return push(timeline, event, {

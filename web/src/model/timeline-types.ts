@@ -117,6 +117,8 @@ export type StageSection = {
   inputTokens: number;
   outputTokens: number;
   readonly items: TimelineItem[];
+  /** Bumped whenever the section or one of its items changes (views re-render on it). */
+  revision: number;
 };
 
 export type WorkflowGraph = {

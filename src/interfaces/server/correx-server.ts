@@ -43,6 +43,8 @@ export type CorrexServer = {
    * The store stays open: it belongs to the caller.
    */
   close(): Promise<void>;
+  /** Every route registered (method and Fastify path), for the OpenAPI check and diagnostics. */
+  routes(): readonly { readonly method: string; readonly path: string }[];
 };
 
 /** Conflicts a person can fix (approving what is not pending); anything else unknown is a 500. */
@@ -70,6 +72,7 @@ export function createCorrexServer(
   let app: FastifyInstance | null = null;
   let port = 0;
   let closing = false;
+  const registered: { method: string; path: string }[] = [];
 
   const build = async (boundHost: string) => {
     const hosts = [...LOOPBACK_HOSTS, ...(deps.allowedHosts ?? [])];
@@ -88,6 +91,11 @@ export function createCorrexServer(
       return503OnClosing: true,
     });
     server.server.maxConnections = limits.maxConnections;
+    server.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') registered.push({ method, path: route.url });
+      }
+    });
     await server.register(websocket, {
       options: {
         maxPayload: limits.maxFrameBytes,
@@ -180,6 +188,7 @@ export function createCorrexServer(
       const shown = host.includes(':') ? `[${host}]` : host;
       return { host, port, url: `http://${shown}:${port}`, resumed };
     },
+    routes: () => [...registered],
     async close() {
       if (closing) return;
       closing = true;

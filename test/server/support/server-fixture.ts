@@ -245,3 +245,9 @@ export const isType =
   (message: ServerMessage): message is Extract<ServerMessage, { type: K }> =>
     message.type === type &&
     (sessionId === undefined || !('sessionId' in message) || message.sessionId === sessionId);
+
+/** The session's last sequence as the REST API reports it. */
+export async function lastSequenceOf(address: ServerAddress, sessionId: string): Promise<number> {
+  const reply = await api(address).get(`/api/sessions/${sessionId}`);
+  return (reply.body as { lastSequence: number }).lastSequence;
+}

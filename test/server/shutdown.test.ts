@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerMessage } from '../../src/interfaces/protocol/server-message.js';
+import { SHUTDOWN_ACTOR } from '../../src/interfaces/server/session-index.js';
+import { api, closeAfterEach, connect, isType, startTestServer } from './support/server-fixture.js';
+import { busyScript, yieldingModel } from './support/session-scripts.js';
+
+closeAfterEach();
+
+describe('graceful shutdown', () => {
+  it('pauses running sessions on close and resumes them on the next start, losing no event', async () => {
+    const first = await startTestServer({ modelFor: () => yieldingModel(busyScript(10)) });
+    const { sessionId } = (
+      await api(first.address).post('/api/sessions', { task: 't', workspace: first.workspace })
+    ).body as { sessionId: string };
+    const client = await connect(first.address);
+    client.send({ type: 'subscribe', sessionId });
+    // Close while the session is mid-stage: after a few tool receipts.
+    await client.next(
+      () =>
+        client.messages.filter((m) => m.type === 'event' && m.event.type === 'tool_receipt')
+          .length >= 4,
+    );
+    await first.close();
+    expect((await client.closed).code).toBe(1001);
+    const before = await first.store.read(sessionId);
+    const paused = before.at(-1)!.payload;
+    expect(paused).toMatchObject({ type: 'orchestration_paused', by: SHUTDOWN_ACTOR });
+    expect(first.host.running()).toEqual([]);
+
+    // The next start, over the same store, finishes the stage with a fresh model.
+    const second = await startTestServer({
+      reuse: { store: first.store, workspace: first.workspace, storePath: first.storePath },
+      modelFor: () => yieldingModel(busyScript(0)),
+      idPrefix: 'second',
+    });
+    expect(second.address.resumed).toEqual([sessionId]);
+    const watcher = await connect(second.address);
+    watcher.send({ type: 'subscribe', sessionId });
+    await watcher.next(
+      (m: ServerMessage) => m.type === 'event' && m.event.type === 'workflow_completed',
+    );
+    const after = await second.store.read(sessionId);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.map((event) => event.sequence)).toEqual(after.map((_event, index) => index + 1));
+    expect(after.map((event) => event.payload.type)).toContain('orchestration_resumed');
+    expect(
+      (await api(second.address).post(`/api/sessions/${sessionId}/replay-verify`)).body,
+    ).toMatchObject({
+      ok: true,
+    });
+    await watcher.next(isType('caught_up'));
+  });
+});

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { runCli } from '../interfaces/cli/program.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
@@ -52,6 +53,17 @@ process.exitCode = await runCli(
         },
       });
     },
+    async createRouter(store) {
+      const { composeRouter } = await import('./compose-router.js');
+      return composeRouter({
+        store,
+        correxHome: correxHome(),
+        env: process.env,
+        clock: systemClock,
+        ids,
+      });
+    },
+    lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
     onInterrupt(handler) {
       process.on('SIGINT', handler);
       return () => process.off('SIGINT', handler);

@@ -3,10 +3,7 @@ import { homedir } from 'node:os';
 import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
-import {
-  describeSandbox,
-  detectSandbox,
-} from '../infrastructure/sandbox/sandbox-availability.js';
+import { describeSandbox, detectSandbox } from '../infrastructure/sandbox/sandbox-availability.js';
 import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
 import type { SessionHost } from '../interfaces/session-host.js';
 import { createLivePorts } from './live-ports.js';

@@ -150,7 +150,8 @@ async function resolveWorkflow(name: string, harness: HarnessConfig): Promise<Wo
   return workflow;
 }
 
-function resolveModels(
+/** The model profiles and providers configured (or, with none, the environment's model). */
+export function resolveModels(
   harness: HarnessConfig,
   env: SessionSetupOptions['env'],
 ): { profiles: readonly ModelProfile[]; providers: Readonly<Record<string, ProviderConfig>> } {

@@ -1,11 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { correxEventCatalog, type CorrexEvent } from '../../src/core/event-catalog.js';
 import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { sessionConfiguredPayload } from '../../src/core/kernel/session-configuration.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { demoKernelConfig } from '../../src/interfaces/cli/commands/demo-config.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -52,7 +53,8 @@ describe('correx demo', () => {
   it('fixes the sample through the default workflow, and the session replays byte for byte', async () => {
     const workspace = join(root, 'workspace');
     const result = await correx(home, ['demo', '--workspace', workspace]);
-    expect(result.stderr).toBe('');
+    // Only a machine without bubblewrap has something to say on stderr: that it runs unsandboxed.
+    expect(result.stderr.replace(/^correx: commands run UNSANDBOXED.*\n/m, '')).toBe('');
     expect(result.code).toBe(0);
     for (const stage of ['plan', 'implement', 'verify', 'review'])
       expect(result.stdout).toContain(`▶ stage ${stage} (attempt 1)`);
@@ -115,11 +117,19 @@ describe('correx demo', () => {
     expect(events.at(-1)?.payload.type).toBe('workflow_completed');
 
     expect(await store.verify(sessionId!)).toMatchObject({ ok: true });
-    const config = demoKernelConfig({
+    // The demo's kernel config is the one the session recorded, sandbox kind included.
+    const live = demoKernelConfig({
       homeDirectory: realpathSync(homedir()),
       correxHome: realpathSync(home),
+      sandbox:
+        existsSync('/usr/bin/bwrap') ||
+        existsSync('/usr/local/bin/bwrap') ||
+        existsSync('/bin/bwrap')
+          ? 'bubblewrap'
+          : 'none',
     });
-    const report = await replaySession(store, sessionId!, config);
+    expect(events[0]?.payload).toEqual(sessionConfiguredPayload(live));
+    const report = await replaySession(store, sessionId!);
     if (!report.ok) expect.fail(`replay diverged: ${JSON.stringify(report.divergence)}`);
     expect(report.events).toBe(events.length);
     expect(report.undecidedInput).toBe(false);

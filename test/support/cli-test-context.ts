@@ -3,9 +3,11 @@ import type { CliContext } from '../../src/interfaces/cli/cli-context.js';
 /** The parts of a CLI context that unit tests of non-running commands never reach. */
 export const cliTestDefaults: Pick<
   CliContext,
-  'createSessionHost' | 'onInterrupt' | 'terminal' | 'status'
+  'createSessionHost' | 'createRouter' | 'lines' | 'onInterrupt' | 'terminal' | 'status'
 > = {
   createSessionHost: () => Promise.reject(new Error('this test runs no session')),
+  createRouter: () => Promise.reject(new Error('this test talks to no router')),
+  lines: async function* () {},
   onInterrupt: () => () => {},
   terminal: false,
   status: () => {},

@@ -98,6 +98,13 @@ export function mergePolicy(user: WorkspacePolicy, workspace: PolicyOverlay): Me
         workspace.maxCommandLength,
       ),
       maxCommands: lower('maxCommands', user.maxCommands, workspace.maxCommands),
+      // Only the user's file may set these; a workspace overlay has no say in them.
+      ...(user.unsandboxedExecTier === undefined
+        ? {}
+        : { unsandboxedExecTier: user.unsandboxedExecTier }),
+      ...(user.sandboxReadablePaths === undefined
+        ? {}
+        : { sandboxReadablePaths: [...user.sandboxReadablePaths] }),
     },
     refused,
   };

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/base/clock.js';
 import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
+import type { RouterFacade } from '../../core/router/router-facade.js';
 import type { SessionHost } from '../session-host.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
 
@@ -35,6 +36,13 @@ export type CliContext = {
     readonly location: string;
     readonly onEvent?: (event: CorrexEvent) => void;
   }): Promise<SessionHost>;
+  /** The conversational router over the sessions in `store`, with the configured models. */
+  createRouter(store: CorrexEventStore): Promise<{
+    readonly facade: RouterFacade;
+    dispose(): Promise<void>;
+  }>;
+  /** Lines typed (or piped) on stdin, until it ends. */
+  readonly lines: () => AsyncIterable<string>;
   /** Calls `handler` on each Ctrl-C until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
   /** Asks a question on the terminal; absent when stdin is not a terminal. */

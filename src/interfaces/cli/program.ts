@@ -14,6 +14,7 @@ import { verifyCommand } from './commands/verify-command.js';
 import { replayCommand } from './commands/replay-command.js';
 import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
+import { chatCommand } from './commands/chat-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -44,6 +45,7 @@ export function createProgram(context: CommandContext): Command {
     eventsCommand(context),
     tailCommand(context),
     replayCommand(context),
+    chatCommand(context),
     verifyCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../../core/base/clock.js';
 import { CorrexError } from '../../../core/base/correx-error.js';
@@ -9,6 +9,7 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import { runSession } from '../../../core/kernel/run-session.js';
 import type { SessionStatus } from '../../../core/sessions/session-status.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
+import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
 import {
   runConfinedProcess,
@@ -93,11 +94,6 @@ export function prepareDemoWorkspace(target: string | undefined): string {
   return realpathSync(workspace);
 }
 
-/** The folder of the node running correx first: node may not live in /usr/bin. */
-export function demoSearchPath(): string {
-  return [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
-}
-
 /**
  * Runs the demo: copies the sample (a real bug, a failing test), drives the default workflow on
  * it in `auto` mode with the bundled script as the model, then runs the sample's tests itself so
@@ -135,7 +131,7 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
       config,
       ports: {
         providers: new Map([[DEMO_PROVIDER, createDemoModel(turns, DEMO_PROVIDER)]]),
-        tools: createBuiltinToolRunner({ exec: { searchPath: demoSearchPath(), sandbox } }),
+        tools: createBuiltinToolRunner({ exec: { searchPath: defaultSearchPath(), sandbox } }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       },
       clock: request.clock,
@@ -162,8 +158,8 @@ async function runSampleTests(
       cwd: workspace,
       workspaceRoot: workspace,
       homeDirectory,
-      env: scrubbedEnvironment(homeDirectory, demoSearchPath()),
-      searchPath: demoSearchPath(),
+      env: scrubbedEnvironment(homeDirectory, defaultSearchPath()),
+      searchPath: defaultSearchPath(),
       egressAllowlist: [],
       timeoutMs: 60_000,
       onOutput: (chunk) => output.push(chunk),

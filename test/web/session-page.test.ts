@@ -73,7 +73,15 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
   it('logs in, watches events arrive live, approves, denies and steers a scripted session', async () => {
     const done = { text: JSON.stringify({ summary: 'done', filesChanged: ['notes.txt'] }) };
     const server = await startTestServer({
-      deps: { webRoot },
+      deps: {
+        webRoot,
+        router: {
+          onUserInput: async (_sessionId, input, mode) => ({
+            answer: `(${mode}) It waits for your approval of write_file; you asked: ${input}`,
+            citedSequences: [1],
+          }),
+        },
+      },
       files: { 'README.md': 'hello\n' },
       modelFor: () =>
         scriptedModel([
@@ -113,12 +121,25 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     await firstCard.waitFor();
     await expect.poll(() => firstCard.locator('.diff').textContent()).toContain('first line');
     expect(await firstCard.textContent()).toMatch(/T[1-3]/);
-    // Set on this document; a reload would lose it. (In-page code is a string: no DOM types here.)
-    await page.evaluate('window.sameDocument = true');
     const eventsBefore = Number(await page.getByTestId('event-count').textContent());
     expect(eventsBefore).toBeGreaterThan(3);
 
     await page.screenshot({ path: join(ARTIFACTS, 'session-page-approval.png'), fullPage: true });
+
+    // The approvals inbox lists the same call with its resolved path; back to the session page.
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    const inboxCard = page.locator('.approval-card', { hasText: 'notes.txt' });
+    await inboxCard.waitFor();
+    expect(await inboxCard.textContent()).toContain(`${server.workspace}/notes.txt`);
+    await page.goBack();
+    await firstCard.waitFor();
+    // Set on this document; a reload would lose it. (In-page code is a string: no DOM types here.)
+    await page.evaluate('window.sameDocument = true');
+
+    // A question for the router is answered on the page and recorded nowhere.
+    await page.getByLabel(/Ask the router/).fill('what are you waiting for?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.locator('.answer', { hasText: '(normal) It waits for your approval' }).waitFor();
 
     // A steering note from the page appears in the timeline.
     await page.getByLabel(/Steering note/).fill('Prefer small commits');
@@ -158,6 +179,12 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     expect(events.events.find((e) => e.type === 'steering_note_added')?.payload).toMatchObject({
       content: 'Prefer small commits',
     });
+
+    // Replay verification from the page, with its result shown.
+    await page.getByRole('button', { name: 'Verify replay' }).click();
+    await expect
+      .poll(() => page.getByTestId('replay-result').textContent())
+      .toContain('Replay verified');
 
     // The token never travels in a URL.
     const requests = (page as Page & { requestsSeen: string[] }).requestsSeen;

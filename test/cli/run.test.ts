@@ -129,6 +129,76 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect((await correx(home, ['replay', sessionId!, '--verify'])).code).toBe(0);
   });
 
+  it('pauses on Ctrl-C while waiting, and resume continues with the recorded configuration', async () => {
+    scriptModel(model);
+    const dir = workspace('interrupt');
+    const first = startCorrex(
+      home,
+      [
+        'run',
+        'write hello.txt',
+        '--workspace',
+        dir,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        'prompt',
+      ],
+      env,
+    );
+    const [, sessionId, callId] = await first.waitFor(/correx approve (\S+) (\S+)/);
+    first.child.kill('SIGINT');
+    const paused = await first.exited;
+    expect(paused.stdout).toContain(`session ${sessionId} paused`);
+    expect(paused.code).toBe(0);
+    expect((await correx(home, ['show', sessionId!])).stdout).toContain('status    paused');
+
+    // The workflow file may change or vanish: resume uses what the session recorded.
+    writeFileSync(workflowFile, 'not: a workflow\n');
+    try {
+      const second = startCorrex(home, ['resume', sessionId!], env);
+      await second.waitFor(new RegExp(`correx approve ${sessionId} ${callId}`));
+      expect((await correx(home, ['approve', sessionId!, callId!])).code).toBe(0);
+      const resumed = await second.exited;
+      expect(resumed.stdout).toContain('✓ workflow completed');
+      expect(resumed.code).toBe(0);
+    } finally {
+      writeFileSync(workflowFile, WORKFLOW);
+    }
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
+    expect((await correx(home, ['replay', sessionId!, '--verify'])).code).toBe(0);
+  });
+
+  it('answers questions about a session and records steering notes through the router', async () => {
+    scriptModel(model);
+    const dir = workspace('chat');
+    const result = await correx(
+      home,
+      ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
+      env,
+    );
+    const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
+    model.reply(
+      sse(chatCompletionStream({ text: ['It completed: the implement stage wrote hello.txt.'] })),
+    );
+    const ask = await correx(home, ['chat', sessionId, '--ask', 'how did it go?'], env);
+    expect(ask.stderr).toBe('');
+    expect(ask.stdout).toContain('router: It completed');
+    const before = await correx(home, ['events', sessionId, '--json']);
+    model.reply(sse(chatCompletionStream({ text: ['Noted: prefer tabs.'] })));
+    const steer = await correx(home, ['chat', sessionId, '--steer', 'prefer tabs'], env);
+    expect(steer.code).toBe(0);
+    expect(steer.stdout).toMatch(/steering note recorded as #\d+/);
+    const after = await correx(home, ['events', sessionId, '--json']);
+    const added = after.stdout.split('\n').length - before.stdout.split('\n').length;
+    expect(added).toBe(1);
+    expect(after.stdout).toContain('"type":"steering_note_added"');
+    // The router's question went to the model with the session's state, not its raw events.
+    const question = JSON.stringify(model.requests.at(-2)?.body);
+    expect(question).toContain('how did it go?');
+    expect(question).not.toContain('hello from the model');
+  });
+
   it('replay --verify fails on a tampered store, naming the event', async () => {
     scriptModel(model);
     const dir = workspace('tamper');

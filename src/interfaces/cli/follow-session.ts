@@ -19,6 +19,8 @@ export async function followSession(
 ): Promise<number> {
   const sessionId = first.sessionId;
   let interrupts = 0;
+  /** The pause or cancel a Ctrl-C asked for, once it is in the log. */
+  let recorded: Promise<void> = Promise.resolve();
   const waiting = new AbortController();
   const stopListening = context.onInterrupt(() => {
     interrupts += 1;
@@ -28,9 +30,12 @@ export async function followSession(
         ? 'correx: pausing after the current step (Ctrl-C again cancels the session)'
         : 'correx: cancelling the session',
     );
-    host
+    recorded = host
       .command(sessionId, { type, by: context.user, reason: 'Ctrl-C at the terminal' })
-      .catch((error: unknown) => context.err(`correx: ${(error as Error).message}`));
+      .then(
+        () => undefined,
+        (error: unknown) => context.err(`correx: ${(error as Error).message}`),
+      );
     waiting.abort();
   });
   try {
@@ -40,6 +45,7 @@ export async function followSession(
       if (outcome.waiting?.kind !== 'approval' || interrupts > 0)
         return report(context, sessionId, outcome);
       await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
+      await recorded;
       run = await host.resume(sessionId);
     }
   } finally {

@@ -1,0 +1,158 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { pino, type Logger } from 'pino';
+import type { CorrexEventStore } from '../../../core/event-catalog.js';
+import type { RouterFacade } from '../../../core/router/router-facade.js';
+import { createCorrexServer } from '../../server/correx-server.js';
+import { LOOPBACK_HOSTS } from '../../server/request-guard.js';
+import { routerPortFrom } from '../../server/router-port.js';
+import { loadOrCreateServerToken } from '../../server/server-token.js';
+import type { SessionHost } from '../../session-host.js';
+
+export const DEFAULT_SERVE_PORT = 7787;
+
+/**
+ * What `correx serve` needs from the composition root. The CLI's CommandContext has these
+ * members already (plus `serverToken` and `cwd`, which src/main reads from the environment).
+ */
+export type ServeCommandContext = {
+  readonly version: string;
+  readonly correxHome: string;
+  readonly defaultStore: string;
+  readonly user: string;
+  /** $CORREX_SERVER_TOKEN, when set; `--token` wins over it. */
+  readonly serverToken?: string | undefined;
+  /** The default allowed root when no `--allow-root` is given. */
+  readonly cwd: string;
+  openStores(location: string): Promise<{
+    readonly location: string;
+    readonly events: CorrexEventStore;
+    close(): Promise<void>;
+  }>;
+  createSessionHost(options: {
+    readonly store: CorrexEventStore;
+    readonly location: string;
+  }): Promise<SessionHost>;
+  /** The conversational router; without it the server answers user input with an error. */
+  createRouter?(store: CorrexEventStore): Promise<{
+    readonly facade: Pick<RouterFacade, 'onUserInput'>;
+    dispose(): Promise<void>;
+  }>;
+  /** Calls `handler` on Ctrl-C (and SIGTERM, where the root wires it) until the returned function is called. */
+  onInterrupt(handler: () => void): () => void;
+  /** Where the server logs (JSON lines); default: stderr at info. */
+  readonly logger?: Logger;
+  out(text: string): void;
+  err(text: string): void;
+};
+
+type ServeOptions = {
+  host: string;
+  port: number;
+  token?: string;
+  allowRoot?: string[];
+  allowHost?: string[];
+  allowOrigin?: string[];
+  web?: string;
+};
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InvalidArgumentError('expected a port number (0 picks a free one)');
+  }
+  return port;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/**
+ * `correx serve`: the HTTP + WebSocket server, running sessions in this process on the store
+ * of `--store`. Stops gracefully on Ctrl-C: running sessions are paused and resumed on the
+ * next start.
+ */
+export function serveCommand(context: ServeCommandContext): Command {
+  return new Command('serve')
+    .description('serve the REST + WebSocket API (bearer token; loopback only by default)')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, DEFAULT_SERVE_PORT)
+    .option(
+      '--token <token>',
+      'bearer token (default: $CORREX_SERVER_TOKEN, else $CORREX_HOME/server-token)',
+    )
+    .option(
+      '--allow-root <dir>',
+      'a folder new sessions may work in (repeatable; default: the current folder)',
+      collect,
+    )
+    .option(
+      '--allow-host <name>',
+      'another Host name to answer to, e.g. behind a proxy (repeatable)',
+      collect,
+    )
+    .option(
+      '--allow-origin <origin>',
+      'another Origin allowed to call the API (repeatable)',
+      collect,
+    )
+    .option('--web <dir>', 'serve the web UI from this folder at /')
+    .action(async (options: ServeOptions, command: Command) => {
+      const given = options.token ?? context.serverToken;
+      const token = loadOrCreateServerToken({
+        correxHome: context.correxHome,
+        ...(given === undefined ? {} : { given }),
+      });
+      const location =
+        (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
+      const stores = await context.openStores(location);
+      const logger = context.logger ?? pino({ level: 'info' }, pino.destination(2));
+      const router = await context.createRouter?.(stores.events);
+      try {
+        const host = await context.createSessionHost({ store: stores.events, location });
+        const server = createCorrexServer(
+          {
+            store: stores.events,
+            host,
+            ...(router === undefined ? {} : { router: routerPortFrom(router.facade) }),
+            token: token.token,
+            allowedRoots: options.allowRoot ?? [context.cwd],
+            ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+            ...(options.allowOrigin === undefined ? {} : { allowedOrigins: options.allowOrigin }),
+            ...(options.web === undefined ? {} : { webRoot: options.web }),
+            logger,
+            user: context.user,
+          },
+          { version: context.version },
+        );
+        const stopped = new Promise<void>((resolve) => {
+          const release = context.onInterrupt(() => {
+            release();
+            resolve();
+          });
+        });
+        const address = await server.listen({ host: options.host, port: options.port });
+        if (
+          !(LOOPBACK_HOSTS as readonly string[]).includes(options.host) &&
+          options.host !== '::1'
+        ) {
+          context.err(`correx: warning: listening on ${options.host}, not only on this machine`);
+        }
+        context.out(`correx serve: listening on ${address.url} (store ${stores.location})`);
+        context.out(
+          token.path === null
+            ? 'bearer token: the one given'
+            : `bearer token: ${token.source === 'generated' ? 'generated into' : 'read from'} ${token.path}`,
+        );
+        if (address.resumed.length > 0) {
+          context.out(`resumed ${address.resumed.length} session(s) paused by the last shutdown`);
+        }
+        await stopped;
+        context.out(
+          'correx serve: stopping; running sessions are paused and resume on the next start',
+        );
+        await server.close();
+      } finally {
+        await router?.dispose();
+        await stores.close();
+      }
+    });
+}

@@ -41,7 +41,7 @@ export function SessionsPage() {
   useEffect(() => {
     let cancelled = false;
     for (const session of shown.slice(0, DETAILED_ROWS)) {
-      void Promise.all([api.getSession(session.sessionId), api.events(session.sessionId, 0, 1)])
+      void Promise.all([api.getSession(session.sessionId), api.events(session.sessionId, 0, 5)])
         .then(([dto, page]) => {
           if (cancelled) return;
           const created = page.events.find((event) => event.type === 'session_created');
@@ -124,22 +124,26 @@ function SessionTable(props: { sessions: SessionListItemDto[]; details: Record<s
             return (
               <tr key={session.sessionId}>
                 <td data-label="Session">
-                  <a href={hrefOf({ page: 'session', sessionId: session.sessionId })}>
-                    {session.task ?? session.sessionId}
-                  </a>
-                  <div class="muted mono small">{session.sessionId}</div>
+                  <div>
+                    <a href={hrefOf({ page: 'session', sessionId: session.sessionId })}>
+                      {session.task ?? session.sessionId}
+                    </a>
+                    <div class="muted mono small">{session.sessionId}</div>
+                  </div>
                 </td>
                 <td data-label="Status">
-                  <span class={`badge status-${session.status}`}>{session.status}</span>
-                  {session.running && <span class="badge running-here">running here</span>}
-                  {detail && detail.pending > 0 && (
-                    <a
-                      class="badge pending"
-                      href={hrefOf({ page: 'session', sessionId: session.sessionId })}
-                    >
-                      {detail.pending} waiting
-                    </a>
-                  )}
+                  <div>
+                    <span class={`badge status-${session.status}`}>{session.status}</span>
+                    {session.running && <span class="badge running-here">running here</span>}
+                    {detail && detail.pending > 0 && (
+                      <a
+                        class="badge pending"
+                        href={hrefOf({ page: 'session', sessionId: session.sessionId })}
+                      >
+                        {detail.pending} waiting
+                      </a>
+                    )}
+                  </div>
                 </td>
                 <td data-label="Stage">{detail?.stage ?? '—'}</td>
                 <td data-label="Mode">{detail?.mode ?? '—'}</td>

@@ -4,7 +4,16 @@ import type { CommandContext } from '../cli-context.js';
 import { formatEventLine } from '../event-line.js';
 import { formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
+
+/** Added lines green, removed red, and only on a terminal. */
+function colourDiff(line: string, colour: boolean): string {
+  if (!colour || line.startsWith('+++') || line.startsWith('---')) return line;
+  if (line.startsWith('+')) return `\x1b[32m${line}\x1b[0m`;
+  if (line.startsWith('-')) return `\x1b[31m${line}\x1b[0m`;
+  return line;
+}
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
@@ -23,48 +32,81 @@ export function showCommand(context: CommandContext): Command {
     )
     .argument('<session>', 'session id')
     .option('--json', 'print the session projection as JSON')
-    .action(async (sessionId: string, options: { json?: boolean }, command: Command) => {
-      await withStore(context, command, async ({ events }) => {
-        let state = sessionProjection.initial();
-        const timeline: string[] = [];
-        for await (const event of events.stream(sessionId)) {
-          state = sessionProjection.evolve(state, event);
-          const line = formatEventLine(event);
-          if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
-        }
-        if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
-        if (options.json) return context.out(formatJson(state));
-        const header = [
-          `session   ${sessionId}`,
-          `status    ${state.status}${state.activeStage ? ` (in stage ${state.activeStage.stageId})` : ''}`,
-          `task      ${state.task ?? '?'}`,
-          `workspace ${state.workspace ?? '?'}`,
-          `workflow  ${state.workflowId ?? '?'}`,
-          `tokens    ${state.tokens.input} in, ${state.tokens.output} out`,
-          ...(state.failure
-            ? [`failure   ${state.failure.category}: ${state.failure.message}`]
-            : []),
-          ...(state.pendingApprovals.length > 0
-            ? [
-                `waiting   for approval of ${state.pendingApprovals.map((p) => `${p.callId} (${p.tool}, ${p.tier})`).join(', ')}`,
-              ]
-            : []),
-        ];
-        const stages = Object.entries(state.timings);
-        context.out(
-          [
-            ...header,
-            '',
-            stages.length > 0
-              ? formatTable(
-                  ['STAGE', 'ATTEMPTS', 'TIME'],
-                  stages.map(([stageId, t]) => [stageId, String(t.runs), seconds(t.totalMs)]),
-                )
-              : 'no finished stages yet',
-            '',
-            ...timeline,
-          ].join('\n'),
-        );
-      });
-    });
+    .option('--no-diffs', 'leave out the diffs of file changes')
+    .action(
+      async (sessionId: string, options: { json?: boolean; diffs?: boolean }, command: Command) => {
+        await withStore(context, command, async ({ events }) => {
+          let state = sessionProjection.initial();
+          const timeline: string[] = [];
+          const proposed = new Map<string, { tool: string; argsRaw: string }>();
+          const stageOfRequest = new Map<string, string>();
+          const stageTokens = new Map<string, { input: number; output: number }>();
+          for await (const event of events.stream(sessionId)) {
+            state = sessionProjection.evolve(state, event);
+            const line = formatEventLine(event);
+            if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
+            const payload = event.payload;
+            if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);
+            if (payload.type === 'inference_requested')
+              stageOfRequest.set(payload.requestId, payload.stageId);
+            if (payload.type === 'inference_completed') {
+              const stage = stageOfRequest.get(payload.requestId) ?? '?';
+              const sum = stageTokens.get(stage) ?? { input: 0, output: 0 };
+              stageTokens.set(stage, {
+                input: sum.input + payload.result.usage.inputTokens,
+                output: sum.output + payload.result.usage.outputTokens,
+              });
+            }
+            if (
+              options.diffs !== false &&
+              payload.type === 'tool_receipt' &&
+              payload.outcome === 'succeeded'
+            ) {
+              const call = proposed.get(payload.callId);
+              const diff = call === undefined ? [] : fileChangeDiff(call.tool, call.argsRaw);
+              for (const diffLine of diff) timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
+            }
+          }
+          if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
+          if (options.json) return context.out(formatJson(state));
+          const header = [
+            `session   ${sessionId}`,
+            `status    ${state.status}${state.activeStage ? ` (in stage ${state.activeStage.stageId})` : ''}`,
+            `task      ${state.task ?? '?'}`,
+            `workspace ${state.workspace ?? '?'}`,
+            `workflow  ${state.workflowId ?? '?'}`,
+            `tokens    ${state.tokens.input} in, ${state.tokens.output} out`,
+            ...(state.failure
+              ? [`failure   ${state.failure.category}: ${state.failure.message}`]
+              : []),
+            ...(state.pendingApprovals.length > 0
+              ? [
+                  `waiting   for approval of ${state.pendingApprovals.map((p) => `${p.callId} (${p.tool}, ${p.tier})`).join(', ')}`,
+                ]
+              : []),
+          ];
+          const stages = Object.entries(state.timings);
+          context.out(
+            [
+              ...header,
+              '',
+              stages.length > 0
+                ? formatTable(
+                    ['STAGE', 'ATTEMPTS', 'TIME', 'TOKENS IN', 'TOKENS OUT'],
+                    stages.map(([stageId, t]) => [
+                      stageId,
+                      String(t.runs),
+                      seconds(t.totalMs),
+                      String(stageTokens.get(stageId)?.input ?? 0),
+                      String(stageTokens.get(stageId)?.output ?? 0),
+                    ]),
+                  )
+                : 'no finished stages yet',
+              '',
+              ...timeline,
+            ].join('\n'),
+          );
+        });
+      },
+    );
 }

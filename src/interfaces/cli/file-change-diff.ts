@@ -1,0 +1,42 @@
+/** At most this many lines of one change are shown; the log keeps all of it. */
+const MAX_LINES = 40;
+
+function prefixed(text: string, mark: string): string[] {
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  return lines.map((line) => `${mark}${line}`);
+}
+
+function clipped(lines: string[]): string[] {
+  return lines.length <= MAX_LINES
+    ? lines
+    : [
+        ...lines.slice(0, MAX_LINES),
+        `… ${lines.length - MAX_LINES} more lines (see correx events)`,
+      ];
+}
+
+/**
+ * A file change a tool made, as a diff a person reads: `edit_file` as the replaced and the new
+ * text, `write_file` as the whole new content. Built from the recorded arguments of a call whose
+ * receipt says it succeeded; other tools (and unparsable arguments) give no diff.
+ */
+export function fileChangeDiff(tool: string, argsRaw: string): string[] {
+  let args: Record<string, unknown>;
+  try {
+    args = JSON.parse(argsRaw) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const path = typeof args.path === 'string' ? args.path : undefined;
+  if (path === undefined) return [];
+  if (tool === 'edit_file' && typeof args.search === 'string' && typeof args.replace === 'string')
+    return clipped([
+      `--- ${path}`,
+      `+++ ${path}`,
+      ...prefixed(args.search, '-'),
+      ...prefixed(args.replace, '+'),
+    ]);
+  if (tool === 'write_file' && typeof args.content === 'string')
+    return clipped([`+++ ${path} (whole file)`, ...prefixed(args.content, '+')]);
+  return [];
+}

@@ -18,5 +18,5 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
   },
-  server: { proxy: { '/api': { target: 'http://127.0.0.1:7070', ws: true } } },
+  server: { proxy: { '/api': { target: 'http://127.0.0.1:7787', ws: true } } },
 });

@@ -7,7 +7,7 @@ import { createEventCatalog } from './events/event-catalog.js';
 import { inferenceEvents } from './inference/inference-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
-import { sessionEvents } from './sessions/session-events.js';
+import { kernelFlowEvents, sessionEvents } from './sessions/session-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
 import { definitionOfDoneEvents } from './validation/definition-of-done-events.js';
 import { validationEvents } from './validation/validation-events.js';
@@ -32,6 +32,7 @@ export const eventDefinitions = [
   ...toolCallOutcomeEvents,
   ...definitionOfDoneEvents,
   ...journalEvents,
+  ...kernelFlowEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

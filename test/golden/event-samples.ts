@@ -170,6 +170,14 @@ export const eventSamples: SampleMap = {
     message: 'the arguments do not match the schema: content: Invalid input: expected string',
     argsSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
   },
+  retry_delay_started: {
+    type: 'retry_delay_started',
+    requestId: 'implement.1.1',
+    provider: 'anthropic',
+    delayMs: 2000,
+    until: '2026-11-30T12:00:02.000Z',
+  },
+  retry_delay_elapsed: { type: 'retry_delay_elapsed', until: '2026-11-30T12:00:02.000Z' },
   dod_check_ran: {
     type: 'dod_check_ran',
     stageId: 'verify',

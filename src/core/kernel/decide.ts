@@ -157,7 +157,12 @@ export function step(config: KernelConfig, state: KernelState): Payload[] {
 /** The effect the session is waiting on, read from its state alone (also after a restart). */
 export function pendingEffects(config: KernelConfig, state: KernelState): Effect[] {
   const run = state.run;
-  if (state.session.status !== 'running' || run === null || run.turn === null) return [];
+  if (state.session.status !== 'running' || run === null) return [];
+  const delay = state.retryDelay;
+  if (delay?.started === true && (run.turn === null || isTurnFinished(run.turn))) {
+    return [{ type: 'wait', until: delay.until, delayMs: delay.delayMs }];
+  }
+  if (run.turn === null) return [];
   const turn = run.turn;
   const stage = config.workflow.stages.get(run.stageId);
   if (stage === undefined || isTurnFinished(turn)) return [];

@@ -31,5 +31,7 @@ export type Effect =
       readonly name: string;
       readonly command: string;
     }
+  /** Wait until the runner's clock reaches `until` (at most `delayMs`), then record `retry_delay_elapsed`. */
+  | { readonly type: 'wait'; readonly until: string; readonly delayMs: number }
   /** Nothing to run: the session waits until a person grants or denies `callId`. */
   | { readonly type: 'await_approval'; readonly callId: string };

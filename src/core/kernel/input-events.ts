@@ -22,6 +22,7 @@ const INPUT_TYPES: ReadonlySet<string> = new Set([
   'tool_receipt',
   'tool_call_interrupted',
   'dod_check_ran',
+  'retry_delay_elapsed',
 ]);
 
 /** Whether a payload is an input (a command or an effect result) rather than a decision. */

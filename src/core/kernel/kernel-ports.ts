@@ -60,6 +60,14 @@ export interface StaticAnalysisRunner {
   run(request: AnalysisRequest, signal: AbortSignal): Promise<AnalysisRun>;
 }
 
+/**
+ * Waits. The runner's only timer (core has none): a retry delay a provider asked for is waited
+ * out through it. Resolves after `ms`, or early when `signal` aborts (never rejects).
+ */
+export interface Timer {
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
 /** The outside world, as the live runner reaches it. Replay takes none of these. */
 export type KernelPorts = {
   /** Provider instances by the name model profiles use in `provider`. */
@@ -68,4 +76,6 @@ export type KernelPorts = {
   readonly probe: WorldProbe;
   /** Needed only by workflows whose stages declare a definition of done. */
   readonly analysis?: StaticAnalysisRunner;
+  /** Needed only when a provider asks for a retry delay (`retryAfterMs`). */
+  readonly timer?: Timer;
 };

@@ -61,10 +61,24 @@ export type KernelState = {
   readonly steering: readonly SteeringEntry[];
   /** Real paths of files the session's tool calls wrote (definition-of-done diagnostics count only these). */
   readonly written: readonly string[];
+  /**
+   * A delay a provider asked for (`retryAfterMs`): no model call is requested before `until`
+   * (the failure's recorded timestamp plus the delay). `started` once `retry_delay_started` is
+   * recorded; cleared by `retry_delay_elapsed`.
+   */
+  readonly retryDelay: RetryDelay | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
   readonly lastInputSequence: number;
+};
+
+export type RetryDelay = {
+  readonly requestId: string;
+  readonly provider: string;
+  readonly delayMs: number;
+  readonly until: string;
+  readonly started: boolean;
 };
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
@@ -83,6 +97,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     accepted: [],
     steering: [],
     written: [],
+    retryDelay: null,
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -148,6 +163,29 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     }
     case 'transition_rejected':
       return { ...state, outcome: null, stuck: payload.message };
+    case 'inference_failed': {
+      const delayMs = payload.retryAfterMs ?? 0;
+      const next = state.run === null ? state : { ...state, run: evolveRun(state.run, event) };
+      if (delayMs <= 0) return next;
+      // The recorded failure's timestamp is the only clock: the delay runs from it.
+      const until = new Date(Date.parse(event.timestamp) + delayMs).toISOString();
+      return {
+        ...next,
+        retryDelay: {
+          requestId: payload.requestId,
+          provider: payload.provider,
+          delayMs,
+          until,
+          started: false,
+        },
+      };
+    }
+    case 'retry_delay_started':
+      return state.retryDelay === null
+        ? state
+        : { ...state, retryDelay: { ...state.retryDelay, started: true } };
+    case 'retry_delay_elapsed':
+      return { ...state, retryDelay: null };
     case 'steering_note_added':
       return {
         ...state,

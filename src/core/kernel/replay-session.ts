@@ -199,6 +199,7 @@ const RESULT_TYPES: ReadonlySet<string> = new Set([
   'world_observed',
   'tool_receipt',
   'dod_check_ran',
+  'retry_delay_elapsed',
 ]);
 
 function answers(effect: Effect | undefined, payload: CorrexEvent['payload']): boolean {
@@ -216,6 +217,8 @@ function answers(effect: Effect | undefined, payload: CorrexEvent['payload']): b
       return effect?.type === 'execute' && effect.callId === payload.callId;
     case 'dod_check_ran':
       return effect?.type === 'run_analysis' && effect.name === payload.name;
+    case 'retry_delay_elapsed':
+      return effect?.type === 'wait' && effect.until === payload.until;
     default:
       return false;
   }

@@ -109,32 +109,60 @@ export function runSession(
  */
 export function startSession(options: RunSessionOptions, command?: KernelCommand): SessionRun {
   const queue: KernelCommand[] = command === undefined ? [] : [command];
-  const effectAbort = new AbortController();
+  const running = new RunningEffect();
   const stop = options.signal;
-  stop?.addEventListener('abort', () => effectAbort.abort(stop.reason), { once: true });
-  const done = drive(options, queue, effectAbort);
+  stop?.addEventListener('abort', () => running.abort(stop.reason), { once: true });
+  const done = drive(options, queue, running);
   return {
     done,
     cancel(by, reason) {
       queue.push({ type: 'cancel', by, ...(reason === undefined ? {} : { reason }) });
-      effectAbort.abort(new Error(`session cancelled by ${by}`));
+      running.abort(new Error(`session cancelled by ${by}`));
     },
     pause(by, reason) {
       queue.push({ type: 'pause', by, ...(reason === undefined ? {} : { reason }) });
+      // A pause waits for a running model call or tool, but not for a retry delay.
+      running.abortWait(new Error(`session paused by ${by}`));
     },
     steer(content, stageId) {
       queue.push({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
     },
     interrupt(reason) {
-      effectAbort.abort(new Error(reason));
+      running.abort(new Error(reason));
     },
   };
+}
+
+/** The abort handle of the effect running now; each effect gets its own. */
+class RunningEffect {
+  private controller: AbortController | null = null;
+  private type: Effect['type'] | null = null;
+
+  begin(type: Effect['type']): AbortSignal {
+    this.controller = new AbortController();
+    this.type = type;
+    return this.controller.signal;
+  }
+
+  end(): void {
+    this.controller = null;
+    this.type = null;
+  }
+
+  /** Between effects there is nothing to abort: queued commands are read before the next one. */
+  abort(reason: unknown): void {
+    this.controller?.abort(reason);
+  }
+
+  abortWait(reason: unknown): void {
+    if (this.type === 'wait') this.controller?.abort(reason);
+  }
 }
 
 async function drive(
   options: RunSessionOptions,
   queue: KernelCommand[],
-  effectAbort: AbortController,
+  running: RunningEffect,
 ): Promise<RunOutcome> {
   const { store, sessionId, config, clock, ids } = options;
   let state = kernelProjection.initial();
@@ -234,8 +262,13 @@ async function drive(
     ) {
       return outcome(state, effect, options.signal?.aborted === true);
     }
-    const signal = effectAbort.signal.aborted ? new AbortController().signal : effectAbort.signal;
-    const results = await runEffect(options, state, effect, signal);
+    const signal = running.begin(effect.type);
+    let results: Payload[];
+    try {
+      results = await runEffect(options, state, effect, signal);
+    } finally {
+      running.end();
+    }
     await appendInputs(results, null);
   }
 }
@@ -283,6 +316,19 @@ async function runEffect(
           },
         ];
       }
+    }
+    case 'wait': {
+      if (ports.timer === undefined) {
+        throw new KernelWiringError(
+          `a provider asked for a ${effect.delayMs} ms retry delay but no Timer is wired`,
+        );
+      }
+      // What is left of the delay by this runner's clock (all of it after a restart is at most delayMs).
+      const left = Date.parse(effect.until) - Date.parse(options.clock.now());
+      await ports.timer.sleep(Math.min(Math.max(left, 0), effect.delayMs), signal);
+      // Cut short by a cancel, a pause or a stop: nothing happened; the wait is pending again on resume.
+      if (signal.aborted) return [];
+      return [{ type: 'retry_delay_elapsed', until: effect.until }];
     }
     case 'probe': {
       const observations = [];

@@ -34,6 +34,21 @@ export function stepStage(config: KernelConfig, state: KernelState, run: StageRu
         ),
       ];
     }
+    // A provider asked for a delay: the next model call waits for `retry_delay_elapsed`.
+    if (state.retryDelay !== null) {
+      const delay = state.retryDelay;
+      return delay.started
+        ? []
+        : [
+            {
+              type: 'retry_delay_started',
+              requestId: delay.requestId,
+              provider: delay.provider,
+              delayMs: delay.delayMs,
+              until: delay.until,
+            },
+          ];
+    }
     const compaction = compactJournal(config, run);
     if (compaction !== null) return [compaction];
     const built = buildStageRequest(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OperatorModeSchema } from '../approvals/approval-tier.js';
 import { defineEvent } from '../events/event-definition.js';
+import { TimestampSchema } from '../events/event-envelope.js';
 import { FailureCategorySchema } from './failure-category.js';
 import { SessionStatusSchema, LIFECYCLE_COMMANDS } from './session-status.js';
 
@@ -116,6 +117,30 @@ export const lifecycleRejected = defineEvent({
   },
 });
 
+/**
+ * The kernel holds the next model call back because the provider asked it to (a rate limit's
+ * `retryAfterMs`): nothing is requested before `until`, the failure's recorded timestamp plus
+ * the delay. Decided by the kernel; the runner waits and records `retry_delay_elapsed`.
+ */
+export const retryDelayStarted = defineEvent({
+  type: 'retry_delay_started',
+  description: 'The next model call waits until the instant the provider asked for.',
+  fields: {
+    /** The failed request whose provider asked for the delay. */
+    requestId: z.string().min(1),
+    provider: z.string().min(1),
+    delayMs: z.number().int().min(1),
+    until: TimestampSchema,
+  },
+});
+
+/** The runner waited out a retry delay (recorded once its clock reached `until`). */
+export const retryDelayElapsed = defineEvent({
+  type: 'retry_delay_elapsed',
+  description: 'A retry delay asked for by a provider has passed; the next model call may run.',
+  fields: { until: TimestampSchema },
+});
+
 export const sessionEvents = [
   sessionCreated,
   sessionConfigured,
@@ -130,3 +155,9 @@ export const sessionEvents = [
   stageFailed,
   lifecycleRejected,
 ] as const;
+
+/**
+ * Session-level events the kernel records about its own flow (waits, redirects). Kept apart from
+ * `sessionEvents`, which the session projection folds exhaustively.
+ */
+export const kernelFlowEvents = [retryDelayStarted, retryDelayElapsed] as const;

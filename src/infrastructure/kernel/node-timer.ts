@@ -1,0 +1,19 @@
+import type { Timer } from '../../core/kernel/kernel-ports.js';
+
+/** The runner's Timer on Node's timers: resolves after `ms`, or as soon as `signal` aborts. */
+export function createNodeTimer(): Timer {
+  return {
+    sleep(ms, signal) {
+      return new Promise<void>((resolve) => {
+        if (signal.aborted) return resolve();
+        const done = () => {
+          clearTimeout(handle);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const handle = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    },
+  };
+}

@@ -197,6 +197,34 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     await page.context().close();
   });
 
+  it('cancels a waiting session from the page', async () => {
+    const server = await startTestServer({
+      deps: { webRoot },
+      modelFor: () =>
+        scriptedModel([
+          { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] },
+        ]),
+    });
+    const created = await api(server.address).post('/api/sessions', {
+      task: 'Wait for me',
+      workspace: server.workspace,
+      mode: 'prompt',
+    });
+    const { sessionId } = created.body as { sessionId: string };
+    const context = await browser.newContext();
+    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${server.address.url}/#/sessions/${sessionId}`);
+    await page.locator('.approval-card').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('[data-kind=workflow_cancelled]').waitFor();
+    await expect.poll(() => page.getByTestId('session-status').textContent()).toBe('cancelled');
+    expect(await page.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    await context.close();
+  });
+
   it('renders a 5,000-event session, then shows designed states for a missing session and a stopped server', async () => {
     const server = await startTestServer({ deps: { webRoot } });
     await seedLongSession(server.store, 'long-session', server.workspace, 5_000);

@@ -3,6 +3,7 @@ import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
+import { runServerFanoutBench } from './server-fanout.js';
 
 /**
  * `npm run bench`: every row is a throughput with its ratio to a baseline measured in the same
@@ -15,3 +16,4 @@ const postgres = await runPostgresBench({ quick });
 if (postgres.length > 0) printTable('Event store (PostgreSQL)', postgres);
 printTable('Context packs', await runContextBench({ quick }));
 printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
+printTable('Server fan-out (WebSocket, in-memory store)', await runServerFanoutBench({ quick }));

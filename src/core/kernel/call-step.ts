@@ -14,6 +14,7 @@ import type { KernelConfig } from './kernel-config.js';
 import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
 import type { CallRecord, KernelState, StageRunState } from './kernel-state.js';
 import { stageFailed } from './stage-failed.js';
+import { canCreateFiles } from './reference-strikes.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -168,7 +169,22 @@ function assess(
     at: state.lastTimestamp ?? '',
     reason: reasons.length > 0 ? reasons.join('; ') : `${call.tool} at ${assessment.tier}`,
   });
-  return [assessment, ...decision.events];
+  const missing = assessment.findings.some(
+    (finding) => finding.ruleId === 'reference-exists' && finding.severity === 'block',
+  );
+  if (!missing || !canCreateFiles(stage, config.tools)) return [assessment, ...decision.events];
+  // Capability-gated: the stage holds a tool that can create the missing file, so say so.
+  return [
+    assessment,
+    ...decision.events.map((event) =>
+      event.type === 'approval_denied'
+        ? {
+            ...event,
+            reason: `${event.reason} (if the task needs it, this stage can create it first)`,
+          }
+        : event,
+    ),
+  ];
 }
 
 export function viewOf(config: KernelConfig, state: KernelState) {

@@ -22,6 +22,7 @@ function call(tool: string, args: CallRecord['args'], targets: CallRecord['targe
     writeTargets: targets.map((target) => target.path),
     targets,
     failed: false,
+    referenceBlocked: false,
   };
 }
 

@@ -1,6 +1,11 @@
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { CorrexEvent } from '../event-catalog.js';
-import { evaluateTransition, transitionStateOf } from '../transitions/evaluate-transition.js';
+import {
+  evaluateTransition,
+  transitionStateOf,
+  type StageOutcome,
+} from '../transitions/evaluate-transition.js';
+import { canCreateFiles } from './reference-strikes.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
@@ -139,7 +144,9 @@ export function step(config: KernelConfig, state: KernelState): Payload[] {
           message: 'a stage outcome with no stage',
         },
       ];
-    return [evaluateTransition(config.workflow, at, state.outcome).event];
+    return [
+      evaluateTransition(config.workflow, at, inPlace(config, at.stageId, state.outcome)).event,
+    ];
   }
   if (state.run !== null) return stepStage(config, state, state.run);
   if (session.nextStage !== null) {
@@ -152,6 +159,15 @@ export function step(config: KernelConfig, state: KernelState): Payload[] {
     ];
   }
   return [];
+}
+
+/** Spec 001: a capability-gated failure retries in place when the stage holds the needed tool. */
+function inPlace(config: KernelConfig, stageId: string, outcome: StageOutcome): StageOutcome {
+  if (outcome.kind !== 'failed' || outcome.category !== 'workspace_precondition') return outcome;
+  const stage = config.workflow.stages.get(stageId);
+  return stage !== undefined && canCreateFiles(stage, config.tools)
+    ? { ...outcome, retryInPlace: true }
+    : outcome;
 }
 
 /** The effect the session is waiting on, read from its state alone (also after a restart). */

@@ -15,6 +15,7 @@ import type { FailureCategory } from '../sessions/failure-category.js';
 import type { StageOutcome } from '../transitions/evaluate-transition.js';
 import { artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
+import { countReferenceBlocks, missingReferences } from './reference-strikes.js';
 import { evolveRun, mapAnyTurn, type StageRunState, type TurnRecord } from './stage-run.js';
 
 export type { CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
@@ -135,6 +136,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           turn: null,
           transcript: [],
           failures: {},
+          referenceBlocks: {},
           checks: [],
         },
       };
@@ -179,6 +181,12 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           started: false,
         },
       };
+    }
+    case 'tool_call_assessed': {
+      if (state.run === null) return state;
+      const run = evolveRun(state.run, event);
+      const missing = missingReferences(payload, state.tools.observations);
+      return { ...state, run: countReferenceBlocks(run, payload.callId, missing) };
     }
     case 'retry_delay_started':
       return state.retryDelay === null

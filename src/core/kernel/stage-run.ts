@@ -27,6 +27,8 @@ export type CallRecord = {
   /** Write targets and their pre-hashes from the latest `tool_call_started`. */
   readonly targets: readonly { readonly path: string; readonly sha256: string | null }[];
   readonly failed: boolean;
+  /** Its assessment blocked on a missing reference: counted by path, not by fingerprint. */
+  readonly referenceBlocked: boolean;
 };
 
 /** The current inference turn of the running stage attempt. */
@@ -58,6 +60,8 @@ export type StageRunState = {
   readonly transcript: readonly TranscriptEntry[];
   /** Failures per call fingerprint in this attempt. */
   readonly failures: { readonly [fingerprint: string]: number };
+  /** `reference-exists` blocks per missing path in this attempt (three strikes fail it). */
+  readonly referenceBlocks: { readonly [path: string]: number };
   /** Definition-of-done checks run since the artifact was accepted. */
   readonly checks: readonly CheckResult[];
 };
@@ -124,6 +128,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         writeTargets: [],
         targets: [],
         failed: false,
+        referenceBlocked: false,
       };
       return mapAnyTurn(withEntry, (turn) => ({
         ...turn,
@@ -248,7 +253,8 @@ function finishCall(
   const call = run.turn?.calls.find((candidate) => candidate.callId === callId);
   if (call === undefined || !from.includes(call.status)) return run;
   const mapped = mapCall(run, callId, from, (record) => ({ ...record, status: 'done', failed }));
-  if (!failed) return mapped;
+  // A missing reference has its own budget (three strikes per path), not the fingerprint's.
+  if (!failed || call.referenceBlocked) return mapped;
   return {
     ...mapped,
     failures: { ...run.failures, [call.fingerprint]: (run.failures[call.fingerprint] ?? 0) + 1 },

@@ -12,6 +12,7 @@ import { evaluateChecks } from './dod-checks.js';
 import { stageFailed } from './stage-failed.js';
 import { rejected } from './call-step.js';
 import { buildStageRequest } from './stage-request.js';
+import { referenceStrikeFailure } from './reference-strikes.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -23,6 +24,8 @@ export function stepStage(config: KernelConfig, state: KernelState, run: StageRu
       stageFailed(run, 'transition', `workflow ${config.workflow.id} has no stage ${run.stageId}`),
     ];
   }
+  const strike = referenceStrikeFailure(run);
+  if (strike !== null) return [strike];
   const turn = run.turn;
   if (turn === null || isTurnFinished(turn)) {
     if (run.turns >= config.limits.maxTurnsPerStage) {

@@ -12,6 +12,11 @@ export const FAILURE_CATEGORIES = [
   'policy',
   'provider',
   'replay',
+  /**
+   * The workspace lacks something the stage keeps referring to (three `reference-exists` blocks
+   * for the same path in one attempt): a file-writing stage or the recovery stage can create it.
+   */
+  'workspace_precondition',
 ] as const;
 
 export const FailureCategorySchema = z.enum(FAILURE_CATEGORIES);

@@ -173,11 +173,14 @@ describe('default coding workflow under any sequence of outcomes', () => {
             maxAttempts: attempts,
           });
           const run = drive(workflow, draws, false, () => undefined);
-          // Visits: plan 1, implement ≤ 1+R+V, verify and review ≤ 2+R+V each, recovery ≤ 1.
-          const maxVisits = 1 + (1 + reviews + verifies) + 2 * (2 + reviews + verifies) + 1;
+          // Visits: plan 1, implement ≤ 1+R+V, recovery ≤ 3 (once from review, once per
+          // workspace_precondition edge of implement and verify), verify and review ≤ 4+R+V each.
+          const maxVisits = 1 + (1 + reviews + verifies) + 2 * (4 + reviews + verifies) + 3;
           expect(run.ended).not.toBeNull();
           expect(run.runs).toBeLessThanOrEqual(attempts * maxVisits);
-          expect(run.state.timings.recovery?.runs ?? 0).toBeLessThanOrEqual(attempts);
+          expect(run.state.timings.recovery?.runs ?? 0).toBeLessThanOrEqual(3 * attempts);
+          for (const edge of ['review->recovery', 'implement->recovery', 'verify->recovery'])
+            expect(run.state.cycles[edge] ?? 0).toBeLessThanOrEqual(1);
         },
       ),
       { numRuns: 100 },

@@ -65,6 +65,12 @@ export function defaultCodingWorkflowDefinition(
   const maxVerifyCycles = options.maxVerifyCycles ?? 3;
   const retry = { maxAttempts: options.maxAttempts ?? 3, retryOn: RETRYABLE };
   const failed = { when: { on: 'failure' as const }, end: 'failed' as const };
+  // A prerequisite the stage could not create in place goes once to recovery (spec 001).
+  const precondition = {
+    when: { on: 'failure' as const, categories: ['workspace_precondition' as const] },
+    to: 'recovery',
+    maxTraversals: 1,
+  };
   const artifact = (kind: string, schema: z.ZodType) => ({ kind, schema: z.toJSONSchema(schema) });
   return {
     id: 'default-coding',
@@ -89,7 +95,7 @@ export function defaultCodingWorkflowDefinition(
         capabilities: ['tool_calling'],
         artifact: artifact('change', ChangeArtifactSchema),
         retry,
-        transitions: [{ when: { on: 'success' }, to: 'verify' }, failed],
+        transitions: [{ when: { on: 'success' }, to: 'verify' }, precondition, failed],
       },
       {
         id: 'verify',
@@ -107,6 +113,7 @@ export function defaultCodingWorkflowDefinition(
             to: 'implement',
             maxTraversals: maxVerifyCycles,
           },
+          precondition,
           failed,
         ],
       },
@@ -134,7 +141,8 @@ export function defaultCodingWorkflowDefinition(
       {
         id: 'recovery',
         role: 'recovery',
-        instructions: 'Address every accumulated review note in one final fix.',
+        instructions:
+          'Address every accumulated review note, or create the missing prerequisite an earlier stage failed on, in one final fix.',
         allowedTools: WRITE_TOOLS,
         capabilities: ['tool_calling'],
         artifact: artifact('recovery', RecoveryArtifactSchema),

@@ -12,7 +12,15 @@ import type { Workflow, WorkflowStage } from './workflow.js';
 /** What a stage attempt ended with: the input to a transition. */
 export type StageOutcome =
   | { readonly kind: 'completed'; readonly verdict?: string }
-  | { readonly kind: 'failed'; readonly category: FailureCategory };
+  | {
+      readonly kind: 'failed';
+      readonly category: FailureCategory;
+      /**
+       * The kernel found the stage able to fix this failure itself (a missing workspace
+       * prerequisite in a stage that can write files): retried in place like a `retryOn` category.
+       */
+      readonly retryInPlace?: boolean;
+    };
 
 /** Where the workflow stands when an outcome arrives. */
 export type TransitionState = {
@@ -79,7 +87,9 @@ export function evaluateTransition(
     if (verdictProblem) return reject(stage.id, 'unknown_verdict', described, verdictProblem);
   }
 
-  const retryable = outcome.kind === 'failed' && stage.retry.retryOn.includes(outcome.category);
+  const retryable =
+    outcome.kind === 'failed' &&
+    (stage.retry.retryOn.includes(outcome.category) || outcome.retryInPlace === true);
   const attemptsLeft = state.attempt < stage.retry.maxAttempts;
   if (retryable && attemptsLeft) {
     const attempt = state.attempt + 1;

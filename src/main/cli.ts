@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
@@ -12,6 +13,13 @@ import { createTerminal } from './terminal.js';
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 const ids = createUuidV7IdSource();
+
+/** `dist/web` of this install, seen from `dist/main` (built) or `src/main` (run from source). */
+function builtWebPage(): string | undefined {
+  return ['../web/', '../../dist/web/']
+    .map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
+    .find((dir) => existsSync(`${dir}index.html`));
+}
 const terminal = createTerminal();
 
 process.exitCode = await runCli(
@@ -64,10 +72,18 @@ process.exitCode = await runCli(
       });
     },
     lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
+    // A service manager stops correx with SIGTERM: the same clean stop as Ctrl-C.
     onInterrupt(handler) {
       process.on('SIGINT', handler);
-      return () => process.off('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
     },
+    serverToken: process.env.CORREX_SERVER_TOKEN,
+    cwd: process.cwd(),
+    webRoot: builtWebPage(),
     ...(process.stdin.isTTY ? { ask: terminal.ask } : {}),
     terminal: terminal.isTerminal,
     status: terminal.status,

@@ -132,7 +132,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         env: options.env,
       });
       const sessionId = ids.next();
-      return drive(sessionId, setup.config, setup.workspace, providers, {
+      const run = drive(sessionId, setup.config, setup.workspace, providers, {
         type: 'start',
         task: request.task,
         workspace: setup.workspace,
@@ -140,6 +140,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         mode: setup.mode,
         ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
       });
+      // Callers subscribe as soon as this returns: the session must exist in the log by then.
+      let ended = false;
+      void run.done.finally(() => (ended = true)).catch(() => undefined);
+      await firstEvent(store, sessionId, () => ended);
+      return run;
     },
 
     async command(sessionId, command) {
@@ -201,6 +206,9 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       stopping = true;
       const drives = [...active.entries()];
       for (const [sessionId] of drives) {
+        // A caller (the server) may have recorded its own pause already: one is enough.
+        const { state } = await replay(store, sessionProjection, sessionId);
+        if (state.status !== 'running') continue;
         await recordCommand({ clock, ids }, store, sessionId, {
           type: 'pause',
           by: SHUTDOWN_ACTOR,
@@ -217,6 +225,16 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
   };
   return host;
+}
+
+/** Resolves once the session has its first event in the log, or its run has ended. */
+async function firstEvent(
+  store: CorrexEventStore,
+  sessionId: string,
+  ended: () => boolean,
+): Promise<void> {
+  while (!ended() && (await store.lastSequence(sessionId)) === 0)
+    await new Promise((done) => setTimeout(done, 10));
 }
 
 /** The provider names the kernel config's model profiles route to. */

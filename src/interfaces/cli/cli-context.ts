@@ -43,6 +43,12 @@ export type CliContext = {
   }>;
   /** Lines typed (or piped) on stdin, until it ends. */
   readonly lines: () => AsyncIterable<string>;
+  /** $CORREX_SERVER_TOKEN, when set (`correx serve --token` wins over it). */
+  readonly serverToken?: string | undefined;
+  /** The folder correx was started in: the default workspace and allowed root. */
+  readonly cwd: string;
+  /** The built web page `correx serve` serves at `/`, when this install has one. */
+  readonly webRoot?: string | undefined;
   /** Calls `handler` on each Ctrl-C until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
   /** Asks a question on the terminal; absent when stdin is not a terminal. */

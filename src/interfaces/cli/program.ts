@@ -15,6 +15,7 @@ import { replayCommand } from './commands/replay-command.js';
 import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { serveCommand } from './commands/serve-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -46,6 +47,7 @@ export function createProgram(context: CommandContext): Command {
     tailCommand(context),
     replayCommand(context),
     chatCommand(context),
+    serveCommand(context),
     verifyCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),

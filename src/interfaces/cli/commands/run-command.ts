@@ -57,7 +57,7 @@ export function runCommands(context: CommandContext): Command[] {
         await drive(context, command, (host) =>
           host.start({
             task,
-            workspace: options.workspace ?? process.cwd(),
+            workspace: options.workspace ?? context.cwd,
             ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
             ...(options.model === undefined ? {} : { modelProfile: options.model }),
             ...(options.mode === undefined ? {} : { mode: OperatorModeSchema.parse(options.mode) }),

@@ -23,6 +23,8 @@ export type ServeCommandContext = {
   readonly serverToken?: string | undefined;
   /** The default allowed root when no `--allow-root` is given. */
   readonly cwd: string;
+  /** The built web page, served at `/` unless `--web` names another folder. */
+  readonly webRoot?: string | undefined;
   openStores(location: string): Promise<{
     readonly location: string;
     readonly events: CorrexEventStore;
@@ -94,9 +96,10 @@ export function serveCommand(context: ServeCommandContext): Command {
       'another Origin allowed to call the API (repeatable)',
       collect,
     )
-    .option('--web <dir>', 'serve the web UI from this folder at /')
+    .option('--web <dir>', 'serve the web page from this folder at / (default: the built one)')
     .action(async (options: ServeOptions, command: Command) => {
       const given = options.token ?? context.serverToken;
+      const webRoot = options.web ?? context.webRoot;
       const token = loadOrCreateServerToken({
         correxHome: context.correxHome,
         ...(given === undefined ? {} : { given }),
@@ -117,7 +120,7 @@ export function serveCommand(context: ServeCommandContext): Command {
             allowedRoots: options.allowRoot ?? [context.cwd],
             ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
             ...(options.allowOrigin === undefined ? {} : { allowedOrigins: options.allowOrigin }),
-            ...(options.web === undefined ? {} : { webRoot: options.web }),
+            ...(webRoot === undefined ? {} : { webRoot }),
             logger,
             user: context.user,
           },

@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { chatCompletionStream } from '../providers/openai-wire.js';
+import { tempDir } from '../support/temp-dir.js';
+import { correx, startCorrex } from './cli-process.js';
+
+const TOKEN = 'serve-test-token-0123456789abcdef';
+
+/** `correx serve` as a user starts it: the production session host, a real model endpoint. */
+describe('correx serve as a process', () => {
+  const root = realpathSync(tempDir('correx-serve-test-'));
+  const home = join(root, 'home');
+  const projects = join(root, 'projects');
+  let model: FakeHttpServer;
+
+  beforeAll(async () => {
+    mkdirSync(home, { recursive: true });
+    mkdirSync(join(projects, 'app'), { recursive: true });
+    model = await startFakeHttpServer();
+  });
+  afterAll(async () => {
+    await model.close();
+  });
+
+  it('runs a session created over REST, serves the page, and stops cleanly on SIGTERM', async () => {
+    model.reply(
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            {
+              id: 'call_1',
+              name: 'write_file',
+              arguments: JSON.stringify({ path: 'notes.txt', content: 'from the server\n' }),
+            },
+          ],
+        }),
+      ),
+      sse(
+        chatCompletionStream({
+          text: ['{"summary":"wrote notes.txt","filesChanged":["notes.txt"]}'],
+        }),
+      ),
+    );
+    writeFileSync(
+      join(home, 'harness.yaml'),
+      [
+        'mode: auto',
+        'workflows:',
+        '  - id: write-once',
+        '    initialStage: implement',
+        '    stages:',
+        '      - id: implement',
+        '        role: implementer',
+        '        instructions: Change the workspace as the task says.',
+        '        allowedTools: [read_file, write_file]',
+        '        capabilities: [tool_calling]',
+        '        artifact:',
+        '          kind: change',
+        '          schema:',
+        '            type: object',
+        '            properties: { summary: { type: string }, filesChanged: { type: array, items: { type: string } } }',
+        '            required: [summary, filesChanged]',
+        '        transitions:',
+        '          - { when: { on: success }, end: completed }',
+        '          - { when: { on: failure }, end: failed }',
+        '',
+      ].join('\n'),
+    );
+    const server = startCorrex(
+      home,
+      ['serve', '--port', '0', '--token', TOKEN, '--allow-root', projects],
+      { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' },
+    );
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      });
+
+    expect((await fetch(`${url}/api/sessions`)).status).toBe(401);
+    const outside = await api('/api/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ task: 'x', workspace: home }),
+    });
+    expect(outside.status).toBe(403);
+
+    const created = await api('/api/sessions', {
+      method: 'POST',
+      body: JSON.stringify({
+        task: 'write notes.txt',
+        workspace: join(projects, 'app'),
+        workflow: 'write-once',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { sessionId } = (await created.json()) as { sessionId: string };
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'completed' && status !== 'failed'; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      status = ((await (await api(`/api/sessions/${sessionId}`)).json()) as { status: string })
+        .status;
+    }
+    expect(status).toBe('completed');
+    expect(readFileSync(join(projects, 'app', 'notes.txt'), 'utf8')).toBe('from the server\n');
+    const verified = await api(`/api/sessions/${sessionId}/replay-verify`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(await verified.json()).toMatchObject({ ok: true });
+
+    if (existsSync('dist/web/index.html')) {
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="app"');
+    }
+
+    server.child.kill('SIGTERM');
+    const stopped = await server.exited;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toContain('stopping');
+    expect((await correx(home, ['verify', sessionId])).code).toBe(0);
+  });
+});

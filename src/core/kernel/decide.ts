@@ -6,6 +6,7 @@ import {
   type StageOutcome,
 } from '../transitions/evaluate-transition.js';
 import { canCreateFiles } from './reference-strikes.js';
+import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
@@ -208,6 +209,8 @@ export function pendingEffects(config: KernelConfig, state: KernelState): Effect
   }
   if (turn.status !== 'acting') return [];
   if (turn.artifact !== null) {
+    if (turn.artifact.status === 'proposed' && turn.artifact.approval?.status === 'pending')
+      return [{ type: 'await_approval', callId: artifactApprovalKey(turn.artifact.hash) }];
     if (turn.artifact.status !== 'accepted' || stage.definitionOfDone === undefined) return [];
     const checks = evaluateChecks(stage, run.checks, state.written, state.session.workspace ?? '/');
     return checks.done

@@ -222,7 +222,11 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       return {
         ...withTurn(state, event, (turn) => ({
           ...turn,
-          artifact: { hash: payload.hash, status: 'accepted' },
+          artifact: {
+            hash: payload.hash,
+            status: 'accepted',
+            approval: turn.artifact?.approval ?? null,
+          },
         })),
         accepted: [...state.accepted, accepted],
       };

@@ -4,6 +4,8 @@ import type { CorrexEvent } from '../event-catalog.js';
 import type { InferenceResult } from '../inference/inference-result.js';
 import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
+import { artifactApprovalKey } from '../validation/validate-artifact.js';
+import { isArtifactApproval } from './artifact-approval.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
 
@@ -47,8 +49,14 @@ export type TurnRecord = {
   readonly artifact: {
     readonly hash: string;
     readonly status: 'proposed' | 'rejected' | 'accepted';
+    /** A `requiresApproval` stage's gate: asked, granted, or denied (with who and why). */
+    readonly approval: ArtifactApproval | null;
   } | null;
 };
+
+export type ArtifactApproval =
+  | { readonly status: 'pending' | 'granted' }
+  | { readonly status: 'denied'; readonly by: string; readonly reason: string };
 
 /** The kernel's view of the stage attempt that is running. */
 export type StageRunState = {
@@ -140,12 +148,12 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
       return mapAnyTurn(withEntry, (turn) => ({
         ...turn,
         status: 'acting',
-        artifact: { hash: payload.hash, status: 'proposed' },
+        artifact: { hash: payload.hash, status: 'proposed', approval: null },
       }));
     case 'validation_failed':
       return mapAnyTurn(withEntry, (turn) =>
         turn.artifact?.hash === payload.hash
-          ? { ...turn, artifact: { hash: payload.hash, status: 'rejected' } }
+          ? { ...turn, artifact: { ...turn.artifact, status: 'rejected' } }
           : turn,
       );
     case 'tool_call_rejected':
@@ -166,16 +174,26 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           .map((target) => target.resolved),
       }));
     case 'approval_requested':
+      if (isArtifactApproval(payload.callId))
+        return withArtifactApproval(withEntry, payload.callId, { status: 'pending' });
       return mapCall(withEntry, payload.callId, ['proposed', 'interrupted'], (call) => ({
         ...call,
         status: 'awaiting_approval',
       }));
     case 'approval_granted':
+      if (isArtifactApproval(payload.callId))
+        return withArtifactApproval(withEntry, payload.callId, { status: 'granted' });
       return mapCall(withEntry, payload.callId, ['proposed', 'awaiting_approval'], (call) => ({
         ...call,
         status: 'approved',
       }));
     case 'approval_denied':
+      if (isArtifactApproval(payload.callId))
+        return withArtifactApproval(withEntry, payload.callId, {
+          status: 'denied',
+          by: payload.by.id,
+          reason: payload.reason,
+        });
       return finishCall(withEntry, payload.callId, ['proposed', 'awaiting_approval'], true);
     case 'tool_call_started':
       return mapCall(withEntry, payload.callId, ['approved'], (call) => ({
@@ -242,6 +260,21 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     default:
       return withEntry;
   }
+}
+
+/** Records the gate's answer on the turn's proposed artifact, if the approval names it. */
+function withArtifactApproval(
+  run: StageRunState,
+  callId: string,
+  approval: ArtifactApproval,
+): StageRunState {
+  return mapAnyTurn(run, (turn) =>
+    turn.artifact !== null &&
+    turn.artifact.status === 'proposed' &&
+    artifactApprovalKey(turn.artifact.hash) === callId
+      ? { ...turn, artifact: { ...turn.artifact, approval } }
+      : turn,
+  );
 }
 
 function finishCall(

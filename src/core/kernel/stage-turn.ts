@@ -13,6 +13,7 @@ import { stageFailed } from './stage-failed.js';
 import { rejected } from './call-step.js';
 import { buildStageRequest } from './stage-request.js';
 import { referenceStrikeFailure } from './reference-strikes.js';
+import { decideArtifactApproval } from './artifact-approval.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -174,6 +175,21 @@ function act(
         },
       ];
     }
+    const approval = turn.artifact.approval;
+    if (approval?.status === 'pending') return [];
+    if (approval?.status === 'denied') {
+      // A person's "no" goes back to the model like any validation feedback, in this attempt.
+      return [
+        {
+          type: 'validation_failed',
+          hash: turn.artifact.hash,
+          stageId: stage.id,
+          phase: 'approval',
+          validator: 'approval',
+          message: `${approval.by} did not approve this artifact: ${approval.reason}`,
+        },
+      ];
+    }
     const artifact = proposedArtifact(state, stage, turn, config.sha256);
     const workspace = state.session.workspace ?? '/';
     const result = validateArtifact({
@@ -188,7 +204,7 @@ function act(
           kind,
           stageId,
         })),
-        grantedApprovals: [],
+        grantedApprovals: state.session.grantedApprovals,
         observations: Object.values(state.tools.observations).flatMap((observation) => {
           const path = relativeInside(observation.path, workspace);
           return path === undefined || path === ''
@@ -197,6 +213,8 @@ function act(
         }),
       },
     });
+    if (!result.accepted && result.phase === 'approval')
+      return decideArtifactApproval(state.mode, stage, run, turn.artifact.hash);
     return [...result.events];
   }
   const call = currentCall(turn);

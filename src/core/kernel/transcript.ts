@@ -1,6 +1,7 @@
 import type { ContextEntryKind } from '../context/context-candidate.js';
 import { toolArgsHintCandidate } from '../context/tool-args-hint.js';
 import { canonicalJson } from '../events/canonical-json.js';
+import { isArtifactApproval } from './artifact-approval.js';
 import type { CorrexEvent } from '../event-catalog.js';
 
 /** One thing the model saw or did in the running stage attempt, ready for the next pack. */
@@ -41,6 +42,8 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
         at,
       );
     case 'approval_denied':
+      // An artifact's denial reaches the model as the validation feedback that follows it.
+      if (isArtifactApproval(payload.callId)) return null;
       return result(`Call ${payload.callId} was not run: ${payload.reason}`, at);
     case 'tool_receipt': {
       const exit = payload.exitCode === null ? '' : ` (exit code ${payload.exitCode})`;

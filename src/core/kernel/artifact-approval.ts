@@ -4,16 +4,9 @@ import type { WorkflowStage } from '../transitions/workflow.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import type { StageRunState } from './stage-run.js';
 import { stageFailed } from './stage-failed.js';
+import { ARTIFACT_APPROVAL_TOOL } from './artifact-approval-id.js';
 
 type Payload = CorrexEvent['payload'];
-
-/** What an artifact approval is shown as: a gate a person passes, at the highest tier. */
-export const ARTIFACT_APPROVAL_TOOL = 'artifact';
-
-/** Whether an approval id names an artifact (`artifact:<hash>`) rather than a tool call. */
-export function isArtifactApproval(callId: string): boolean {
-  return callId.startsWith(artifactApprovalKey(''));
-}
 
 /**
  * The gate of a stage with `requiresApproval`, once the rest of validation passed. It is an

@@ -5,7 +5,7 @@ import type { InferenceResult } from '../inference/inference-result.js';
 import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
-import { isArtifactApproval } from './artifact-approval.js';
+import { isArtifactApproval } from './artifact-approval-id.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
 

@@ -1,7 +1,7 @@
 import type { ContextEntryKind } from '../context/context-candidate.js';
 import { toolArgsHintCandidate } from '../context/tool-args-hint.js';
 import { canonicalJson } from '../events/canonical-json.js';
-import { isArtifactApproval } from './artifact-approval.js';
+import { isArtifactApproval } from './artifact-approval-id.js';
 import type { CorrexEvent } from '../event-catalog.js';
 
 /** One thing the model saw or did in the running stage attempt, ready for the next pack. */

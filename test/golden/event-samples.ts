@@ -178,6 +178,9 @@ export const eventSamples: SampleMap = {
     until: '2026-11-30T12:00:02.000Z',
   },
   retry_delay_elapsed: { type: 'retry_delay_elapsed', until: '2026-11-30T12:00:02.000Z' },
+  redirect_requested: { type: 'redirect_requested', to: 'implement', by: 'alice', reason: 'the plan is good enough' },
+  stage_redirected: { type: 'stage_redirected', from: 'plan', to: 'implement', attempt: 1, by: 'alice', reason: 'the plan is good enough' },
+  redirect_rejected: { type: 'redirect_rejected', from: 'plan', to: 'review', by: 'alice', message: 'stage plan has no transition to review; it may go to: implement' },
   dod_check_ran: {
     type: 'dod_check_ran',
     stageId: 'verify',

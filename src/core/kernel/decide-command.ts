@@ -65,6 +65,22 @@ export function decideCommand(
           ]
         : [{ type: 'approval_denied', callId: command.callId, by, reason: command.reason }];
     }
+    case 'redirect':
+      // Whether the workflow allows the move is decided with the workflow (redirect_rejected).
+      if (session.status !== 'running') {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} is ${session.status}; only a running session can be redirected`,
+        );
+      }
+      return [
+        {
+          type: 'redirect_requested',
+          to: command.to,
+          by: command.by,
+          ...(command.reason === undefined ? {} : { reason: command.reason }),
+        },
+      ];
     case 'steer':
       if (command.content.trim() === '') {
         throw new KernelCommandError('invalid_command', 'a steering note needs some text');

@@ -6,6 +6,7 @@ import {
   type StageOutcome,
 } from '../transitions/evaluate-transition.js';
 import { canCreateFiles } from './reference-strikes.js';
+import { decideRedirect } from './redirect.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
@@ -135,6 +136,7 @@ export function step(config: KernelConfig, state: KernelState): Payload[] {
       },
     ];
   }
+  if (state.redirect !== null) return decideRedirect(config, state, state.redirect);
   if (state.outcome !== null) {
     const at = transitionStateOf(session);
     if (at === null)

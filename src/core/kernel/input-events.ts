@@ -23,6 +23,7 @@ const INPUT_TYPES: ReadonlySet<string> = new Set([
   'tool_call_interrupted',
   'dod_check_ran',
   'retry_delay_elapsed',
+  'redirect_requested',
 ]);
 
 /** Whether a payload is an input (a command or an effect result) rather than a decision. */

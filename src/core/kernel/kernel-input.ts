@@ -21,7 +21,14 @@ export type KernelCommand =
       readonly reason?: string;
     }
   | { readonly type: 'deny'; readonly callId: string; readonly by: string; readonly reason: string }
-  | { readonly type: 'steer'; readonly content: string; readonly stageId?: string };
+  | { readonly type: 'steer'; readonly content: string; readonly stageId?: string }
+  /** Move the running session to `to`, along a transition its stage declares (a preempt). */
+  | {
+      readonly type: 'redirect';
+      readonly to: string;
+      readonly by: string;
+      readonly reason?: string;
+    };
 
 /**
  * An input to the kernel: a command, or a recorded event that entered from outside `decide` (a

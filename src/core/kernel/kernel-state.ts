@@ -68,10 +68,18 @@ export type KernelState = {
    * recorded; cleared by `retry_delay_elapsed`.
    */
   readonly retryDelay: RetryDelay | null;
+  /** A recorded redirect the kernel has not answered yet. */
+  readonly redirect: PendingRedirect | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
   readonly lastInputSequence: number;
+};
+
+export type PendingRedirect = {
+  readonly to: string;
+  readonly by: string;
+  readonly reason?: string;
 };
 
 export type RetryDelay = {
@@ -99,6 +107,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     steering: [],
     written: [],
     retryDelay: null,
+    redirect: null,
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -188,6 +197,19 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       const missing = missingReferences(payload, state.tools.observations);
       return { ...state, run: countReferenceBlocks(run, payload.callId, missing) };
     }
+    case 'redirect_requested':
+      return {
+        ...state,
+        redirect: {
+          to: payload.to,
+          by: payload.by,
+          ...(payload.reason === undefined ? {} : { reason: payload.reason }),
+        },
+      };
+    case 'redirect_rejected':
+      return { ...state, redirect: null };
+    case 'stage_redirected':
+      return { ...state, redirect: null, run: null };
     case 'retry_delay_started':
       return state.retryDelay === null
         ? state

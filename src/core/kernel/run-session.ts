@@ -17,6 +17,7 @@ import type { KernelPorts } from './kernel-ports.js';
 import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
 import { sessionConfiguredPayload } from './session-configuration.js';
 import { currentCall } from './stage-turn.js';
+import { checkRedirect } from './redirect.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -58,6 +59,12 @@ export type SessionRun = {
   pause(by: string, reason?: string): void;
   /** Adds a steering note; it reaches the next context pack. */
   steer(content: string, stageId?: string): void;
+  /**
+   * Records a redirect to stage `to`. When the workflow allows it from the running stage, the
+   * running effect is aborted like a cancel's (its result still recorded) and `to` starts next;
+   * otherwise it is recorded and refused (`redirect_rejected`) and the running effect goes on.
+   */
+  redirect(to: string, by: string, reason?: string): void;
   /**
    * Aborts the running effect without recording anything: for a cancel already recorded by
    * someone else, which the loop reads from the log once the aborted effect's result is in.
@@ -127,6 +134,12 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
     steer(content, stageId) {
       queue.push({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
     },
+    redirect(to, by, reason) {
+      queue.push({ type: 'redirect', to, by, ...(reason === undefined ? {} : { reason }) });
+      // Checked against the state the loop last folded: an illegal redirect aborts nothing.
+      if (checkRedirect(options.config, running.state, to).ok)
+        running.abort(new Error(`session redirected to ${to} by ${by}`));
+    },
     interrupt(reason) {
       running.abort(new Error(reason));
     },
@@ -135,6 +148,8 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
 
 /** The abort handle of the effect running now; each effect gets its own. */
 class RunningEffect {
+  /** The state the loop last folded (what a redirect is checked against before it aborts). */
+  state: KernelState = kernelProjection.initial();
   private controller: AbortController | null = null;
   private type: Effect['type'] | null = null;
 
@@ -262,6 +277,7 @@ async function drive(
     ) {
       return outcome(state, effect, options.signal?.aborted === true);
     }
+    running.state = state;
     const signal = running.begin(effect.type);
     let results: Payload[];
     try {

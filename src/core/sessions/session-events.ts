@@ -157,7 +157,44 @@ export const sessionEvents = [
 ] as const;
 
 /**
+ * A person asked to move the running session to another stage (a preempt redirect). Recorded as
+ * the command's input; the kernel decides whether the workflow allows it.
+ */
+export const redirectRequested = defineEvent({
+  type: 'redirect_requested',
+  description: 'A person asked to move the running session to another stage.',
+  fields: { to: stageId, by: actor, reason: z.string().optional() },
+});
+
+/** The kernel ended the running stage attempt for a redirect; `transition_taken` follows. */
+export const stageRedirected = defineEvent({
+  type: 'stage_redirected',
+  description:
+    'The running stage attempt was ended by a redirect to a stage its transitions allow.',
+  fields: {
+    from: stageId,
+    to: stageId,
+    attempt: z.number().int().min(1),
+    by: actor,
+    reason: z.string().optional(),
+  },
+});
+
+/** A redirect the workflow does not allow (no such transition, or its bound is spent). */
+export const redirectRejected = defineEvent({
+  type: 'redirect_rejected',
+  description: 'A redirect was refused: the workflow has no open transition to that stage.',
+  fields: { from: stageId.nullable(), to: stageId, by: actor, message: z.string().min(1) },
+});
+
+/**
  * Session-level events the kernel records about its own flow (waits, redirects). Kept apart from
  * `sessionEvents`, which the session projection folds exhaustively.
  */
-export const kernelFlowEvents = [retryDelayStarted, retryDelayElapsed] as const;
+export const kernelFlowEvents = [
+  retryDelayStarted,
+  retryDelayElapsed,
+  redirectRequested,
+  stageRedirected,
+  redirectRejected,
+] as const;

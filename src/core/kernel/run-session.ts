@@ -18,6 +18,8 @@ import { awaitsDecision, kernelProjection, type KernelState } from './kernel-sta
 import { sessionConfiguredPayload } from './session-configuration.js';
 import { currentCall } from './stage-turn.js';
 import { checkRedirect } from './redirect.js';
+import { evolveMetrics, kernelMetricsProjection, metricSignals } from './kernel-metrics.js';
+import { notifyObserver, type KernelObserver } from './kernel-observer.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -36,6 +38,8 @@ export type RunSessionOptions = {
   readonly artifacts?: ArtifactStore;
   /** Called with every event this runner appends, in order (tracing, metrics, UIs). */
   readonly onEvent?: (event: CorrexEvent) => void;
+  /** Typed hooks over what this runner appends: stage timings, transitions, tokens, approvals, artifacts. */
+  readonly observer?: KernelObserver;
 };
 
 /** Where a run left the session. */
@@ -181,11 +185,14 @@ async function drive(
 ): Promise<RunOutcome> {
   const { store, sessionId, config, clock, ids } = options;
   let state = kernelProjection.initial();
+  let metrics = kernelMetricsProjection.initial();
   let last: CorrexEvent | undefined;
   const reload = async () => {
     state = kernelProjection.initial();
+    metrics = kernelMetricsProjection.initial();
     for await (const event of store.stream(sessionId)) {
       state = kernelProjection.evolve(state, event);
+      if (options.observer !== undefined) metrics = evolveMetrics(metrics, event);
       last = event;
     }
   };
@@ -206,6 +213,11 @@ async function drive(
       state = kernelProjection.evolve(state, event);
       last = event;
       options.onEvent?.(event);
+      if (options.observer !== undefined) {
+        const signals = metricSignals(metrics, event);
+        metrics = evolveMetrics(metrics, event, signals);
+        notifyObserver(options.observer, event, signals);
+      }
     }
   };
   /** Inputs are facts: on a conflict they are appended again after the newer events. */

@@ -662,18 +662,64 @@ export {
   runSession,
   startSession,
   KernelWiringError,
+  SessionConfigurationMismatchError,
   type RunSessionOptions,
   type RunOutcome,
   type SessionRun,
 } from './core/kernel/run-session.js';
 export {
   replaySession,
+  recordedKernelConfig,
+  ConfigurationNotRecordedError,
+  type SessionReplayOptions,
   type ReplayReport,
   type ReplayDivergence,
 } from './core/kernel/replay-session.js';
+export {
+  describeKernelConfig,
+  kernelConfigFromConfiguration,
+  sessionConfiguredPayload,
+  InvalidSessionConfigurationError,
+  SessionConfigurationSchema,
+  type SessionConfiguration,
+} from './core/kernel/session-configuration.js';
+export { recordCommand } from './core/kernel/record-command.js';
+export {
+  appendDecided,
+  appendToSession,
+  UnknownSessionError,
+  type RecordingContext,
+} from './core/kernel/append-decided.js';
 export { createBuiltinToolRunner } from './infrastructure/kernel/builtin-tool-runner.js';
 export {
   createProcessStaticAnalysisRunner,
   type ProcessStaticAnalysisRunnerOptions,
 } from './infrastructure/kernel/process-static-analysis-runner.js';
 // --- end kernel ---
+
+// --- router, providers from configuration, sandbox, server ---
+export {
+  createRouterFacade,
+  type RouterFacade,
+  type RouterFacadeOptions,
+  type RouterReply,
+  type RouterInputMode,
+} from './core/router/router-facade.js';
+export {
+  steeringDeliveriesOf,
+  describeSteeringDelivery,
+  type SteeringDelivery,
+} from './core/router/steering-delivery.js';
+export {
+  createProviders,
+  ProviderSetupError,
+  type ProviderSet,
+} from './infrastructure/providers/provider-factory.js';
+export {
+  detectSandbox,
+  describeSandbox,
+  type SandboxAvailability,
+} from './infrastructure/sandbox/sandbox-availability.js';
+export type { SandboxSettings } from './infrastructure/sandbox/confined-process.js';
+export { createCorrexServer } from './interfaces/server/correx-server.js';
+export type { SessionHost, StartSessionRequest, HostedRun } from './interfaces/session-host.js';

@@ -41,7 +41,7 @@ export async function replaySession(
   store: CorrexEventStore,
   sessionId: string,
   config?: KernelConfig,
-  options: ReplayOptions = {},
+  options: SessionReplayOptions = {},
 ): Promise<ReplayReport> {
   const kernelConfig = config ?? (await recordedKernelConfig(store, sessionId, options.sha256));
   const from = options.fromSequence ?? 0;
@@ -127,7 +127,7 @@ export async function replaySession(
   return { ok: true, events, inputs, decided, undecidedInput: missing !== undefined, state };
 }
 
-export type ReplayOptions = {
+export type SessionReplayOptions = {
   /**
    * Trust the log up to this sequence and re-decide only what follows (from the first input
    * after it): a quick check of a long session's recent part. Default 0: the whole log.

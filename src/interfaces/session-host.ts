@@ -24,6 +24,15 @@ export type HostedRun = {
   readonly done: Promise<RunOutcome>;
 };
 
+/** What a new session may be started with here, for forms and `--help`-like listings. */
+export type SessionOptions = {
+  readonly workflows: readonly string[];
+  readonly defaultWorkflow: string;
+  readonly modelProfiles: readonly string[];
+  readonly defaultModelProfile: string | null;
+  readonly defaultMode: OperatorMode;
+};
+
 export type ReplayVerification =
   | { readonly ok: true; readonly events: number }
   | { readonly ok: false; readonly events: number; readonly divergence: ReplayDivergence };
@@ -44,6 +53,8 @@ export interface SessionHost {
   command(sessionId: string, command: KernelCommand): Promise<readonly CorrexEvent[]>;
   /** Drives a session that no process drives (after a crash or a restart). */
   resume(sessionId: string): Promise<HostedRun>;
+  /** The workflows, model profiles and mode the configuration offers new sessions. */
+  options(): Promise<SessionOptions>;
   /** The sessions this process drives now. */
   running(): readonly string[];
   /** Re-decides a session from its log without model or tools and compares bytes. */

@@ -192,6 +192,21 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       return drive(sessionId, config, state.workspace, providers);
     },
 
+    async options() {
+      const harness = await loadHarnessConfig({ correxHome: options.correxHome });
+      const models =
+        harness.models.length > 0
+          ? harness.models.map((profile) => profile.id)
+          : [environmentModel(options.env)?.profile.id].filter((id) => id !== undefined);
+      return {
+        workflows: [...harness.workflows.keys()],
+        defaultWorkflow: harness.defaults.workflow,
+        modelProfiles: models,
+        defaultModelProfile: harness.defaults.model ?? null,
+        defaultMode: harness.mode,
+      };
+    },
+
     running: () => [...active.keys()],
 
     async replayVerify(sessionId): Promise<ReplayVerification> {

@@ -172,6 +172,13 @@ export function createTestSessionHost(options: {
       const run = drive(sessionId);
       return { sessionId, done: run.done };
     },
+    options: async () => ({
+      workflows: ['default-coding'],
+      defaultWorkflow: 'default-coding',
+      modelProfiles: ['scripted'],
+      defaultModelProfile: null,
+      defaultMode: 'auto',
+    }),
     running: () => [...runs.keys()],
     async replayVerify(sessionId) {
       const report = await replaySession(store, sessionId, config);

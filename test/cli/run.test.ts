@@ -71,6 +71,20 @@ describe('correx run, approve, replay and tail as processes', () => {
     await model.close();
   });
 
+  /** `correx run` of the one-stage task on `dir`, under `mode`. */
+  function runArgs(dir: string, mode: 'auto' | 'prompt'): string[] {
+    return [
+      'run',
+      'write hello.txt',
+      '--workspace',
+      dir,
+      '--workflow',
+      workflowFile,
+      '--mode',
+      mode,
+    ];
+  }
+
   function workspace(name: string): string {
     const dir = join(root, name);
     mkdirSync(dir, { recursive: true });
@@ -80,11 +94,7 @@ describe('correx run, approve, replay and tail as processes', () => {
   it('runs a task in auto mode with a model from the environment, then replays byte for byte', async () => {
     scriptModel(model);
     const dir = workspace('auto');
-    const result = await correx(
-      home,
-      ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
-      env,
-    );
+    const result = await correx(home, runArgs(dir, 'auto'), env);
     expect(result.stdout).toContain('✓ workflow completed');
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
@@ -102,20 +112,7 @@ describe('correx run, approve, replay and tail as processes', () => {
   it('waits in prompt mode until another process approves, then finishes', async () => {
     scriptModel(model);
     const dir = workspace('prompt');
-    const running = startCorrex(
-      home,
-      [
-        'run',
-        'write hello.txt',
-        '--workspace',
-        dir,
-        '--workflow',
-        workflowFile,
-        '--mode',
-        'prompt',
-      ],
-      env,
-    );
+    const running = startCorrex(home, runArgs(dir, 'prompt'), env);
     const [, sessionId, callId] = await running.waitFor(/correx approve (\S+) (\S+)/);
     expect(running.output()).toContain('call      write_file');
     const approvals = await correx(home, ['approvals', sessionId!]);
@@ -132,20 +129,7 @@ describe('correx run, approve, replay and tail as processes', () => {
   it('pauses on Ctrl-C while waiting, and resume continues with the recorded configuration', async () => {
     scriptModel(model);
     const dir = workspace('interrupt');
-    const first = startCorrex(
-      home,
-      [
-        'run',
-        'write hello.txt',
-        '--workspace',
-        dir,
-        '--workflow',
-        workflowFile,
-        '--mode',
-        'prompt',
-      ],
-      env,
-    );
+    const first = startCorrex(home, runArgs(dir, 'prompt'), env);
     const [, sessionId, callId] = await first.waitFor(/correx approve (\S+) (\S+)/);
     first.child.kill('SIGINT');
     const paused = await first.exited;
@@ -172,11 +156,7 @@ describe('correx run, approve, replay and tail as processes', () => {
   it('answers questions about a session and records steering notes through the router', async () => {
     scriptModel(model);
     const dir = workspace('chat');
-    const result = await correx(
-      home,
-      ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
-      env,
-    );
+    const result = await correx(home, runArgs(dir, 'auto'), env);
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
     model.reply(
       sse(chatCompletionStream({ text: ['It completed: the implement stage wrote hello.txt.'] })),
@@ -202,11 +182,7 @@ describe('correx run, approve, replay and tail as processes', () => {
   it('replay --verify fails on a tampered store, naming the event', async () => {
     scriptModel(model);
     const dir = workspace('tamper');
-    const result = await correx(
-      home,
-      ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
-      env,
-    );
+    const result = await correx(home, runArgs(dir, 'auto'), env);
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
     const db = new Database(join(home, 'correx.db'));
     try {

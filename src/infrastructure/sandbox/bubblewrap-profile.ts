@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { SandboxProfile } from '../../core/tools/tool-events.js';
-import { BUBBLEWRAP_NAMESPACE_FLAGS } from './sandbox-availability.js';
+import { bubblewrapBaseArgs } from './sandbox-availability.js';
 
 /** Where the egress proxy's Unix socket appears inside the sandbox (in the private /tmp). */
 export const SANDBOX_PROXY_SOCKET = '/tmp/.correx-egress.sock';
@@ -40,19 +40,7 @@ export type BubblewrapProfile = {
  * later mount covers an earlier one, so the workspace is bound after the home is hidden.
  */
 export function buildBubblewrapProfile(input: BubblewrapProfileInput): BubblewrapProfile {
-  const args: string[] = [
-    ...BUBBLEWRAP_NAMESPACE_FLAGS,
-    ...(input.userNamespace ? ['--unshare-user'] : []),
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-  ];
+  const args: string[] = bubblewrapBaseArgs(input.userNamespace);
   const hidden: string[] = [];
   const hide = (path: string) => {
     if (hidden.includes(path) || !isDirectory(path) || path === '/') return;

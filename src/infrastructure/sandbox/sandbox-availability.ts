@@ -35,6 +35,26 @@ export const BUBBLEWRAP_NAMESPACE_FLAGS = [
 ] as const;
 
 /**
+ * What every confined process starts from: new namespaces, no capabilities, the host read-only,
+ * fresh /dev and /proc. The profile adds its mounts after these; detection probes exactly these.
+ */
+export function bubblewrapBaseArgs(userNamespace: boolean): string[] {
+  return [
+    ...BUBBLEWRAP_NAMESPACE_FLAGS,
+    ...(userNamespace ? ['--unshare-user'] : []),
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+  ];
+}
+
+/**
  * Finds bwrap and proves it works by confining `true` with the flags correx will use: an
  * installed bwrap can still fail where user namespaces are disabled (many containers), and
  * a sandbox that only exists on paper must read as `none`.
@@ -52,22 +72,7 @@ export async function detectSandbox(
       reason: 'bubblewrap (bwrap) is not installed; on Debian/Ubuntu: apt-get install bubblewrap',
     };
   const probe = (user: boolean) =>
-    run(bwrapPath, [
-      ...BUBBLEWRAP_NAMESPACE_FLAGS,
-      ...(user ? ['--unshare-user'] : []),
-      '--cap-drop',
-      'ALL',
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--tmpfs',
-      '/tmp',
-      'true',
-    ]);
+    run(bwrapPath, [...bubblewrapBaseArgs(user), '--tmpfs', '/tmp', 'true']);
   const withUser = await probe(true);
   const withoutUser = withUser.ok ? withUser : await probe(false);
   if (!withoutUser.ok)

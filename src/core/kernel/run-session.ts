@@ -2,7 +2,6 @@ import type { Clock } from '../base/clock.js';
 import { CorrexError } from '../base/correx-error.js';
 import type { IdSource } from '../base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
-import { InferenceError } from '../inference/inference-failure.js';
 import { isFinalStatus, type SessionStatus } from '../sessions/session-status.js';
 import type { Artifact } from '../artifacts/artifact.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
@@ -17,6 +16,9 @@ import type { KernelPorts } from './kernel-ports.js';
 import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
 import { sessionConfiguredPayload } from './session-configuration.js';
 import { currentCall } from './stage-turn.js';
+import { KernelWiringError, runEffect } from './run-effect.js';
+
+export { KernelWiringError };
 import { checkRedirect } from './redirect.js';
 import { evolveMetrics, kernelMetricsProjection, metricSignals } from './kernel-metrics.js';
 import { notifyObserver, type KernelObserver } from './kernel-observer.js';
@@ -75,13 +77,6 @@ export type SessionRun = {
    */
   interrupt(reason: string): void;
 };
-
-/** A port was not wired (a provider named by a model profile is missing). A setup mistake. */
-export class KernelWiringError extends CorrexError {
-  constructor(message: string) {
-    super('kernel_wiring', message);
-  }
-}
 
 /** The config a runner was given is not the one the session recorded at its start. */
 export class SessionConfigurationMismatchError extends CorrexError {
@@ -298,129 +293,6 @@ async function drive(
       running.end();
     }
     await appendInputs(results, null);
-  }
-}
-
-async function runEffect(
-  options: RunSessionOptions,
-  state: KernelState,
-  effect: Exclude<Effect, { type: 'await_approval' }>,
-  signal: AbortSignal,
-): Promise<Payload[]> {
-  const { config, ports } = options;
-  switch (effect.type) {
-    case 'infer': {
-      const provider = ports.providers.get(effect.provider);
-      if (provider === undefined) {
-        throw new KernelWiringError(
-          `no inference provider named ${effect.provider} is wired (request ${effect.requestId})`,
-        );
-      }
-      try {
-        const result = await provider.infer(effect.request, signal);
-        return [
-          {
-            type: 'inference_completed',
-            requestId: effect.requestId,
-            provider: provider.name,
-            requestDigest: effect.requestDigest,
-            result,
-          },
-        ];
-      } catch (error) {
-        if (!(error instanceof InferenceError)) throw error;
-        // We aborted it (stop or cancel): a model call has no effect to record, and recording a
-        // failure would spend a stage attempt. The request stays pending and runs on resume.
-        if (error.category === 'cancelled' && signal.aborted) return [];
-        return [
-          {
-            type: 'inference_failed',
-            requestId: effect.requestId,
-            provider: provider.name,
-            model: effect.request.model,
-            category: error.category,
-            message: error.message,
-            ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-          },
-        ];
-      }
-    }
-    case 'wait': {
-      if (ports.timer === undefined) {
-        throw new KernelWiringError(
-          `a provider asked for a ${effect.delayMs} ms retry delay but no Timer is wired`,
-        );
-      }
-      // What is left of the delay by this runner's clock (all of it after a restart is at most delayMs).
-      const left = Date.parse(effect.until) - Date.parse(options.clock.now());
-      await ports.timer.sleep(Math.min(Math.max(left, 0), effect.delayMs), signal);
-      // Cut short by a cancel, a pause or a stop: nothing happened; the wait is pending again on resume.
-      if (signal.aborted) return [];
-      return [{ type: 'retry_delay_elapsed', until: effect.until }];
-    }
-    case 'probe': {
-      const observations = [];
-      for (const path of effect.paths) observations.push(await ports.probe.observe(path));
-      return observations.map((observation) => ({
-        type: 'world_observed',
-        callId: effect.callId,
-        observation,
-      }));
-    }
-    case 'run_analysis': {
-      if (ports.analysis === undefined) {
-        throw new KernelWiringError(
-          `stage ${effect.stageId} has definition-of-done checks but no StaticAnalysisRunner is wired`,
-        );
-      }
-      const run = await ports.analysis.run(
-        {
-          name: effect.name,
-          command: effect.command,
-          workspaceRoot: state.session.workspace ?? '/',
-        },
-        signal,
-      );
-      return [
-        {
-          type: 'dod_check_ran',
-          stageId: effect.stageId,
-          attempt: effect.attempt,
-          name: effect.name,
-          command: effect.command,
-          ...run,
-        },
-      ];
-    }
-    case 'execute': {
-      const tool = config.tools.get(effect.tool);
-      if (tool === undefined)
-        throw new KernelWiringError(
-          `tool ${effect.tool} has no contract in the kernel configuration`,
-        );
-      const execution = await ports.tools.run(
-        {
-          callId: effect.callId,
-          tool,
-          args: effect.args,
-          workspaceRoot: state.session.workspace ?? '/',
-          homeDirectory: config.homeDirectory,
-          targets: effect.targets,
-          observations: state.tools.observations,
-          egressAllowlist: state.tools.egressAllowlist,
-        },
-        signal,
-      );
-      return [
-        {
-          type: 'tool_receipt',
-          callId: effect.callId,
-          tool: effect.tool,
-          args: effect.args as Record<string, never>,
-          ...execution,
-        },
-      ];
-    }
   }
 }
 

@@ -1,0 +1,151 @@
+import { CorrexError } from '../base/correx-error.js';
+import type { CorrexEvent } from '../event-catalog.js';
+import { InferenceError } from '../inference/inference-failure.js';
+import type { Effect } from './effect.js';
+import type { KernelState } from './kernel-state.js';
+import type { Clock } from '../base/clock.js';
+import type { KernelConfig } from './kernel-config.js';
+import type { KernelPorts } from './kernel-ports.js';
+
+/** What performing an effect needs from the runner's options. */
+export type EffectContext = {
+  readonly config: KernelConfig;
+  readonly ports: KernelPorts;
+  readonly clock: Clock;
+};
+
+type Payload = CorrexEvent['payload'];
+
+/** A port was not wired (a provider named by a model profile is missing). A setup mistake. */
+export class KernelWiringError extends CorrexError {
+  constructor(message: string) {
+    super('kernel_wiring', message);
+  }
+}
+
+/**
+ * Performs one effect through its port and returns the input events that record its result
+ * (none when it was aborted and has nothing to record: it stays pending).
+ */
+export async function runEffect(
+  options: EffectContext,
+  state: KernelState,
+  effect: Exclude<Effect, { type: 'await_approval' }>,
+  signal: AbortSignal,
+): Promise<Payload[]> {
+  const { config, ports } = options;
+  switch (effect.type) {
+    case 'infer': {
+      const provider = ports.providers.get(effect.provider);
+      if (provider === undefined) {
+        throw new KernelWiringError(
+          `no inference provider named ${effect.provider} is wired (request ${effect.requestId})`,
+        );
+      }
+      try {
+        const result = await provider.infer(effect.request, signal);
+        return [
+          {
+            type: 'inference_completed',
+            requestId: effect.requestId,
+            provider: provider.name,
+            requestDigest: effect.requestDigest,
+            result,
+          },
+        ];
+      } catch (error) {
+        if (!(error instanceof InferenceError)) throw error;
+        // We aborted it (stop or cancel): a model call has no effect to record, and recording a
+        // failure would spend a stage attempt. The request stays pending and runs on resume.
+        if (error.category === 'cancelled' && signal.aborted) return [];
+        return [
+          {
+            type: 'inference_failed',
+            requestId: effect.requestId,
+            provider: provider.name,
+            model: effect.request.model,
+            category: error.category,
+            message: error.message,
+            ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+          },
+        ];
+      }
+    }
+    case 'wait': {
+      if (ports.timer === undefined) {
+        throw new KernelWiringError(
+          `a provider asked for a ${effect.delayMs} ms retry delay but no Timer is wired`,
+        );
+      }
+      // What is left of the delay by this runner's clock (all of it after a restart is at most delayMs).
+      const left = Date.parse(effect.until) - Date.parse(options.clock.now());
+      await ports.timer.sleep(Math.min(Math.max(left, 0), effect.delayMs), signal);
+      // Cut short by a cancel, a pause or a stop: nothing happened; the wait is pending again on resume.
+      if (signal.aborted) return [];
+      return [{ type: 'retry_delay_elapsed', until: effect.until }];
+    }
+    case 'probe': {
+      const observations = [];
+      for (const path of effect.paths) observations.push(await ports.probe.observe(path));
+      return observations.map((observation) => ({
+        type: 'world_observed',
+        callId: effect.callId,
+        observation,
+      }));
+    }
+    case 'run_analysis': {
+      if (ports.analysis === undefined) {
+        throw new KernelWiringError(
+          `stage ${effect.stageId} has definition-of-done checks but no StaticAnalysisRunner is wired`,
+        );
+      }
+      const run = await ports.analysis.run(
+        {
+          name: effect.name,
+          command: effect.command,
+          workspaceRoot: state.session.workspace ?? '/',
+        },
+        signal,
+      );
+      return [
+        {
+          type: 'dod_check_ran',
+          stageId: effect.stageId,
+          attempt: effect.attempt,
+          name: effect.name,
+          command: effect.command,
+          ...run,
+        },
+      ];
+    }
+    case 'execute': {
+      const tool = config.tools.get(effect.tool);
+      if (tool === undefined)
+        throw new KernelWiringError(
+          `tool ${effect.tool} has no contract in the kernel configuration`,
+        );
+      const execution = await ports.tools.run(
+        {
+          callId: effect.callId,
+          tool,
+          args: effect.args,
+          workspaceRoot: state.session.workspace ?? '/',
+          homeDirectory: config.homeDirectory,
+          targets: effect.targets,
+          observations: state.tools.observations,
+          egressAllowlist: state.tools.egressAllowlist,
+        },
+        signal,
+      );
+      return [
+        {
+          type: 'tool_receipt',
+          callId: effect.callId,
+          tool: effect.tool,
+          args: effect.args as Record<string, never>,
+          ...execution,
+        },
+      ];
+    }
+  }
+}

@@ -45,7 +45,7 @@ describe('sessions over REST and WebSocket', () => {
     expect(existsSync(join(workspace, 'notes.txt'))).toBe(false);
 
     const listed = await api(address).get(`/api/sessions/${sessionId}/approvals`);
-    expect(listed.body).toEqual({
+    expect(listed.body).toMatchObject({
       approvals: [{ callId: 'implement.1.1.1', tool: 'write_file', tier: 'T1' }],
     });
     const session = await api(address).get(`/api/sessions/${sessionId}`);

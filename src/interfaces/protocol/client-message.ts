@@ -24,6 +24,9 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
     text: z.string().min(1).max(8_000),
     mode: UserInputModeSchema,
   }),
+  /** Every session's list row each time it changes (`session_updated`), until unsubscribed. */
+  z.strictObject({ type: z.literal('subscribe_sessions') }),
+  z.strictObject({ type: z.literal('unsubscribe_sessions') }),
   z.strictObject({ type: z.literal('ping'), requestId: RequestIdSchema.optional() }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;

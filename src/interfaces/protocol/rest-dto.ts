@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EventDtoSchema } from './event-dto.js';
 import {
-  PendingApprovalDtoSchema,
+  PendingApprovalDetailsDtoSchema,
   SessionDtoSchema,
   SessionListItemDtoSchema,
 } from './session-dto.js';
@@ -11,6 +11,7 @@ import {
   OperatorModeDtoSchema,
   ReasonSchema,
   SequenceCursorSchema,
+  SessionStatusDtoSchema,
 } from './wire-values.js';
 
 /*
@@ -31,10 +32,30 @@ export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 export const CreateSessionResponseSchema = z.strictObject({ sessionId: IdentifierSchema });
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
 
+/** Query of `GET /api/sessions`: only the sessions with this status. */
+export const ListSessionsQuerySchema = z.strictObject({
+  status: SessionStatusDtoSchema.optional(),
+});
+export type ListSessionsQuery = z.infer<typeof ListSessionsQuerySchema>;
+
 export const ListSessionsResponseSchema = z.strictObject({
   sessions: z.array(SessionListItemDtoSchema),
 });
 export type ListSessionsResponse = z.infer<typeof ListSessionsResponseSchema>;
+
+/** What a new session may be started with here (`GET /api/options`). */
+export const SessionOptionsResponseSchema = z.strictObject({
+  /** Real paths of the folders a workspace must be (or be inside). */
+  allowedRoots: z.array(z.string()),
+  workflows: z.array(z.string()),
+  defaultWorkflow: z.string(),
+  modelProfiles: z.array(z.string()),
+  /** Null when the configuration names none (the host picks). */
+  defaultModelProfile: z.string().nullable(),
+  modes: z.array(OperatorModeDtoSchema),
+  defaultMode: OperatorModeDtoSchema,
+});
+export type SessionOptionsResponse = z.infer<typeof SessionOptionsResponseSchema>;
 
 export const GetSessionResponseSchema = SessionDtoSchema;
 export type GetSessionResponse = z.infer<typeof GetSessionResponseSchema>;
@@ -56,7 +77,7 @@ export const EventsPageResponseSchema = z.strictObject({
 export type EventsPageResponse = z.infer<typeof EventsPageResponseSchema>;
 
 export const ListApprovalsResponseSchema = z.strictObject({
-  approvals: z.array(PendingApprovalDtoSchema),
+  approvals: z.array(PendingApprovalDetailsDtoSchema),
 });
 export type ListApprovalsResponse = z.infer<typeof ListApprovalsResponseSchema>;
 

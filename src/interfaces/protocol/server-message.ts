@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EventDtoSchema } from './event-dto.js';
-import { PendingApprovalDtoSchema } from './session-dto.js';
+import { PendingApprovalDetailsDtoSchema, SessionListItemDtoSchema } from './session-dto.js';
 import { IdentifierSchema, SequenceCursorSchema } from './wire-values.js';
 
 export const SocketErrorCodeSchema = z.enum([
@@ -41,7 +41,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('approval_requested'),
     sessionId: IdentifierSchema,
     sequence: z.number().int().min(1),
-    approval: PendingApprovalDtoSchema.extend({ reason: z.string() }),
+    approval: PendingApprovalDetailsDtoSchema,
   }),
   z.strictObject({ type: z.literal('unsubscribed'), sessionId: IdentifierSchema }),
   /** The router's answer to a `user_input`. */
@@ -55,6 +55,14 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     /** The steering note the input became, when it became one. */
     note: z.strictObject({ eventId: z.string(), sequence: z.number().int().min(1) }).optional(),
   }),
+  /** The session list follows (after `subscribe_sessions`): `session_updated` messages come. */
+  z.strictObject({ type: z.literal('sessions_subscribed') }),
+  z.strictObject({ type: z.literal('sessions_unsubscribed') }),
+  /**
+   * A session's list row after new events (any session, throttled per session). Sent to
+   * connections that asked with `subscribe_sessions`.
+   */
+  z.strictObject({ type: z.literal('session_updated'), session: SessionListItemDtoSchema }),
   z.strictObject({ type: z.literal('pong'), requestId: z.string().optional() }),
   z.strictObject({
     type: z.literal('error'),

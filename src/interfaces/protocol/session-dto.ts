@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { ApprovalTierDtoSchema, IdentifierSchema, SessionStatusDtoSchema } from './wire-values.js';
+import {
+  ApprovalTierDtoSchema,
+  FindingSeverityDtoSchema,
+  IdentifierSchema,
+  OperatorModeDtoSchema,
+  RiskLevelDtoSchema,
+  SessionStatusDtoSchema,
+  VerdictDtoSchema,
+} from './wire-values.js';
 
 export const PendingApprovalDtoSchema = z.strictObject({
   callId: IdentifierSchema,
@@ -8,10 +16,55 @@ export const PendingApprovalDtoSchema = z.strictObject({
 });
 export type PendingApprovalDto = z.infer<typeof PendingApprovalDtoSchema>;
 
+/** A path or host the call would touch, as the assessment resolved it. */
+export const ApprovalTargetDtoSchema = z.strictObject({
+  /** The tool parameter it came from (`path`, `url`...). */
+  param: z.string(),
+  /** The argument as the model wrote it. */
+  raw: z.string(),
+  /** The absolute path (or URL/host) it resolves to. */
+  resolved: z.string(),
+  /** The real path with symlinks resolved, where one applies. */
+  realPath: z.string().nullable(),
+  write: z.boolean(),
+});
+export type ApprovalTargetDto = z.infer<typeof ApprovalTargetDtoSchema>;
+
+/** What one policy rule said about the call. */
+export const ApprovalFindingDtoSchema = z.strictObject({
+  ruleId: z.string(),
+  severity: FindingSeverityDtoSchema,
+  code: z.string(),
+  message: z.string(),
+  /** The least tier this finding needs. */
+  tier: ApprovalTierDtoSchema,
+});
+export type ApprovalFindingDto = z.infer<typeof ApprovalFindingDtoSchema>;
+
+/**
+ * A call waiting for a person with what they need to decide it, read from the session's recent
+ * events: the arguments as the model sent them, the resolved targets, the rule findings.
+ * `arguments` is null (and the lists empty) when the proposal is no longer among those events.
+ */
+export const PendingApprovalDetailsDtoSchema = PendingApprovalDtoSchema.extend({
+  /** Why it asks (the approval request's reason). */
+  reason: z.string(),
+  stageId: z.string().nullable(),
+  /** The arguments as the raw JSON text the model sent. */
+  arguments: z.string().nullable(),
+  verdict: VerdictDtoSchema.nullable(),
+  risk: RiskLevelDtoSchema.nullable(),
+  targets: z.array(ApprovalTargetDtoSchema),
+  findings: z.array(ApprovalFindingDtoSchema),
+});
+export type PendingApprovalDetailsDto = z.infer<typeof PendingApprovalDetailsDtoSchema>;
+
 const StageRunDtoSchema = z.strictObject({
   stageId: z.string(),
   attempt: z.number().int().min(1),
 });
+
+const TokensDtoSchema = z.strictObject({ input: z.number(), output: z.number() });
 
 /** One session as the events say it stands (the session projection, as the API grants it). */
 export const SessionDtoSchema = z.strictObject({
@@ -20,11 +73,13 @@ export const SessionDtoSchema = z.strictObject({
   task: z.string().nullable(),
   workspace: z.string().nullable(),
   workflowId: z.string().nullable(),
+  /** The operator (approval) mode the session was created with; null before `session_created`. */
+  mode: OperatorModeDtoSchema.nullable(),
   activeStage: StageRunDtoSchema.extend({ startedAt: z.string() }).nullable(),
   nextStage: StageRunDtoSchema.nullable(),
   lastStageId: z.string().nullable(),
   pendingApprovals: z.array(PendingApprovalDtoSchema),
-  tokens: z.strictObject({ input: z.number(), output: z.number() }),
+  tokens: TokensDtoSchema,
   failure: z.strictObject({ category: z.string(), message: z.string() }).nullable(),
   lastSequence: z.number().int().min(0),
   /** Whether this server process is driving the session now. */
@@ -32,11 +87,17 @@ export const SessionDtoSchema = z.strictObject({
 });
 export type SessionDto = z.infer<typeof SessionDtoSchema>;
 
-/** A row of the session list. */
+/** A row of the session list: everything the list shows, so one request fills it. */
 export const SessionListItemDtoSchema = z.strictObject({
   sessionId: IdentifierSchema,
   status: SessionStatusDtoSchema,
   task: z.string().nullable(),
+  /** The stage running now, else the one it moves to next, else the last one that ran. */
+  stage: z.string().nullable(),
+  mode: OperatorModeDtoSchema.nullable(),
+  tokens: TokensDtoSchema,
+  /** How many tool calls wait for a person. */
+  pendingApprovals: z.number().int().min(0),
   lastSequence: z.number().int().min(0),
   firstTimestamp: z.string(),
   lastTimestamp: z.string(),

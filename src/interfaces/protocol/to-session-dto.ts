@@ -17,13 +17,19 @@ const enumsMatch: [
 void enumsMatch;
 
 /** The session projection as the API grants it: no stage timings, attempts or cycle counts. */
-export function toSessionDto(state: SessionState, sessionId: string, running: boolean): SessionDto {
+export function toSessionDto(
+  state: SessionState,
+  sessionId: string,
+  running: boolean,
+  mode: OperatorMode | null,
+): SessionDto {
   return {
     sessionId,
     status: state.status,
     task: state.task,
     workspace: state.workspace,
     workflowId: state.workflowId,
+    mode,
     activeStage: state.activeStage && { ...state.activeStage },
     nextStage: state.nextStage && { ...state.nextStage },
     lastStageId: state.lastStageId,
@@ -39,15 +45,21 @@ export function toSessionDto(state: SessionState, sessionId: string, running: bo
   };
 }
 
+/** A list row: the projection's status, stage, tokens and pending count, and the session's mode. */
 export function toSessionListItemDto(
   summary: SessionSummary,
   state: SessionState,
   running: boolean,
+  mode: OperatorMode | null,
 ): SessionListItemDto {
   return {
     sessionId: summary.sessionId,
     status: state.status,
     task: state.task,
+    stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
+    mode,
+    tokens: { input: state.tokens.input, output: state.tokens.output },
+    pendingApprovals: state.pendingApprovals.length,
     lastSequence: summary.lastSequence,
     firstTimestamp: summary.firstTimestamp,
     lastTimestamp: summary.lastTimestamp,

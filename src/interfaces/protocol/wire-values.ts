@@ -23,6 +23,14 @@ export type OperatorModeDto = z.infer<typeof OperatorModeDtoSchema>;
 export const ApprovalTierDtoSchema = z.enum(['T0', 'T1', 'T2', 'T3']);
 export type ApprovalTierDto = z.infer<typeof ApprovalTierDtoSchema>;
 
+/** The plane-2 assessment of a proposed tool call. */
+export const VerdictDtoSchema = z.enum(['ALLOW', 'ASK', 'BLOCK']);
+export type VerdictDto = z.infer<typeof VerdictDtoSchema>;
+export const RiskLevelDtoSchema = z.enum(['low', 'medium', 'high', 'critical']);
+export type RiskLevelDto = z.infer<typeof RiskLevelDtoSchema>;
+export const FindingSeverityDtoSchema = z.enum(['info', 'ask', 'block']);
+export type FindingSeverityDto = z.infer<typeof FindingSeverityDtoSchema>;
+
 /** `normal` asks the router a question; `steering` asks it to turn the input into a steering note. */
 export const UserInputModeSchema = z.enum(['normal', 'steering']);
 export type UserInputMode = z.infer<typeof UserInputModeSchema>;

@@ -10,8 +10,10 @@ import {
   GetSessionResponseSchema,
   LifecycleRequestSchema,
   ListApprovalsResponseSchema,
+  ListSessionsQuerySchema,
   ListSessionsResponseSchema,
   ReplayVerifyResponseSchema,
+  SessionOptionsResponseSchema,
   SteeringNoteRequestSchema,
 } from '../protocol/rest-dto.js';
 
@@ -41,7 +43,9 @@ export const apiRoutes = {
   listSessions: {
     method: 'GET',
     path: '/api/sessions',
-    summary: 'List the sessions in the store with their status',
+    summary:
+      'List the sessions in the store with their status, stage, mode, tokens and pending approvals (optionally only those with one status)',
+    query: ListSessionsQuerySchema,
     success: [200, ListSessionsResponseSchema],
   },
   getSession: {
@@ -60,7 +64,8 @@ export const apiRoutes = {
   listApprovals: {
     method: 'GET',
     path: `${session}/approvals`,
-    summary: 'The tool calls that wait for a person',
+    summary:
+      'The tool calls that wait for a person, with their arguments, resolved targets and rule findings',
     success: [200, ListApprovalsResponseSchema],
   },
   decideApproval: {
@@ -103,6 +108,13 @@ export const apiRoutes = {
     path: `${session}/replay-verify`,
     summary: 'Re-decide the session from its log, without model or tools, and compare bytes',
     success: [200, ReplayVerifyResponseSchema],
+  },
+  sessionOptions: {
+    method: 'GET',
+    path: '/api/options',
+    summary:
+      'What a new session may be started with: allowed roots, workflows, model profiles, modes and the defaults',
+    success: [200, SessionOptionsResponseSchema],
   },
   openapi: {
     method: 'GET',

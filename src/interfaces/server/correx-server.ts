@@ -22,6 +22,7 @@ import { DEFAULT_LIMITS, type CorrexServerDeps } from './server-deps.js';
 import { ApiError, ServerConfigError } from './server-errors.js';
 import { createSessionFeed } from './session-feed.js';
 import { createSessionIndex, SHUTDOWN_ACTOR, SHUTDOWN_REASON } from './session-index.js';
+import { createSessionListFeed } from './session-list-feed.js';
 import { serveSocket } from './socket-connection.js';
 import { registerWebAssets } from './web-assets.js';
 
@@ -67,6 +68,15 @@ export function createCorrexServer(
   });
   const index = createSessionIndex(deps.store);
   const feed = createSessionFeed({ store: deps.store });
+  const sessionList = createSessionListFeed({
+    store: deps.store,
+    index,
+    running: () => deps.host.running(),
+    logger,
+    ...(limits.sessionListThrottleMs === undefined
+      ? {}
+      : { throttleMs: limits.sessionListThrottleMs }),
+  });
   const encoder = createEventMessageEncoder();
   const runs = new Set<Promise<unknown>>();
   let app: FastifyInstance | null = null;
@@ -134,6 +144,7 @@ export function createCorrexServer(
       serveSocket(socket, {
         store: deps.store,
         feed,
+        sessions: sessionList,
         encoder,
         router: deps.router,
         limits,
@@ -210,6 +221,7 @@ export function createCorrexServer(
           client.close(1001, 'server shutting down');
       }
       await feed.close();
+      await sessionList.close();
       await app?.close();
     },
   };

@@ -10,6 +10,7 @@ import {
   DecideApprovalRequestSchema,
   EventsPageQuerySchema,
   LifecycleRequestSchema,
+  ListSessionsQuerySchema,
   SteeringNoteRequestSchema,
   type CommandResponse,
   type CreateSessionResponse,
@@ -17,8 +18,12 @@ import {
   type GetSessionResponse,
   type ListApprovalsResponse,
   type ListSessionsResponse,
+  type SessionOptionsResponse,
 } from '../protocol/rest-dto.js';
 import { toEventDto } from '../protocol/to-event-dto.js';
+import { toPendingApprovalDetailsDto } from '../protocol/to-pending-approval-dto.js';
+import { OperatorModeDtoSchema } from '../protocol/wire-values.js';
+import { readApprovalDetails } from '../pending-approval-details.js';
 import {
   toReplayVerifyResponse,
   toSessionDto,
@@ -98,13 +103,23 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       const response: CreateSessionResponse = { sessionId: run.sessionId };
       return { status: 201, body: response };
     },
-    async listSessions() {
+    async listSessions(request) {
+      const query = parse(ListSessionsQuerySchema, request.query, 'query');
       const running = new Set(host.running());
       const rows = await index.list();
       const response: ListSessionsResponse = {
-        sessions: rows.map(({ summary, session }) =>
-          toSessionListItemDto(summary, session.state, running.has(summary.sessionId)),
-        ),
+        sessions: rows
+          .filter(
+            ({ session }) => query.status === undefined || session.state.status === query.status,
+          )
+          .map(({ summary, session }) =>
+            toSessionListItemDto(
+              summary,
+              session.state,
+              running.has(summary.sessionId),
+              session.mode,
+            ),
+          ),
       };
       return { body: response };
     },
@@ -114,7 +129,21 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         session.state,
         sessionId,
         host.running().includes(sessionId),
+        session.mode,
       );
+      return { body: response };
+    },
+    async sessionOptions() {
+      const options = await host.options();
+      const response: SessionOptionsResponse = {
+        allowedRoots: [...context.allowedRoots],
+        workflows: [...options.workflows],
+        defaultWorkflow: options.defaultWorkflow,
+        modelProfiles: [...options.modelProfiles],
+        defaultModelProfile: options.defaultModelProfile,
+        modes: [...OperatorModeDtoSchema.options],
+        defaultMode: options.defaultMode,
+      };
       return { body: response };
     },
     async listEvents(request) {
@@ -132,13 +161,19 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       return { body: response };
     },
     async listApprovals(request) {
-      const { session } = await sessionOf(request);
+      const { sessionId, session } = await sessionOf(request);
+      const pending = session.state.pendingApprovals;
+      // Read up to the folded state, so a call decided since is not described from newer events.
+      const details = await readApprovalDetails(
+        store,
+        sessionId,
+        pending.map((approval) => approval.callId),
+        { upToSequence: session.state.lastSequence },
+      );
       const response: ListApprovalsResponse = {
-        approvals: session.state.pendingApprovals.map(({ callId, tool, tier }) => ({
-          callId,
-          tool,
-          tier,
-        })),
+        approvals: pending.map((approval) =>
+          toPendingApprovalDetailsDto(approval, details.get(approval.callId)),
+        ),
       };
       return { body: response };
     },

@@ -33,6 +33,8 @@ export type ServerLimits = {
   readonly maxConnections: number;
   /** A socket whose unsent backlog passes this is closed (1013); it reconnects with its cursor. */
   readonly maxBufferedBytes: number;
+  /** Least interval between two `session_updated` rows of one session (default 250 ms). */
+  readonly sessionListThrottleMs?: number;
 };
 
 export const DEFAULT_LIMITS: ServerLimits = {

@@ -1,3 +1,4 @@
+import type { OperatorMode } from '../../core/approvals/approval-tier.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionSummary } from '../../core/events/event-store.js';
 import { sessionProjection, type SessionState } from '../../core/sessions/session-projection.js';
@@ -10,6 +11,11 @@ export type IndexedSession = {
   readonly state: SessionState;
   /** Paused by a server shutdown and not resumed since: the next start resumes it. */
   readonly pausedByShutdown: boolean;
+  /** The operator mode `session_created` recorded (the projection does not keep it). */
+  readonly mode: OperatorMode | null;
+  /** Timestamps of the first and the last event folded ('' before any). */
+  readonly firstTimestamp: string;
+  readonly lastTimestamp: string;
 };
 
 /**
@@ -31,6 +37,9 @@ export function createSessionIndex(store: CorrexEventStore): SessionIndex {
     let entry = cache.get(sessionId) ?? {
       state: sessionProjection.initial(),
       pausedByShutdown: false,
+      mode: null,
+      firstTimestamp: '',
+      lastTimestamp: '',
     };
     for await (const event of store.stream(sessionId, {
       afterSequence: entry.state.lastSequence,
@@ -42,6 +51,9 @@ export function createSessionIndex(store: CorrexEventStore): SessionIndex {
           payload.type === 'orchestration_paused'
             ? payload.by === SHUTDOWN_ACTOR && payload.reason === SHUTDOWN_REASON
             : entry.pausedByShutdown && payload.type !== 'orchestration_resumed',
+        mode: payload.type === 'session_created' ? payload.mode : entry.mode,
+        firstTimestamp: entry.firstTimestamp || event.timestamp,
+        lastTimestamp: event.timestamp,
       };
     }
     cache.set(sessionId, entry);

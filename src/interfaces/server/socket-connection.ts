@@ -4,13 +4,17 @@ import { CorrexError } from '../../core/base/correx-error.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import { ClientMessageSchema, type ClientMessage } from '../protocol/client-message.js';
 import type { ServerMessage, SocketErrorCode } from '../protocol/server-message.js';
+import { createApprovalTracker } from './approval-tracker.js';
 import type { EventMessageEncoder } from './event-message-encoder.js';
 import type { ServerLimits, UserInputRouter } from './server-deps.js';
 import type { SessionFeed } from './session-feed.js';
+import type { SessionListFeed } from './session-list-feed.js';
 
 export type SocketContext = {
   readonly store: CorrexEventStore;
   readonly feed: SessionFeed;
+  /** The live session list (`subscribe_sessions`). */
+  readonly sessions: SessionListFeed;
   readonly encoder: EventMessageEncoder;
   readonly router: UserInputRouter | undefined;
   readonly limits: ServerLimits;
@@ -32,6 +36,7 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
   const closed = new AbortController();
   const subscriptions = new Map<string, AbortController>();
   let routerRequests = 0;
+  let sessionList: { stop(): void } | null = null;
 
   const sendRaw = (text: string) => {
     if (socket.readyState !== socket.OPEN) return;
@@ -75,22 +80,22 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
       );
     }
     send({ type: 'subscribed', sessionId, afterSequence });
+    // Announcements carry the call's proposal and assessment, which precede the request.
+    const approvals = createApprovalTracker();
+    await approvals.prime(context.store, sessionId, afterSequence);
     // Approvals asked and answered during catch-up are history; those still open are announced.
     const pending = new Map<string, PendingApproval>();
     let live = false;
     const onApprovalEvent = (event: CorrexEvent) => {
       const payload = event.payload;
-      if (payload.type === 'approval_requested') {
+      approvals.observe(event);
+      const approval = approvals.describe(event);
+      if (payload.type === 'approval_requested' && approval !== null) {
         const announcement: PendingApproval = {
           type: 'approval_requested',
           sessionId,
           sequence: event.sequence,
-          approval: {
-            callId: payload.callId,
-            tool: payload.tool,
-            tier: payload.tier,
-            reason: payload.reason,
-          },
+          approval,
         };
         if (live) send(announcement);
         else pending.set(payload.callId, announcement);
@@ -182,6 +187,25 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
         subscriptions.delete(message.sessionId);
         return send({ type: 'unsubscribed', sessionId: message.sessionId });
       }
+      case 'subscribe_sessions': {
+        if (sessionList !== null) {
+          return sendError('already_subscribed', 'already subscribed to the session list');
+        }
+        const watch = context.sessions.watch((session) =>
+          send({ type: 'session_updated', session }),
+        );
+        sessionList = watch;
+        await watch.ready;
+        if (sessionList === watch) send({ type: 'sessions_subscribed' });
+        return;
+      }
+      case 'unsubscribe_sessions':
+        if (sessionList === null) {
+          return sendError('not_subscribed', 'not subscribed to the session list');
+        }
+        sessionList.stop();
+        sessionList = null;
+        return send({ type: 'sessions_unsubscribed' });
       case 'user_input':
         return forward(message);
       case 'ping':
@@ -204,6 +228,8 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
     closed.abort();
     for (const subscription of subscriptions.values()) subscription.abort();
     subscriptions.clear();
+    sessionList?.stop();
+    sessionList = null;
   });
 }
 

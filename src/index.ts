@@ -691,6 +691,9 @@ export {
   type RecordingContext,
 } from './core/kernel/append-decided.js';
 export { createBuiltinToolRunner } from './infrastructure/kernel/builtin-tool-runner.js';
+export { createNodeTimer } from './infrastructure/kernel/node-timer.js';
+export type { KernelObserver } from './core/kernel/kernel-observer.js';
+export { kernelMetricsProjection, type KernelMetrics } from './core/kernel/kernel-metrics.js';
 export {
   createProcessStaticAnalysisRunner,
   type ProcessStaticAnalysisRunnerOptions,

@@ -1,4 +1,5 @@
 import { createBuiltinToolRunner } from '../infrastructure/kernel/builtin-tool-runner.js';
+import { createNodeTimer } from '../infrastructure/kernel/node-timer.js';
 import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/process-static-analysis-runner.js';
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
 import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
@@ -31,6 +32,8 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       providers,
       tools: createBuiltinToolRunner({ exec: { searchPath: options.searchPath, sandbox } }),
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+      // A provider's rate limit (retryAfterMs) is waited out on the real clock.
+      timer: createNodeTimer(),
       analysis: createProcessStaticAnalysisRunner({
         homeDirectory: options.homeDirectory,
         searchPath: options.searchPath,

@@ -6,7 +6,9 @@ import { replay } from '../core/events/replay.js';
 import type { KernelConfig } from '../core/kernel/kernel-config.js';
 import type { KernelCommand } from '../core/kernel/kernel-input.js';
 import type { KernelPorts } from '../core/kernel/kernel-ports.js';
+import { kernelProjection } from '../core/kernel/kernel-state.js';
 import { recordCommand } from '../core/kernel/record-command.js';
+import { checkRedirect } from '../core/kernel/redirect.js';
 import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
 import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
@@ -50,6 +52,7 @@ export type SessionHostOptions = SessionSetupOptions & {
 type Drive = {
   /** The run of the current leg (a woken session is driven again in a new run). */
   readonly current: { run?: SessionRun };
+  readonly config: KernelConfig;
   readonly done: Promise<RunOutcome>;
 };
 
@@ -77,6 +80,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     const current: Drive['current'] = {};
     const entry: Drive = {
       current,
+      config,
       done: (async () => {
         let pending = command;
         try {
@@ -151,11 +155,17 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       const events = await recordCommand({ clock, ids }, store, sessionId, command);
       const entry = active.get(sessionId);
       if (entry !== undefined) {
-        // The loop reads a recorded command at its next append; a cancel must not wait for it.
+        // The loop reads a recorded command at its next append; a cancel, or a redirect the
+        // workflow allows, must not wait for the running effect to finish.
         if (events.some((event) => event.payload.type === 'workflow_cancelled'))
           entry.current.run?.interrupt(
             `session cancelled by ${command.type === 'cancel' ? command.by : '?'}`,
           );
+        if (command.type === 'redirect' && events.length > 0) {
+          const { state } = await replay(store, kernelProjection, sessionId);
+          if (checkRedirect(entry.config, state, command.to).ok)
+            entry.current.run?.interrupt(`session redirected to ${command.to} by ${command.by}`);
+        }
       } else if (
         owned.has(sessionId) &&
         !stopping &&

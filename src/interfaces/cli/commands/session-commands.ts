@@ -21,7 +21,10 @@ async function record(
         `nothing to record: session ${sessionId} is already ${kernelCommand.type === 'resume' ? 'running' : 'there'}`,
       );
     for (const event of stored) {
-      if (event.payload.type === 'lifecycle_rejected') {
+      if (
+        event.payload.type === 'lifecycle_rejected' ||
+        event.payload.type === 'redirect_rejected'
+      ) {
         context.err(`correx: refused: ${event.payload.message}`);
         context.fail(1);
       } else {
@@ -115,6 +118,30 @@ export function sessionCommands(context: CommandContext): Command[] {
       },
     );
 
+  const redirect = new Command('redirect')
+    .description(
+      'move a running session to another stage, along a transition its workflow declares from the current one',
+    )
+    .argument('<session>', 'session id')
+    .argument('<stage>', 'the stage to move to')
+    .option('--reason <text>', 'why (the model of the target stage is told)')
+    .option('--by <name>', 'who (default: $USER)')
+    .action(
+      async (
+        sessionId: string,
+        stage: string,
+        options: { reason?: string; by?: string },
+        command: Command,
+      ) => {
+        await record(context, command, sessionId, {
+          type: 'redirect',
+          to: stage,
+          by: options.by ?? context.user,
+          ...(options.reason === undefined ? {} : { reason: options.reason }),
+        });
+      },
+    );
+
   const lifecycle = (type: 'pause' | 'cancel', description: string) =>
     new Command(type)
       .description(description)
@@ -136,6 +163,7 @@ export function sessionCommands(context: CommandContext): Command[] {
     approve,
     deny,
     steer,
+    redirect,
     lifecycle('pause', 'pause a session: nothing more runs until it is resumed'),
     lifecycle('cancel', 'cancel a session; a running tool or model call is stopped'),
   ];

@@ -3,6 +3,7 @@ import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
+import { runSandboxBench } from './sandbox-bench.js';
 import { runServerFanoutBench } from './server-fanout.js';
 
 /**
@@ -17,3 +18,5 @@ if (postgres.length > 0) printTable('Event store (PostgreSQL)', postgres);
 printTable('Context packs', await runContextBench({ quick }));
 printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
 printTable('Server fan-out (WebSocket, in-memory store)', await runServerFanoutBench({ quick }));
+const sandbox = await runSandboxBench({ quick });
+if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);

@@ -179,8 +179,8 @@ describe('session list rows, options and approval details', () => {
     expect(reply.status).toBe(200);
     expect(SessionOptionsResponseSchema.parse(reply.body)).toEqual({
       allowedRoots: [realpathSync(dirname(workspace))],
-      workflows: ['default-coding'],
-      defaultWorkflow: 'default-coding',
+      workflows: ['implement-only'],
+      defaultWorkflow: 'implement-only',
       modelProfiles: ['scripted'],
       defaultModelProfile: null,
       modes: ['prompt', 'auto', 'yolo', 'deny'],

@@ -8,6 +8,7 @@ import {
   ListApprovalsResponseSchema,
   ListSessionsResponseSchema,
   ReplayVerifyResponseSchema,
+  SessionOptionsResponseSchema,
   type CommandResponse,
   type CreateSessionRequest,
   type DecideApprovalRequest,
@@ -16,9 +17,11 @@ import {
   type ListApprovalsResponse,
   type ListSessionsResponse,
   type ReplayVerifyResponse,
+  type SessionOptionsResponse,
   type SteeringNoteRequest,
 } from '../../src/interfaces/protocol/rest-dto.js';
 import type { SessionDto } from '../../src/interfaces/protocol/session-dto.js';
+import type { SessionStatusDto } from '../../src/interfaces/protocol/wire-values.js';
 
 /**
  * A failed call. `status` 0 means the server could not be reached at all; otherwise `code` is
@@ -85,8 +88,16 @@ export function createApi(token: string, base = '') {
   }
 
   return {
-    listSessions: (): Promise<ListSessionsResponse> =>
-      call('GET', '/api/sessions', ListSessionsResponseSchema),
+    /** Every session's list row (stage, mode, tokens, pending count), optionally one status only. */
+    listSessions: (status?: SessionStatusDto): Promise<ListSessionsResponse> =>
+      call(
+        'GET',
+        status === undefined ? '/api/sessions' : `/api/sessions?status=${encode(status)}`,
+        ListSessionsResponseSchema,
+      ),
+    /** What a new session may be started with: allowed roots, workflows, profiles, modes. */
+    options: (): Promise<SessionOptionsResponse> =>
+      call('GET', '/api/options', SessionOptionsResponseSchema),
     getSession: (sessionId: string): Promise<SessionDto> =>
       call('GET', sessionPath(sessionId), GetSessionResponseSchema),
     events: (sessionId: string, after: number, limit = 1000): Promise<EventsPageResponse> =>

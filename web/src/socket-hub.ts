@@ -1,6 +1,7 @@
 import type { ClientMessageInput } from '../../src/interfaces/protocol/client-message.js';
 import { ClientMessageSchema } from '../../src/interfaces/protocol/client-message.js';
 import type { EventDto } from '../../src/interfaces/protocol/event-dto.js';
+import type { SessionListItemDto } from '../../src/interfaces/protocol/session-dto.js';
 import {
   ServerMessageSchema,
   type ServerMessage,
@@ -15,7 +16,16 @@ export type SessionListener = {
   message(message: ServerMessage): void;
 };
 
+export type SessionListListener = {
+  /** A session's list row changed (after new events of that session). */
+  updated(session: SessionListItemDto): void;
+  /** The list subscription is (again) in place: re-read the list once to miss nothing. */
+  subscribed(): void;
+};
+
 export type SocketHub = {
+  /** Live session list rows (`subscribe_sessions`), resubscribed after a reconnect. */
+  watchSessions(listener: SessionListListener): () => void;
   /** Follows a session from `afterSequence`; resubscribes from the last event after a reconnect. */
   follow(sessionId: string, afterSequence: number, listener: SessionListener): () => void;
   send(message: ClientMessageInput): boolean;
@@ -41,6 +51,7 @@ export function createSocketHub(token: string, url = defaultUrl()): SocketHub {
   const follows = new Map<string, Follow>();
   const messageListeners = new Set<(message: ServerMessage) => void>();
   const stateListeners = new Set<(state: SocketState) => void>();
+  const listListeners = new Set<SessionListListener>();
   let socket: WebSocket | null = null;
   let state: SocketState = 'connecting';
   let closed = false;
@@ -74,6 +85,14 @@ export function createSocketHub(token: string, url = defaultUrl()): SocketHub {
   };
 
   const handle = (message: ServerMessage) => {
+    if (message.type === 'session_updated') {
+      for (const listener of listListeners) listener.updated(message.session);
+      return;
+    }
+    if (message.type === 'sessions_subscribed') {
+      for (const listener of listListeners) listener.subscribed();
+      return;
+    }
     const follow =
       'sessionId' in message && message.sessionId ? follows.get(message.sessionId) : undefined;
     if (message.type === 'event' && follow) {
@@ -109,6 +128,7 @@ export function createSocketHub(token: string, url = defaultUrl()): SocketHub {
         follow.caughtUp = false;
         raw({ type: 'subscribe', sessionId, afterSequence: follow.cursor });
       }
+      if (listListeners.size > 0) raw({ type: 'subscribe_sessions' });
     };
     ws.onmessage = (frame) => {
       if (typeof frame.data !== 'string') return;
@@ -141,6 +161,14 @@ export function createSocketHub(token: string, url = defaultUrl()): SocketHub {
         if (follows.get(sessionId) !== follow) return;
         follows.delete(sessionId);
         raw({ type: 'unsubscribe', sessionId });
+      };
+    },
+    watchSessions(listener) {
+      listListeners.add(listener);
+      if (listListeners.size === 1) raw({ type: 'subscribe_sessions' });
+      return () => {
+        if (!listListeners.delete(listener)) return;
+        if (listListeners.size === 0) raw({ type: 'unsubscribe_sessions' });
       };
     },
     send: raw,

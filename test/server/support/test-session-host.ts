@@ -173,8 +173,8 @@ export function createTestSessionHost(options: {
       return { sessionId, done: run.done };
     },
     options: async () => ({
-      workflows: ['default-coding'],
-      defaultWorkflow: 'default-coding',
+      workflows: ['implement-only'],
+      defaultWorkflow: 'implement-only',
       modelProfiles: ['scripted'],
       defaultModelProfile: null,
       defaultMode: 'auto',

@@ -70,7 +70,11 @@ export function ApprovalCard(props: {
         {call.stageId ? ` · stage ${call.stageId}` : ''}
       </p>
       <h4>Proposed call</h4>
-      <pre class="args">{prettyArgs(call.argsRaw)}</pre>
+      {call.argsRaw === '' ? (
+        <p class="muted">The proposal is no longer among the session's recent events.</p>
+      ) : (
+        <pre class="args">{prettyArgs(call.argsRaw)}</pre>
+      )}
       {assessment && assessment.targets.length > 0 && (
         <>
           <h4>Resolved paths</h4>

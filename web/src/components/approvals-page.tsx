@@ -1,100 +1,100 @@
-import type { SessionDto } from '../../../src/interfaces/protocol/session-dto.js';
-import type { Api } from '../api.js';
-import {
-  addEvent,
-  createTimeline,
-  pendingCalls,
-  proposedChange,
-  type SessionTimeline,
-} from '../model/session-timeline.js';
+import { useEffect, useState } from 'preact/hooks';
+import type { PendingApprovalDetailsDto } from '../../../src/interfaces/protocol/session-dto.js';
+import { changeFromArguments, toolCallOfApproval } from '../model/pending-approval.js';
 import { hrefOf } from '../route.js';
 import { useConnection } from '../session-context.js';
 import { ApprovalCard } from './approval-card.js';
-import { Empty, Failure, Loading, useAsync } from './states.js';
+import { Empty, Failure, Loading } from './states.js';
+import { useSessionList } from './use-session-list.js';
 
-type Inbox = { session: SessionDto; timeline: SessionTimeline }[];
+type Details = { readonly lastSequence: number; readonly approvals: PendingApprovalDetailsDto[] };
 
-/** Reads a session's whole log, page by page, into a timeline (for the calls' full details). */
-async function loadTimeline(api: Api, sessionId: string): Promise<SessionTimeline> {
-  const timeline = createTimeline();
-  let after = 0;
-  for (;;) {
-    const page = await api.events(sessionId, after, 1000);
-    for (const event of page.events) addEvent(timeline, event);
-    if (page.events.length === 0 || page.nextAfter >= page.lastSequence) return timeline;
-    after = page.nextAfter;
-  }
-}
-
-async function loadInbox(api: Api): Promise<Inbox> {
-  const { sessions } = await api.listSessions();
-  const open = sessions.filter(
-    (s) => s.status === 'running' || s.status === 'paused' || s.status === 'created',
-  );
-  const dtos = await Promise.all(open.map((s) => api.getSession(s.sessionId)));
-  const waiting = dtos.filter((dto) => dto.pendingApprovals.length > 0);
-  return Promise.all(
-    waiting.map(async (session) => ({
-      session,
-      timeline: await loadTimeline(api, session.sessionId),
-    })),
-  );
-}
-
-/** Every tool call waiting for a person, across sessions. */
+/**
+ * Every tool call waiting for a person, across sessions: the live session list says which
+ * sessions wait, and `GET .../approvals` of each gives the calls with their arguments, resolved
+ * paths and findings (read again whenever that session moves on).
+ */
 export function ApprovalsPage() {
   const { api } = useConnection();
-  const inbox = useAsync(() => loadInbox(api), [api], 5_000);
+  const list = useSessionList();
+  const [details, setDetails] = useState<Record<string, Details>>({});
+  const [error, setError] = useState<unknown>(null);
+  const waiting =
+    list.state.status === 'ready'
+      ? list.state.value
+          .filter((session) => session.pendingApprovals > 0)
+          .sort((a, b) => a.firstTimestamp.localeCompare(b.firstTimestamp))
+      : [];
+  const key = waiting.map((session) => `${session.sessionId}@${session.lastSequence}`).join(',');
+
+  useEffect(() => {
+    let cancelled = false;
+    for (const session of waiting) {
+      if (details[session.sessionId]?.lastSequence === session.lastSequence) continue;
+      api.approvals(session.sessionId).then(
+        ({ approvals }) => {
+          if (cancelled) return;
+          setError(null);
+          setDetails((old) => ({
+            ...old,
+            [session.sessionId]: { lastSequence: session.lastSequence, approvals },
+          }));
+        },
+        (caught: unknown) => {
+          if (!cancelled) setError(caught);
+        },
+      );
+    }
+    return () => {
+      cancelled = true;
+    };
+  }, [key]);
+
+  const loaded = waiting.filter((session) => details[session.sessionId] !== undefined);
   return (
     <section aria-labelledby="approvals-title">
       <div class="page-head">
         <h1 id="approvals-title">Approvals</h1>
-        <button type="button" onClick={inbox.reload}>
+        <button type="button" onClick={list.reload}>
           Refresh
         </button>
       </div>
-      {inbox.state.status === 'loading' && <Loading what="pending approvals" />}
-      {inbox.state.status === 'failed' && (
-        <Failure error={inbox.state.error} retry={inbox.reload} />
-      )}
-      {inbox.state.status === 'ready' && inbox.state.value.length === 0 && (
+      {list.state.status === 'loading' && <Loading what="pending approvals" />}
+      {list.state.status === 'failed' && <Failure error={list.state.error} retry={list.reload} />}
+      {error !== null && <Failure error={error} retry={list.reload} />}
+      {list.state.status === 'ready' && waiting.length === 0 && (
         <Empty>
           <p>Nothing waits for you. Tool calls that need a person appear here.</p>
         </Empty>
       )}
-      {inbox.state.status === 'ready' &&
-        inbox.state.value.map(({ session, timeline }) => {
-          const calls = pendingCalls(timeline);
-          return (
-            <section
-              key={session.sessionId}
-              class="panel"
-              aria-labelledby={`inbox-${session.sessionId}`}
-            >
-              <h2 id={`inbox-${session.sessionId}`}>
-                <a href={hrefOf({ page: 'session', sessionId: session.sessionId })}>
-                  {session.task ?? session.sessionId}
-                </a>
-              </h2>
-              {calls.length === 0 && (
-                <p class="muted">
-                  {session.pendingApprovals
-                    .map((approval) => `${approval.tool} (${approval.tier})`)
-                    .join(', ')}
-                </p>
-              )}
-              {calls.map((call) => (
-                <ApprovalCard
-                  key={call.callId}
-                  sessionId={session.sessionId}
-                  call={call}
-                  change={proposedChange(timeline, call)}
-                  onDecided={inbox.refresh}
-                />
-              ))}
-            </section>
-          );
-        })}
+      {waiting.length > 0 && loaded.length === 0 && error === null && (
+        <Loading what="pending approvals" />
+      )}
+      {loaded.map((session) => (
+        <section
+          key={session.sessionId}
+          class="panel"
+          aria-labelledby={`inbox-${session.sessionId}`}
+        >
+          <h2 id={`inbox-${session.sessionId}`}>
+            <a href={hrefOf({ page: 'session', sessionId: session.sessionId })}>
+              {session.task ?? session.sessionId}
+            </a>
+          </h2>
+          {details[session.sessionId]?.approvals.map((approval) => {
+            const call = toolCallOfApproval(approval);
+            return (
+              <ApprovalCard
+                key={approval.callId}
+                sessionId={session.sessionId}
+                call={call}
+                change={changeFromArguments(call)}
+                onDecided={list.refresh}
+              />
+            );
+          })}
+        </section>
+      ))}
     </section>
   );
 }

@@ -137,7 +137,7 @@ export function SessionPage(props: { sessionId: string }) {
           </div>
           <div>
             <dt>Mode</dt>
-            <dd>{timeline.mode ?? '—'}</dd>
+            <dd>{dto.mode ?? timeline.mode ?? '—'}</dd>
           </div>
           <div>
             <dt>Tokens</dt>

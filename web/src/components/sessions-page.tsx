@@ -1,67 +1,22 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import {
   SessionStatusDtoSchema,
   type SessionStatusDto,
 } from '../../../src/interfaces/protocol/wire-values.js';
 import type { SessionListItemDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { formatAge, formatTokens } from '../format.js';
-import { text } from '../model/payload-fields.js';
 import { hrefOf } from '../route.js';
-import { useConnection } from '../session-context.js';
-import { Empty, Failure, Loading, useAsync } from './states.js';
-
-type Details = {
-  stage: string | null;
-  input: number;
-  output: number;
-  mode: string | null;
-  pending: number;
-};
-
-/** How many rows get their details (stage, tokens, mode) fetched: one request pair each. */
-const DETAILED_ROWS = 50;
+import { Empty, Failure, Loading } from './states.js';
+import { useSessionList } from './use-session-list.js';
 
 export function SessionsPage() {
-  const { api } = useConnection();
   const [filter, setFilter] = useState<SessionStatusDto | 'all'>('all');
-  const list = useAsync(() => api.listSessions(), [api], 5_000);
-  const [details, setDetails] = useState<Record<string, Details>>({});
+  const list = useSessionList();
   const sessions =
     list.state.status === 'ready'
-      ? [...list.state.value.sessions].sort((a, b) =>
-          b.lastTimestamp.localeCompare(a.lastTimestamp),
-        )
+      ? [...list.state.value].sort((a, b) => b.lastTimestamp.localeCompare(a.lastTimestamp))
       : [];
   const shown = sessions.filter((session) => filter === 'all' || session.status === filter);
-  const detailKey = shown
-    .slice(0, DETAILED_ROWS)
-    .map((s) => `${s.sessionId}@${s.lastSequence}`)
-    .join(',');
-
-  useEffect(() => {
-    let cancelled = false;
-    for (const session of shown.slice(0, DETAILED_ROWS)) {
-      void Promise.all([api.getSession(session.sessionId), api.events(session.sessionId, 0, 5)])
-        .then(([dto, page]) => {
-          if (cancelled) return;
-          const created = page.events.find((event) => event.type === 'session_created');
-          setDetails((old) => ({
-            ...old,
-            [session.sessionId]: {
-              stage: dto.activeStage?.stageId ?? dto.nextStage?.stageId ?? dto.lastStageId,
-              input: dto.tokens.input,
-              output: dto.tokens.output,
-              mode: created ? (text(created.payload, 'mode') ?? null) : null,
-              pending: dto.pendingApprovals.length,
-            },
-          }));
-        })
-        .catch(() => undefined);
-    }
-    return () => {
-      cancelled = true;
-    };
-  }, [detailKey]);
 
   return (
     <section aria-labelledby="sessions-title">
@@ -97,12 +52,12 @@ export function SessionsPage() {
           <p>No session is {filter}.</p>
         </Empty>
       )}
-      {shown.length > 0 && <SessionTable sessions={shown} details={details} />}
+      {shown.length > 0 && <SessionTable sessions={shown} />}
     </section>
   );
 }
 
-function SessionTable(props: { sessions: SessionListItemDto[]; details: Record<string, Details> }) {
+function SessionTable(props: { sessions: SessionListItemDto[] }) {
   const now = Date.now();
   return (
     <div class="table-wrap">
@@ -120,9 +75,8 @@ function SessionTable(props: { sessions: SessionListItemDto[]; details: Record<s
         </thead>
         <tbody>
           {props.sessions.map((session) => {
-            const detail = props.details[session.sessionId];
             return (
-              <tr key={session.sessionId}>
+              <tr key={session.sessionId} data-session-id={session.sessionId}>
                 <td data-label="Session">
                   <div>
                     <a href={hrefOf({ page: 'session', sessionId: session.sessionId })}>
@@ -135,23 +89,23 @@ function SessionTable(props: { sessions: SessionListItemDto[]; details: Record<s
                   <div>
                     <span class={`badge status-${session.status}`}>{session.status}</span>
                     {session.running && <span class="badge running-here">running here</span>}
-                    {detail && detail.pending > 0 && (
+                    {session.pendingApprovals > 0 && (
                       <a
                         class="badge pending"
                         href={hrefOf({ page: 'session', sessionId: session.sessionId })}
                       >
-                        {detail.pending} waiting
+                        {session.pendingApprovals} waiting
                       </a>
                     )}
                   </div>
                 </td>
-                <td data-label="Stage">{detail?.stage ?? '—'}</td>
-                <td data-label="Mode">{detail?.mode ?? '—'}</td>
+                <td data-label="Stage">{session.stage ?? '—'}</td>
+                <td data-label="Mode">{session.mode ?? '—'}</td>
                 <td data-label="Age" title={session.firstTimestamp}>
                   {formatAge(session.firstTimestamp, now)}
                 </td>
                 <td data-label="Tokens">
-                  {detail ? `${formatTokens(detail.input)} / ${formatTokens(detail.output)}` : '—'}
+                  {`${formatTokens(session.tokens.input)} / ${formatTokens(session.tokens.output)}`}
                 </td>
               </tr>
             );

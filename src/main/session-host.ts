@@ -119,6 +119,21 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     return { sessionId, done: entry.done };
   };
 
+  /**
+   * Whether a recorded command leaves the session for this host to drive. An answer to a
+   * session started here goes on here. A resumed session had no driver (a paused run ends), so
+   * any host may take it; an answer to someone else's session is left to its `correx run`.
+   */
+  const wakes = (
+    sessionId: string,
+    command: KernelCommand,
+    events: readonly CorrexEvent[],
+  ): boolean => {
+    if (command.type === 'resume')
+      return events.some((event) => event.payload.type === 'orchestration_resumed');
+    return owned.has(sessionId) && (command.type === 'approve' || command.type === 'deny');
+  };
+
   const wake = (sessionId: string) => {
     host.resume(sessionId).then(
       (run) => run.done.catch((error: unknown) => options.onError?.(sessionId, error)),
@@ -166,12 +181,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           if (checkRedirect(entry.config, state, command.to).ok)
             entry.current.run?.interrupt(`session redirected to ${command.to} by ${command.by}`);
         }
-      } else if (
-        owned.has(sessionId) &&
-        !stopping &&
-        (command.type === 'approve' || command.type === 'deny' || command.type === 'resume') &&
-        events.length > 0
-      ) {
+      } else if (!stopping && events.length > 0 && wakes(sessionId, command, events)) {
         wake(sessionId);
       }
       return events;

@@ -7,7 +7,7 @@ import type { ModelProfile } from '../core/inference/model-profile.js';
 import { createKernelConfig, type KernelConfig } from '../core/kernel/kernel-config.js';
 import type { WorkspacePolicy } from '../core/policies/workspace-policy.js';
 import { createAssessmentPolicy, defaultToolCallRules } from '../core/toolintent/default-rules.js';
-import type { SandboxKind } from '../core/tools/tool-events.js';
+import type { SandboxKind } from '../core/policies/sandbox-profile.js';
 import { builtinTools } from '../core/tools/builtin-tools.js';
 import type { Workflow } from '../core/transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../core/validation/default-validators.js';

@@ -196,6 +196,9 @@ describeSandboxed('exec under bubblewrap: processes', () => {
     expect(existsSync(join(fixture.workspace, 'dod.txt'))).toBe(true);
     expect(existsSync(join(fixture.outside, 'dod'))).toBe(false);
     expect(run.output).not.toContain('PLANTED');
+    // The confinement is recorded with the check's result (dod_check_ran), as with a receipt.
+    expect(run.sandbox).toMatchObject({ kind: 'bubblewrap', network: 'none' });
+    expect(run.sandbox?.writable).toEqual([fixture.workspace]);
   });
 });
 

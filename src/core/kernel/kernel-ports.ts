@@ -1,3 +1,4 @@
+import type { SandboxProfile } from '../policies/sandbox-profile.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { InferenceProvider } from '../inference/inference-provider.js';
 import type { WorldObservation } from '../toolintent/toolintent-events.js';
@@ -50,6 +51,8 @@ export type AnalysisRun = {
   readonly outputBytes: number;
   readonly truncated: boolean;
   readonly durationMs: number;
+  /** The confinement the check ran under, recorded with its result. */
+  readonly sandbox?: SandboxProfile;
 };
 
 /**

@@ -3,7 +3,7 @@ import {
   type WorkspacePolicy,
 } from '../policies/workspace-policy.js';
 import { hasCapability } from '../tools/tool-contract.js';
-import type { SandboxKind } from '../tools/tool-events.js';
+import type { SandboxKind } from '../policies/sandbox-profile.js';
 import { finding } from './finding.js';
 import { execInterpreterRule, networkHostRule } from './rules/command-rules.js';
 import { pathContainmentRule, referenceExistsRule } from './rules/path-rules.js';

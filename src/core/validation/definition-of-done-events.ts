@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxProfileSchema } from '../policies/sandbox-profile.js';
 import { defineEvent } from '../events/event-definition.js';
 
 /**
@@ -20,6 +21,8 @@ export const dodCheckRan = defineEvent({
     outputBytes: z.number().int().min(0),
     truncated: z.boolean(),
     durationMs: z.number().int().min(0),
+    /** The confinement the check ran under (absent in logs older than the sandbox). */
+    sandbox: SandboxProfileSchema.optional(),
   },
 });
 

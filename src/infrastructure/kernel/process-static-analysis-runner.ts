@@ -57,6 +57,7 @@ export function createProcessStaticAnalysisRunner(
         outputBytes,
         truncated,
         durationMs: Date.now() - startedAt,
+        sandbox: run.profile,
       };
     },
   };

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import type { SandboxProfile } from '../../core/tools/tool-events.js';
+import type { SandboxProfile } from '../../core/policies/sandbox-profile.js';
 import { bubblewrapBaseArgs } from './sandbox-availability.js';
 
 /** Where the egress proxy's Unix socket appears inside the sandbox (in the private /tmp). */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EgressDecision, SandboxProfile } from '../../core/tools/tool-events.js';
+import type { EgressDecision, SandboxProfile } from '../../core/policies/sandbox-profile.js';
 import { buildBubblewrapProfile, SANDBOX_PROXY_SOCKET } from './bubblewrap-profile.js';
 import { EGRESS_FORWARDER_SCRIPT } from './egress-forwarder-script.js';
 import { startEgressProxy, type EgressProxy, type ResolveHost } from './egress-proxy.js';

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { BlockList, connect, isIP, type Socket } from 'node:net';
 import { hostAllowed } from '../../core/toolintent/host-match.js';
-import type { EgressDecision } from '../../core/tools/tool-events.js';
+import type { EgressDecision } from '../../core/policies/sandbox-profile.js';
 
 /** Resolves a host name to addresses (injected in tests; the system resolver otherwise). */
 export type ResolveHost = (host: string) => Promise<readonly string[]>;

@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import type {
-  EgressDecision,
-  SandboxProfile,
-  ToolOutcome,
-  TouchedFile,
-} from '../../core/tools/tool-events.js';
+import type { EgressDecision, SandboxProfile } from '../../core/policies/sandbox-profile.js';
+import type { ToolOutcome, TouchedFile } from '../../core/tools/tool-events.js';
 import type { ToolReceipt } from './tool-executor.js';
 
 /** Default cap on the output kept in a receipt; the digest always covers the full output. */

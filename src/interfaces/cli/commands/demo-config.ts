@@ -9,7 +9,7 @@ import {
   defaultToolCallRules,
 } from '../../../core/toolintent/default-rules.js';
 import { builtinTools } from '../../../core/tools/builtin-tools.js';
-import type { SandboxKind } from '../../../core/tools/tool-events.js';
+import type { SandboxKind } from '../../../core/policies/sandbox-profile.js';
 import { createDefaultCodingWorkflow } from '../../../core/transitions/default-coding-workflow.js';
 import { createDefaultValidatorRegistry } from '../../../core/validation/default-validators.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';

@@ -2,7 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClientMessageSchema } from './client-message.js';
-import { DecideApprovalRequestSchema, EventsPageQuerySchema } from './rest-dto.js';
+import {
+  DecideApprovalRequestSchema,
+  EventsPageQuerySchema,
+  ListSessionsQuerySchema,
+} from './rest-dto.js';
 import { ServerMessageSchema } from './server-message.js';
 import { toEventDto } from './to-event-dto.js';
 
@@ -64,6 +68,21 @@ describe('protocol modules', () => {
     });
     expect(EventsPageQuerySchema.parse({ after: '5' })).toEqual({ after: 5, limit: 200 });
     expect(EventsPageQuerySchema.safeParse({ after: '-1' }).success).toBe(false);
+  });
+
+  it('parses the session list filter and the list subscription messages', () => {
+    expect(ListSessionsQuerySchema.parse({})).toEqual({});
+    expect(ListSessionsQuerySchema.parse({ status: 'paused' })).toEqual({ status: 'paused' });
+    expect(ListSessionsQuerySchema.safeParse({ status: 'asleep' }).success).toBe(false);
+    expect(ClientMessageSchema.parse({ type: 'subscribe_sessions' })).toEqual({
+      type: 'subscribe_sessions',
+    });
+    expect(ClientMessageSchema.safeParse({ type: 'subscribe_sessions', all: true }).success).toBe(
+      false,
+    );
+    expect(ServerMessageSchema.safeParse({ type: 'session_updated', session: {} }).success).toBe(
+      false,
+    );
   });
 
   it('maps a stored event to the wire without position or hash', () => {

@@ -1,12 +1,46 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import {
+  sse,
+  startFakeHttpServer,
+  type FakeHandler,
+  type FakeHttpServer,
+} from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx, startCorrex } from './cli-process.js';
 
 const TOKEN = 'serve-test-token-0123456789abcdef';
+
+/** A user configuration with a one-stage workflow that writes a file, in auto mode. */
+function writeHarness(home: string): void {
+  writeFileSync(
+    join(home, 'harness.yaml'),
+    [
+      'mode: auto',
+      'workflows:',
+      '  - id: write-once',
+      '    initialStage: implement',
+      '    stages:',
+      '      - id: implement',
+      '        role: implementer',
+      '        instructions: Change the workspace as the task says.',
+      '        allowedTools: [read_file, write_file]',
+      '        capabilities: [tool_calling]',
+      '        artifact:',
+      '          kind: change',
+      '          schema:',
+      '            type: object',
+      '            properties: { summary: { type: string }, filesChanged: { type: array, items: { type: string } } }',
+      '            required: [summary, filesChanged]',
+      '        transitions:',
+      '          - { when: { on: success }, end: completed }',
+      '          - { when: { on: failure }, end: failed }',
+      '',
+    ].join('\n'),
+  );
+}
 
 /** `correx serve` as a user starts it: the production session host, a real model endpoint. */
 describe('correx serve as a process', () => {
@@ -43,31 +77,7 @@ describe('correx serve as a process', () => {
         }),
       ),
     );
-    writeFileSync(
-      join(home, 'harness.yaml'),
-      [
-        'mode: auto',
-        'workflows:',
-        '  - id: write-once',
-        '    initialStage: implement',
-        '    stages:',
-        '      - id: implement',
-        '        role: implementer',
-        '        instructions: Change the workspace as the task says.',
-        '        allowedTools: [read_file, write_file]',
-        '        capabilities: [tool_calling]',
-        '        artifact:',
-        '          kind: change',
-        '          schema:',
-        '            type: object',
-        '            properties: { summary: { type: string }, filesChanged: { type: array, items: { type: string } } }',
-        '            required: [summary, filesChanged]',
-        '        transitions:',
-        '          - { when: { on: success }, end: completed }',
-        '          - { when: { on: failure }, end: failed }',
-        '',
-      ].join('\n'),
-    );
+    writeHarness(home);
     const server = startCorrex(
       home,
       ['serve', '--port', '0', '--token', TOKEN, '--allow-root', projects],
@@ -122,5 +132,72 @@ describe('correx serve as a process', () => {
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toContain('stopping');
     expect((await correx(home, ['verify', sessionId])).code).toBe(0);
+  });
+
+  it('pauses a running session at shutdown and resumes it on the next start', async () => {
+    const slowly =
+      (handler: FakeHandler): FakeHandler =>
+      (request, response) =>
+        void setTimeout(() => handler(request, response), 1_500);
+    model.reply(
+      slowly(
+        sse(
+          chatCompletionStream({
+            toolCalls: [
+              {
+                id: 'call_1',
+                name: 'write_file',
+                arguments: JSON.stringify({ path: 'later.txt', content: 'after a restart\n' }),
+              },
+            ],
+          }),
+        ),
+      ),
+      sse(
+        chatCompletionStream({
+          text: ['{"summary":"wrote later.txt","filesChanged":["later.txt"]}'],
+        }),
+      ),
+    );
+    writeHarness(home);
+    mkdirSync(join(projects, 'restart'), { recursive: true });
+    const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
+    const args = ['serve', '--port', '0', '--token', TOKEN, '--allow-root', projects];
+    const asked = model.requests.length;
+    const first = startCorrex(home, args, env);
+    const [, url] = await first.waitFor(/listening on (http:\/\/\S+)/);
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const created = await fetch(`${url}/api/sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        task: 'write later.txt',
+        workspace: join(projects, 'restart'),
+        workflow: 'write-once',
+      }),
+    });
+    const { sessionId } = (await created.json()) as { sessionId: string };
+    // Stop while the model is still answering: the answer is recorded, then the session pauses.
+    while (model.requests.length === asked) await new Promise((done) => setTimeout(done, 50));
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    const paused = await correx(home, ['show', sessionId]);
+    expect(paused.stdout).toContain('status    paused');
+    expect(existsSync(join(projects, 'restart', 'later.txt'))).toBe(false);
+
+    const second = startCorrex(home, args, env);
+    await second.waitFor(/resumed 1 session/);
+    for (let i = 0; i < 200 && !existsSync(join(projects, 'restart', 'later.txt')); i++)
+      await new Promise((done) => setTimeout(done, 100));
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'completed'; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      status = /^status\s+(\S+)/m.exec((await correx(home, ['show', sessionId])).stdout)?.[1] ?? '';
+    }
+    second.child.kill('SIGTERM');
+    await second.exited;
+    expect(status).toBe('completed');
+    expect(readFileSync(join(projects, 'restart', 'later.txt'), 'utf8')).toBe('after a restart\n');
+    expect((await correx(home, ['replay', sessionId, '--verify'])).code).toBe(0);
   });
 });

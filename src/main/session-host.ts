@@ -131,7 +131,10 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   ): boolean => {
     if (command.type === 'resume')
       return events.some((event) => event.payload.type === 'orchestration_resumed');
-    return owned.has(sessionId) && (command.type === 'approve' || command.type === 'deny');
+    return (
+      owned.has(sessionId) &&
+      (command.type === 'approve' || command.type === 'deny' || command.type === 'redirect')
+    );
   };
 
   const wake = (sessionId: string) => {

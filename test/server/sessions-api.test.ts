@@ -190,6 +190,30 @@ describe('sessions over REST and WebSocket', () => {
     });
   });
 
+  it('records a redirect for the session to decide, and refuses a body without a target', async () => {
+    const { address, sessionId } = await promptSession();
+    const client = await connect(address);
+    client.send({ type: 'subscribe', sessionId });
+    await client.next(isType('approval_requested', sessionId));
+    const missing = await api(address).post(`/api/sessions/${sessionId}/redirect`, {});
+    expect(missing.status).toBe(400);
+    const unknown = await api(address).post('/api/sessions/no-such-session/redirect', {
+      to: 'implement',
+    });
+    expect(unknown.status).toBe(404);
+    const asked = await api(address).post(`/api/sessions/${sessionId}/redirect`, {
+      to: 'nowhere',
+      reason: 'try another stage',
+    });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toMatchObject({
+      refused: false,
+      events: [
+        { type: 'redirect_requested', payload: { to: 'nowhere', reason: 'try another stage' } },
+      ],
+    });
+  });
+
   it('serves an OpenAPI 3.1 document that describes every registered API route', async () => {
     const { address, server } = await startTestServer();
     const reply = await api(address).get('/api/openapi.json');

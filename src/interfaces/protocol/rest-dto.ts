@@ -108,6 +108,18 @@ export const LifecycleRequestSchema = z.strictObject({
 });
 export type LifecycleRequest = z.infer<typeof LifecycleRequestSchema>;
 
+/**
+ * Body of a redirect: move the running session to stage `to`. Whether the workflow allows it is
+ * decided by the session itself and arrives as an event (`stage_redirected` or
+ * `redirect_rejected`).
+ */
+export const RedirectRequestSchema = z.strictObject({
+  to: z.string().min(1).max(256),
+  reason: ReasonSchema.optional(),
+  by: DeciderSchema.optional(),
+});
+export type RedirectRequest = z.infer<typeof RedirectRequestSchema>;
+
 /** What a recorded command became: its events (empty when nothing needed recording). */
 export const CommandResponseSchema = z.strictObject({
   events: z.array(EventDtoSchema),

@@ -9,6 +9,7 @@ import {
   EventsPageResponseSchema,
   GetSessionResponseSchema,
   LifecycleRequestSchema,
+  RedirectRequestSchema,
   ListApprovalsResponseSchema,
   ListSessionsQuerySchema,
   ListSessionsResponseSchema,
@@ -101,6 +102,14 @@ export const apiRoutes = {
     path: `${session}/cancel`,
     summary: 'Cancel a session; a running model or tool call is stopped',
     body: LifecycleRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
+  redirect: {
+    method: 'POST',
+    path: `${session}/redirect`,
+    summary:
+      'Move the running session to another stage, only along a transition its workflow declares; the outcome arrives as stage_redirected or redirect_rejected',
+    body: RedirectRequestSchema,
     success: [200, CommandResponseSchema],
   },
   replayVerify: {

@@ -10,6 +10,7 @@ import {
   DecideApprovalRequestSchema,
   EventsPageQuerySchema,
   LifecycleRequestSchema,
+  RedirectRequestSchema,
   ListSessionsQuerySchema,
   SteeringNoteRequestSchema,
   type CommandResponse,
@@ -199,6 +200,15 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         type: 'steer',
         content: body.content,
         ...(body.stageId === undefined ? {} : { stageId: body.stageId }),
+      });
+    },
+    async redirect(request) {
+      const body = parse(RedirectRequestSchema, request.body, 'body');
+      return record(request, {
+        type: 'redirect',
+        to: body.to,
+        by: body.by ?? context.user,
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
       });
     },
     pause: lifecycle('pause'),

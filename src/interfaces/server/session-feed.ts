@@ -1,4 +1,5 @@
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
+import { headPosition } from './store-head-position.js';
 
 /** Someone who follows one session's events (a WebSocket subscription). */
 export type FeedFollower = {
@@ -185,20 +186,4 @@ export function createSessionFeed(options: { readonly store: CorrexEventStore })
       await pump;
     },
   };
-}
-
-/**
- * The global position of the newest event, so the shared subscription starts there instead of
- * replaying the whole store. Followers read their backlog themselves.
- */
-async function headPosition(store: CorrexEventStore): Promise<number> {
-  let head = 0;
-  for (const session of await store.listSessions()) {
-    const [last] = await store.read(session.sessionId, {
-      afterSequence: session.lastSequence - 1,
-      limit: 1,
-    });
-    if (last !== undefined && last.position > head) head = last.position;
-  }
-  return head;
 }

@@ -3,6 +3,7 @@ import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionListItemDto } from '../protocol/session-dto.js';
 import { toSessionListItemDto } from '../protocol/to-session-dto.js';
 import type { SessionIndex } from './session-index.js';
+import { headPosition } from './store-head-position.js';
 
 /** Someone who watches the session list (a socket that sent `subscribe_sessions`). */
 export type SessionListWatcher = (session: SessionListItemDto) => void;
@@ -150,17 +151,4 @@ export function createSessionListFeed(options: {
       stop();
     },
   };
-}
-
-/** The global position of the newest event: the list follows what happens from now on. */
-async function headPosition(store: CorrexEventStore): Promise<number> {
-  let head = 0;
-  for (const session of await store.listSessions()) {
-    const [last] = await store.read(session.sessionId, {
-      afterSequence: session.lastSequence - 1,
-      limit: 1,
-    });
-    if (last !== undefined && last.position > head) head = last.position;
-  }
-  return head;
 }

@@ -44,7 +44,9 @@ describe('correx CLI', () => {
 
   it('lists sessions as a table and as JSON, on the default store unless --store is given', async () => {
     expect(await h.run('sessions')).toBe(0);
-    expect(h.output.out.join('\n')).toMatch(/SESSION\s+EVENTS[\s\S]*s-1\s+3/);
+    expect(h.output.out.join('\n')).toMatch(
+      /SESSION\s+STATUS\s+STAGE\s+EVENTS[\s\S]*s-1\s+\S+\s+-\s+3/,
+    );
     expect(h.output.opened).toEqual(['/home/me/.correx/correx.db']);
     expect(await h.run('--store', 'other.db', 'sessions', '--json')).toBe(0);
     expect(JSON.parse(h.output.out.at(-1)!)).toEqual([

@@ -1,28 +1,60 @@
 import { Command } from 'commander';
+import { replay } from '../../../core/events/replay.js';
+import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
+import { parseCount } from './events-command.js';
 
+function clip(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
+
+/**
+ * `correx sessions`: the newest sessions with where each stands (status, stage, what it waits
+ * for, task). Each listed session's log is folded, so the listing is bounded by `--limit`.
+ */
 export function sessionsCommand(context: CommandContext): Command {
   return new Command('sessions')
-    .description('list the sessions in the store')
+    .description('list the newest sessions in the store with their status, stage and task')
+    .option('--limit <count>', 'at most this many, newest first (default 50)', parseCount)
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }, command: Command) => {
+    .action(async (options: { json?: boolean; limit?: number }, command: Command) => {
       await withStore(context, command, async ({ events }) => {
-        const sessions = await events.listSessions();
-        if (options.json) return context.out(formatJson(sessions));
-        if (sessions.length === 0) return context.out('no sessions yet');
+        const all = await events.listSessions();
+        const newest = all.slice(-(options.limit ?? 50)).reverse();
+        const rows = [];
+        for (const summary of newest) {
+          const { state } = await replay(events, sessionProjection, summary.sessionId);
+          rows.push({
+            ...summary,
+            status: state.status,
+            stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
+            pendingApprovals: state.pendingApprovals.length,
+            task: state.task,
+          });
+        }
+        if (options.json) return context.out(formatJson(rows));
+        if (rows.length === 0) return context.out('no sessions yet');
         context.out(
           formatTable(
-            ['SESSION', 'EVENTS', 'FIRST EVENT', 'LAST EVENT'],
-            sessions.map((session) => [
-              session.sessionId,
-              String(session.lastSequence),
-              session.firstTimestamp,
-              session.lastTimestamp,
+            ['SESSION', 'STATUS', 'STAGE', 'EVENTS', 'LAST EVENT', 'TASK'],
+            rows.map((row) => [
+              row.sessionId,
+              row.pendingApprovals > 0
+                ? `${row.status} (${row.pendingApprovals} to approve)`
+                : row.status,
+              row.stage ?? '-',
+              String(row.lastSequence),
+              row.lastTimestamp,
+              clip(row.task ?? '', 60),
             ]),
           ),
         );
+        if (all.length > newest.length)
+          context.out(
+            `(${all.length - newest.length} older sessions not shown; --limit N shows more)`,
+          );
       });
     });
 }

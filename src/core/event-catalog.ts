@@ -8,6 +8,7 @@ import { inferenceEvents } from './inference/inference-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { kernelFlowEvents, sessionEvents } from './sessions/session-events.js';
+import { subagentEvents } from './sessions/subagent-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
 import { definitionOfDoneEvents } from './validation/definition-of-done-events.js';
 import { validationEvents } from './validation/validation-events.js';
@@ -33,6 +34,7 @@ export const eventDefinitions = [
   ...definitionOfDoneEvents,
   ...journalEvents,
   ...kernelFlowEvents,
+  ...subagentEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

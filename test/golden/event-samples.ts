@@ -213,4 +213,12 @@ export const eventSamples: SampleMap = {
     reason: 'the target already holds exactly the content the call writes',
     targets: [{ path: '/home/dev/project/src/dates.ts', recorded: 'a'.repeat(64), observed: 'b'.repeat(64) }],
   },
+  subagent_started: { type: 'subagent_started', stageId: 'delegate', attempt: 1, childSessionId: 'session-1.delegate.1', workflowId: 'write-note', task: 'Write NOTES.md for: Fix the failing date parser test' },
+  subagent_finished: {
+    type: 'subagent_finished',
+    childSessionId: 'session-1.delegate.1',
+    status: 'failed',
+    artifact: { hash: 'f'.repeat(64), kind: 'change', stageId: 'write', content: { summary: 'wrote NOTES.md', filesChanged: ['NOTES.md'] } },
+    failure: { category: 'tool', message: 'sub-session session-1.delegate.1 failed: write_file failed twice' },
+  },
 };

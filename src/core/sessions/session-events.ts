@@ -18,6 +18,18 @@ export const sessionCreated = defineEvent({
     workflowId: z.string().min(1),
     mode: OperatorModeSchema,
     modelProfile: z.string().min(1).optional(),
+    /**
+     * Set when the session is a sub-session: the session, stage attempt and `subagent_started`
+     * event that started it (the child's first events also carry that event id as correlation).
+     */
+    parent: z
+      .strictObject({
+        sessionId: z.string().min(1),
+        stageId,
+        attempt: z.number().int().min(1),
+        eventId: z.string().min(1),
+      })
+      .optional(),
   },
 });
 

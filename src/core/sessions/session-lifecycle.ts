@@ -22,6 +22,8 @@ export type LifecycleCommand =
       readonly workflowId: string;
       readonly mode: OperatorMode;
       readonly modelProfile?: string;
+      /** The stage attempt of another session that started this one as its sub-session. */
+      readonly parent?: SessionParent;
     }
   | { readonly type: 'start'; readonly firstStageId: string }
   | { readonly type: 'pause'; readonly by: string; readonly reason?: string }
@@ -34,6 +36,14 @@ export type LifecycleCommand =
       readonly stageId?: string;
     }
   | { readonly type: 'cancel'; readonly by: string; readonly reason?: string };
+
+/** Where a sub-session comes from: the parent session, its stage attempt, its `subagent_started`. */
+export type SessionParent = {
+  readonly sessionId: string;
+  readonly stageId: string;
+  readonly attempt: number;
+  readonly eventId: string;
+};
 
 /** The payloads `decideLifecycle` can emit. */
 export type LifecyclePayload =
@@ -96,6 +106,7 @@ export function decideLifecycle(
           workflowId: command.workflowId,
           mode: command.mode,
           ...(command.modelProfile === undefined ? {} : { modelProfile: command.modelProfile }),
+          ...(command.parent === undefined ? {} : { parent: { ...command.parent } }),
         },
       ];
     case 'start':

@@ -61,6 +61,18 @@ export const DefinitionOfDoneSchema = z.strictObject({
 });
 export type DefinitionOfDone = z.infer<typeof DefinitionOfDoneSchema>;
 
+/**
+ * The stage delegates its work to a sub-session: instead of asking a model, it runs the
+ * workflow `workflow` (one of the kernel configuration's `subWorkflows`) as a session of its
+ * own on `task`, where `{{task}}` stands for this session's task, and takes the child's final
+ * accepted artifact as its answer, validated like a model's.
+ */
+export const SubagentDefinitionSchema = z.strictObject({
+  workflow: StageIdSchema,
+  task: z.string().min(1),
+});
+export type SubagentDefinition = z.infer<typeof SubagentDefinitionSchema>;
+
 /** A JSON Schema object describing the artifact's content. */
 export const JsonSchemaObjectSchema = z.record(z.string(), z.unknown());
 
@@ -78,6 +90,8 @@ export const StageDefinitionSchema = z.strictObject({
   definitionOfDone: DefinitionOfDoneSchema.optional(),
   /** Whether an accepted artifact of this stage also needs a granted approval. */
   requiresApproval: z.boolean().default(false),
+  /** Run a sub-session for this stage's artifact instead of asking a model (default: absent). */
+  subagent: SubagentDefinitionSchema.optional(),
   transitions: z.array(TransitionDefinitionSchema),
 });
 export type StageDefinition = z.infer<typeof StageDefinitionSchema>;

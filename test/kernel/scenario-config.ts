@@ -68,7 +68,11 @@ export function implementOnlyWorkflow(
 
 /** The kernel configuration every scenario uses; replay builds the identical one. */
 export function scenarioConfig(
-  options: { workflow?: Workflow; limits?: Partial<KernelLimits> } = {},
+  options: {
+    workflow?: Workflow;
+    limits?: Partial<KernelLimits>;
+    subWorkflows?: readonly Workflow[];
+  } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
@@ -80,6 +84,7 @@ export function scenarioConfig(
     validators: createDefaultValidatorRegistry(),
     homeDirectory: realpathSync(homedir()),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.subWorkflows === undefined ? {} : { subWorkflows: options.subWorkflows }),
   });
 }
 

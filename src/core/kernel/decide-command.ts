@@ -37,6 +37,7 @@ export function decideCommand(
         workflowId: command.workflowId,
         mode: command.mode,
         ...(command.modelProfile === undefined ? {} : { modelProfile: command.modelProfile }),
+        ...(command.parent === undefined ? {} : { parent: command.parent }),
       });
     case 'pause':
     case 'cancel':

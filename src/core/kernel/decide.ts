@@ -181,6 +181,20 @@ export function pendingEffects(config: KernelConfig, state: KernelState): Effect
   if (delay?.started === true && (run.turn === null || isTurnFinished(run.turn))) {
     return [{ type: 'wait', until: delay.until, delayMs: delay.delayMs }];
   }
+  const subagent = run.subagent;
+  if (subagent?.status === 'running') {
+    return [
+      {
+        type: 'run_subagent',
+        childSessionId: subagent.childSessionId,
+        workflowId: subagent.workflowId,
+        task: subagent.task,
+        stageId: run.stageId,
+        attempt: run.attempt,
+        startedEventId: subagent.eventId,
+      },
+    ];
+  }
   if (run.turn === null) return [];
   const turn = run.turn;
   const stage = config.workflow.stages.get(run.stageId);

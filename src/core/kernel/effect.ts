@@ -33,5 +33,19 @@ export type Effect =
     }
   /** Wait until the runner's clock reaches `until` (at most `delayMs`), then record `retry_delay_elapsed`. */
   | { readonly type: 'wait'; readonly until: string; readonly delayMs: number }
+  /**
+   * Drive the stage's sub-session to its end: start it (`start` with `parent`) when it has no
+   * events yet, otherwise re-attach and resume it; then record `subagent_finished`.
+   */
+  | {
+      readonly type: 'run_subagent';
+      readonly childSessionId: string;
+      readonly workflowId: string;
+      readonly task: string;
+      readonly stageId: string;
+      readonly attempt: number;
+      /** The `subagent_started` event, the child's correlation. */
+      readonly startedEventId: string;
+    }
   /** Nothing to run: the session waits until a person grants or denies `callId`. */
   | { readonly type: 'await_approval'; readonly callId: string };

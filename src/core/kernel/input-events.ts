@@ -24,6 +24,7 @@ const INPUT_TYPES: ReadonlySet<string> = new Set([
   'dod_check_ran',
   'retry_delay_elapsed',
   'redirect_requested',
+  'subagent_finished',
 ]);
 
 /** Whether a payload is an input (a command or an effect result) rather than a decision. */

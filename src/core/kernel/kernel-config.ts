@@ -55,6 +55,8 @@ export type KernelConfig = {
   readonly limits: KernelLimits;
   /** SHA-256 for digests, artifact hashes and derived ids; infrastructure passes Node's native one. */
   readonly sha256: Sha256;
+  /** Workflows a stage may run as a sub-session (`subagent.workflow`), by id. Absent: none. */
+  readonly subWorkflows?: ReadonlyMap<string, Workflow>;
 };
 
 export type KernelConfigOptions = {
@@ -70,6 +72,8 @@ export type KernelConfigOptions = {
   readonly limits?: Partial<KernelLimits>;
   /** Defaults to the pure implementation in core/base (same digests, slower). */
   readonly sha256?: Sha256;
+  /** Workflows that stages may run as sub-sessions (their `subagent.workflow` names one). */
+  readonly subWorkflows?: readonly Workflow[];
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -97,6 +101,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
       throw new InvalidKernelConfigError(`limit ${name} must be a positive integer, got ${value}`);
     }
   }
+  const subWorkflows = subWorkflowsOf(options.workflow, options.subWorkflows ?? []);
   const idempotent = new Set(options.idempotentTools ?? ['write_file']);
   for (const tool of tools.values())
     if (hasCapability(tool, 'READ_ONLY')) idempotent.add(tool.name);
@@ -111,5 +116,56 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     idempotentTools: idempotent,
     limits,
     sha256: options.sha256 ?? sha256Hex,
+    ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
   };
+}
+
+/**
+ * The sub-workflows by id, checked: ids are unique, every `subagent` stage (of the workflow and
+ * of the sub-workflows) names one of them, and no workflow reaches itself through sub-sessions
+ * (a session may not recurse without bound).
+ */
+function subWorkflowsOf(
+  workflow: Workflow,
+  list: readonly Workflow[],
+): ReadonlyMap<string, Workflow> {
+  const byId = new Map<string, Workflow>();
+  for (const sub of list) {
+    if (byId.has(sub.id))
+      throw new InvalidKernelConfigError(`sub-workflow ${sub.id} is listed twice`);
+    byId.set(sub.id, sub);
+  }
+  const children = (of: Workflow): string[] => {
+    const ids: string[] = [];
+    for (const stage of of.stages.values()) {
+      const id = stage.subagent?.workflow;
+      if (id === undefined) continue;
+      if (!byId.has(id))
+        throw new InvalidKernelConfigError(
+          `stage ${stage.id} of workflow ${of.id} runs sub-workflow ${id}, which the configuration does not list`,
+        );
+      ids.push(id);
+    }
+    return ids;
+  };
+  const visit = (of: Workflow, path: readonly string[]): void => {
+    for (const id of children(of)) {
+      if (path.includes(id))
+        throw new InvalidKernelConfigError(
+          `workflows run each other as sub-sessions in a cycle: ${[...path, id].join(' -> ')}`,
+        );
+      visit(byId.get(id)!, [...path, id]);
+    }
+  };
+  visit(workflow, [workflow.id]);
+  for (const sub of byId.values()) visit(sub, [sub.id]);
+  return byId;
+}
+
+/** The configuration a stage's sub-session runs under: the same one, with the sub-workflow. */
+export function childKernelConfig(config: KernelConfig, workflowId: string): KernelConfig {
+  const workflow = config.subWorkflows?.get(workflowId);
+  if (workflow === undefined)
+    throw new InvalidKernelConfigError(`no sub-workflow ${workflowId} in the kernel configuration`);
+  return { ...config, workflow };
 }

@@ -1,5 +1,6 @@
 import type { OperatorMode } from '../approvals/approval-tier.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import type { SessionParent } from '../sessions/session-lifecycle.js';
 
 /** What a person (or a program acting for one) asks of a session. */
 export type KernelCommand =
@@ -10,6 +11,8 @@ export type KernelCommand =
       readonly workflowId: string;
       readonly mode: OperatorMode;
       readonly modelProfile?: string;
+      /** Set by the runner when it starts a stage's sub-session. */
+      readonly parent?: SessionParent;
     }
   | { readonly type: 'pause'; readonly by: string; readonly reason?: string }
   | { readonly type: 'resume'; readonly by: string }

@@ -70,6 +70,8 @@ export type KernelState = {
   readonly retryDelay: RetryDelay | null;
   /** A recorded redirect the kernel has not answered yet. */
   readonly redirect: PendingRedirect | null;
+  /** How many sub-sessions each stage started (the next child's id counts on from it). */
+  readonly subagents: { readonly [stageId: string]: number };
   /** The timestamp of the last event: the only clock `decide` reads. */
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
@@ -108,6 +110,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     written: [],
     retryDelay: null,
     redirect: null,
+    subagents: {},
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -147,6 +150,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           failures: {},
           referenceBlocks: {},
           checks: [],
+          subagent: null,
         },
       };
     case 'stage_completed':
@@ -210,6 +214,15 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       return { ...state, redirect: null };
     case 'stage_redirected':
       return { ...state, redirect: null, run: null };
+    case 'subagent_started':
+      return {
+        ...state,
+        run: state.run === null ? null : evolveRun(state.run, event),
+        subagents: {
+          ...state.subagents,
+          [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
+        },
+      };
     case 'retry_delay_started':
       return state.retryDelay === null
         ? state

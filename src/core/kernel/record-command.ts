@@ -1,6 +1,7 @@
 import type { CorrexEventStore, EventPayload } from '../event-catalog.js';
 import type { StoredEvent } from '../events/event-envelope.js';
 import { replay } from '../events/replay.js';
+import { isFinalStatus } from '../sessions/session-status.js';
 import { appendDecided, type RecordingContext } from './append-decided.js';
 import { decideCommand } from './decide-command.js';
 import type { KernelCommand } from './kernel-input.js';
@@ -12,6 +13,8 @@ import { kernelProjection } from './kernel-state.js';
  * folded, `decideCommand` says which events the command becomes (an illegal lifecycle move is
  * recorded as `lifecycle_rejected`; approving a call that awaits nothing throws), and they are
  * appended after the last event seen, decided again after a conflict (see `appendDecided`).
+ * A cancel also cancels the sub-session the running stage waits on (no runner may be left to
+ * forward it: a parent waiting on its child's approval holds no process).
  */
 export async function recordCommand(
   context: RecordingContext,
@@ -19,8 +22,24 @@ export async function recordCommand(
   sessionId: string,
   command: KernelCommand,
 ): Promise<StoredEvent<EventPayload>[]> {
-  return appendDecided(context, events, sessionId, async () => {
+  let child: string | null = null;
+  const recorded = await appendDecided(context, events, sessionId, async () => {
     const { state, sequence } = await replay(events, kernelProjection, sessionId);
+    const subagent = state.run?.subagent;
+    child = subagent?.status === 'running' ? subagent.childSessionId : null;
     return { sequence, payloads: sequence === 0 ? [] : decideCommand(state, sessionId, command) };
   });
+  if (
+    command.type === 'cancel' &&
+    child !== null &&
+    recorded.some((event) => event.payload.type === 'workflow_cancelled')
+  ) {
+    const { state, sequence } = await replay(events, kernelProjection, child);
+    if (sequence > 0 && !isFinalStatus(state.session.status))
+      await recordCommand(context, events, child, {
+        ...command,
+        reason: `${command.reason ?? `cancelled by ${command.by}`} (parent session ${sessionId})`,
+      });
+  }
+  return recorded;
 }

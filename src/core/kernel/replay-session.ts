@@ -200,6 +200,7 @@ const RESULT_TYPES: ReadonlySet<string> = new Set([
   'tool_receipt',
   'dod_check_ran',
   'retry_delay_elapsed',
+  'subagent_finished',
 ]);
 
 function answers(effect: Effect | undefined, payload: CorrexEvent['payload']): boolean {
@@ -219,6 +220,8 @@ function answers(effect: Effect | undefined, payload: CorrexEvent['payload']): b
       return effect?.type === 'run_analysis' && effect.name === payload.name;
     case 'retry_delay_elapsed':
       return effect?.type === 'wait' && effect.until === payload.until;
+    case 'subagent_finished':
+      return effect?.type === 'run_subagent' && effect.childSessionId === payload.childSessionId;
     default:
       return false;
   }

@@ -30,7 +30,7 @@ export class KernelWiringError extends CorrexError {
 export async function runEffect(
   options: EffectContext,
   state: KernelState,
-  effect: Exclude<Effect, { type: 'await_approval' }>,
+  effect: Exclude<Effect, { type: 'await_approval' | 'run_subagent' }>,
   signal: AbortSignal,
 ): Promise<Payload[]> {
   const { config, ports } = options;

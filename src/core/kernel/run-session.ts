@@ -1,10 +1,7 @@
-import type { Clock } from '../base/clock.js';
 import { CorrexError } from '../base/correx-error.js';
-import type { IdSource } from '../base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
-import { isFinalStatus, type SessionStatus } from '../sessions/session-status.js';
+import { isFinalStatus } from '../sessions/session-status.js';
 import type { Artifact } from '../artifacts/artifact.js';
-import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { decide, pendingEffects } from './decide.js';
 import { KernelInvariantError } from './kernel-errors.js';
 import { proposedArtifact } from './stage-artifact.js';
@@ -12,71 +9,21 @@ import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelCommand } from './kernel-input.js';
-import type { KernelPorts } from './kernel-ports.js';
 import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
 import { sessionConfiguredPayload } from './session-configuration.js';
 import { currentCall } from './stage-turn.js';
 import { KernelWiringError, runEffect } from './run-effect.js';
+import { runSubagent, type SubagentRunResult } from './run-subagent.js';
+import type { RunOutcome, RunSessionOptions, SessionRun } from './run-session-types.js';
 
 export { KernelWiringError };
 import { checkRedirect } from './redirect.js';
 import { evolveMetrics, kernelMetricsProjection, metricSignals } from './kernel-metrics.js';
-import { notifyObserver, type KernelObserver } from './kernel-observer.js';
+import { notifyObserver } from './kernel-observer.js';
 
 type Payload = CorrexEvent['payload'];
 
-export type RunSessionOptions = {
-  readonly store: CorrexEventStore;
-  readonly sessionId: string;
-  readonly config: KernelConfig;
-  readonly ports: KernelPorts;
-  /** Stamps every appended event; the only clock the kernel has. */
-  readonly clock: Clock;
-  /** Ids of input events (commands, effect results); decided events derive theirs. */
-  readonly ids: IdSource;
-  /** Stops this process's work: the running effect is aborted, its result recorded, the loop ends. */
-  readonly signal?: AbortSignal;
-  /** Where proposed artifacts are stored by hash (optional: the log can always rebuild them). */
-  readonly artifacts?: ArtifactStore;
-  /** Called with every event this runner appends, in order (tracing, metrics, UIs). */
-  readonly onEvent?: (event: CorrexEvent) => void;
-  /** Typed hooks over what this runner appends: stage timings, transitions, tokens, approvals, artifacts. */
-  readonly observer?: KernelObserver;
-};
-
-/** Where a run left the session. */
-export type RunOutcome = {
-  readonly status: SessionStatus;
-  /** Why the loop stopped while the session is still open. */
-  readonly waiting:
-    | { readonly kind: 'approval'; readonly callId: string }
-    | { readonly kind: 'paused' }
-    | { readonly kind: 'stopped' }
-    | null;
-  readonly state: KernelState;
-};
-
-/** A session being driven in this process; commands issued here reach it between effects. */
-export type SessionRun = {
-  readonly done: Promise<RunOutcome>;
-  /** Records `workflow_cancelled` and aborts the running inference or tool process. */
-  cancel(by: string, reason?: string): void;
-  /** Records `orchestration_paused` once the running effect has finished. */
-  pause(by: string, reason?: string): void;
-  /** Adds a steering note; it reaches the next context pack. */
-  steer(content: string, stageId?: string): void;
-  /**
-   * Records a redirect to stage `to`. When the workflow allows it from the running stage, the
-   * running effect is aborted like a cancel's (its result still recorded) and `to` starts next;
-   * otherwise it is recorded and refused (`redirect_rejected`) and the running effect goes on.
-   */
-  redirect(to: string, by: string, reason?: string): void;
-  /**
-   * Aborts the running effect without recording anything: for a cancel already recorded by
-   * someone else, which the loop reads from the log once the aborted effect's result is in.
-   */
-  interrupt(reason: string): void;
-};
+export type { RunOutcome, RunSessionOptions, SessionRun };
 
 /** The config a runner was given is not the one the session recorded at its start. */
 export class SessionConfigurationMismatchError extends CorrexError {
@@ -115,7 +62,7 @@ export function runSession(
  */
 export function startSession(options: RunSessionOptions, command?: KernelCommand): SessionRun {
   const queue: KernelCommand[] = command === undefined ? [] : [command];
-  const running = new RunningEffect();
+  const running = new RunningEffect(options.sessionId);
   const stop = options.signal;
   stop?.addEventListener('abort', () => running.abort(stop.reason), { once: true });
   const done = drive(options, queue, running);
@@ -123,12 +70,11 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
     done,
     cancel(by, reason) {
       queue.push({ type: 'cancel', by, ...(reason === undefined ? {} : { reason }) });
-      running.abort(new Error(`session cancelled by ${by}`));
+      running.cancel(by, reason, `session cancelled by ${by}`);
     },
     pause(by, reason) {
       queue.push({ type: 'pause', by, ...(reason === undefined ? {} : { reason }) });
-      // A pause waits for a running model call or tool, but not for a retry delay.
-      running.abortWait(new Error(`session paused by ${by}`));
+      running.pause(by, reason);
     },
     steer(content, stageId) {
       queue.push({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
@@ -137,10 +83,10 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
       queue.push({ type: 'redirect', to, by, ...(reason === undefined ? {} : { reason }) });
       // Checked against the state the loop last folded: an illegal redirect aborts nothing.
       if (checkRedirect(options.config, running.state, to).ok)
-        running.abort(new Error(`session redirected to ${to} by ${by}`));
+        running.cancel(by, undefined, `session redirected to ${to} by ${by}`);
     },
     interrupt(reason) {
-      running.abort(new Error(reason));
+      running.cancel(`session ${options.sessionId}`, undefined, reason);
     },
   };
 }
@@ -149,8 +95,12 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
 class RunningEffect {
   /** The state the loop last folded (what a redirect is checked against before it aborts). */
   state: KernelState = kernelProjection.initial();
+  /** The sub-session a running `run_subagent` drives: cancel and pause are forwarded to it. */
+  child: SessionRun | null = null;
   private controller: AbortController | null = null;
   private type: Effect['type'] | null = null;
+
+  constructor(private readonly sessionId: string) {}
 
   begin(type: Effect['type']): AbortSignal {
     this.controller = new AbortController();
@@ -163,13 +113,24 @@ class RunningEffect {
     this.type = null;
   }
 
-  /** Between effects there is nothing to abort: queued commands are read before the next one. */
+  /** Stops the running effect (a sub-session's runner stops too, recording nothing). */
   abort(reason: unknown): void {
     this.controller?.abort(reason);
   }
 
-  abortWait(reason: unknown): void {
-    if (this.type === 'wait') this.controller?.abort(reason);
+  /** A cancel, a legal redirect or someone else's cancel: a running sub-session is cancelled. */
+  cancel(by: string, reason: string | undefined, message: string): void {
+    if (this.child !== null)
+      this.child.cancel(by, `${reason ?? message} (parent session ${this.sessionId})`);
+    // Between effects there is nothing to abort: queued commands are read before the next one.
+    else this.abort(new Error(message));
+  }
+
+  /** A pause waits for a running model call or tool, not for a retry delay; it pauses a sub-session. */
+  pause(by: string, reason: string | undefined): void {
+    if (this.child !== null)
+      this.child.pause(by, reason ?? `parent session ${this.sessionId} paused`);
+    else if (this.type === 'wait') this.controller?.abort(new Error(`session paused by ${by}`));
   }
 }
 
@@ -216,12 +177,16 @@ async function drive(
     }
   };
   /** Inputs are facts: on a conflict they are appended again after the newer events. */
-  const appendInputs = async (payloads: Payload[], causationId: string | null) => {
+  const appendInputs = async (
+    payloads: Payload[],
+    causationId: string | null,
+    correlationId: string | null = null,
+  ) => {
     if (payloads.length === 0) return;
     const events = payloads.map((payload) => ({
       eventId: ids.next(),
       causationId,
-      correlationId: null,
+      correlationId,
       payload,
     }));
     for (;;) {
@@ -255,7 +220,9 @@ async function drive(
       // A new session's first event records the configuration replay and resume rebuild.
       if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0)
         payloads.unshift(sessionConfiguredPayload(config));
-      await appendInputs(payloads, null);
+      // A sub-session's first events are correlated to the parent's `subagent_started`.
+      const correlation = command.type === 'start' ? (command.parent?.eventId ?? null) : null;
+      await appendInputs(payloads, null, correlation);
     }
     // What decide left pending, so the request is not rebuilt right after it was built.
     let decided: readonly Effect[] | undefined;
@@ -287,12 +254,30 @@ async function drive(
     running.state = state;
     const signal = running.begin(effect.type);
     let results: Payload[];
+    let child: SubagentRunResult | null = null;
     try {
-      results = await runEffect(options, state, effect, signal);
+      if (effect.type === 'run_subagent') {
+        child = await runSubagent(
+          options,
+          state,
+          effect,
+          signal,
+          (run) => (running.child = run),
+          startSession,
+        );
+        results = child.results;
+      } else {
+        results = await runEffect(options, state, effect, signal);
+      }
     } finally {
       running.end();
     }
     await appendInputs(results, null);
+    // The sub-session waits for a person (or was paused on its own): so does this run, unless
+    // a command for this session arrived meanwhile (a pause or cancel forwarded to the child).
+    const waiting = child?.waiting;
+    if (waiting != null && waiting.kind !== 'stopped' && queue.length === 0)
+      return { status: state.session.status, waiting, state };
   }
 }
 

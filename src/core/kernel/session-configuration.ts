@@ -44,6 +44,8 @@ export const SessionConfigurationSchema = z.strictObject({
   sandbox: z.enum(['bubblewrap', 'none']).optional(),
   validators: z.literal('default'),
   tokenizer: z.literal('estimating'),
+  /** The workflows stages may run as sub-sessions, by id (absent when there are none). */
+  subWorkflows: z.record(z.string(), z.record(z.string(), z.json())).optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -87,6 +89,14 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     ...(config.policy.sandbox === undefined ? {} : { sandbox: config.policy.sandbox }),
     validators: 'default',
     tokenizer: 'estimating',
+    // Only when there are any, so that configurations without them keep their digests.
+    ...(config.subWorkflows === undefined || config.subWorkflows.size === 0
+      ? {}
+      : {
+          subWorkflows: Object.fromEntries(
+            [...config.subWorkflows].map(([id, sub]) => [id, asJson(sub.definition)]),
+          ),
+        }),
   });
 }
 
@@ -132,6 +142,15 @@ export function kernelConfigFromConfiguration(
       `the recorded model profiles are invalid: ${models.error.issues[0]?.message ?? 'invalid'}`,
       { cause: models.error },
     );
+  const subWorkflows = Object.entries(configuration.subWorkflows ?? {}).map(([id, definition]) => {
+    const sub = safeParseWorkflow(definition, { source: `session_configured sub-workflow ${id}` });
+    if (!sub.success)
+      throw new InvalidSessionConfigurationError(
+        `the recorded sub-workflow ${id} is invalid: ${sub.error.message}`,
+        { cause: sub.error },
+      );
+    return sub.workflow;
+  });
   const byName = new Map(builtinTools.map((tool) => [tool.name, tool]));
   const tools = configuration.tools.map((name) => {
     const tool = byName.get(name);
@@ -155,5 +174,6 @@ export function kernelConfigFromConfiguration(
     idempotentTools: configuration.idempotentTools,
     limits: configuration.limits,
     sha256: options.sha256 ?? sha256Hex,
+    ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
   });
 }

@@ -7,7 +7,10 @@ import type { FailureCategory } from '../sessions/failure-category.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import { isArtifactApproval } from './artifact-approval-id.js';
 import { callFingerprint } from './call-fingerprint.js';
+import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
+
+export type { SubagentRun };
 
 export type CallStatus =
   'proposed' | 'awaiting_approval' | 'approved' | 'started' | 'interrupted' | 'done';
@@ -72,6 +75,8 @@ export type StageRunState = {
   readonly referenceBlocks: { readonly [path: string]: number };
   /** Definition-of-done checks run since the artifact was accepted. */
   readonly checks: readonly CheckResult[];
+  /** The sub-session of a `subagent` stage's attempt, once `subagent_started` is recorded. */
+  readonly subagent: SubagentRun | null;
 };
 
 /** A recorded definition-of-done check (`dod_check_ran`). */
@@ -226,6 +231,36 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         }));
       }
       return withEntry;
+    case 'subagent_started':
+      return payload.stageId === run.stageId && payload.attempt === run.attempt
+        ? { ...withEntry, subagent: startedSubagent(payload, event.eventId) }
+        : withEntry;
+    case 'subagent_finished': {
+      if (run.subagent?.childSessionId !== payload.childSessionId) return withEntry;
+      if (run.subagent.status !== 'running') return withEntry;
+      const ended = endedSubagent(run.subagent, payload);
+      // A completed child's artifact is the attempt's answer: a turn answered with its content
+      // and no calls, whose "inference event" is `subagent_finished`; validated as a model's.
+      return {
+        ...withEntry,
+        subagent: ended.subagent,
+        turn:
+          ended.answer === null
+            ? run.turn
+            : {
+                requestId: payload.childSessionId,
+                requestedSequence: event.sequence,
+                provider: 'subagent',
+                requestDigest: '',
+                status: 'answered',
+                result: ended.answer,
+                inferenceEventId: event.eventId,
+                failure: null,
+                calls: [],
+                artifact: null,
+              },
+      };
+    }
     case 'journal_compacted':
       if (payload.stageId !== run.stageId || payload.attempt !== run.attempt) return withEntry;
       return {

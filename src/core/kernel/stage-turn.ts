@@ -5,7 +5,7 @@ import { validateArtifact } from '../validation/validate-artifact.js';
 import { artifactContentOf } from './artifact-content.js';
 import { stepCall } from './call-step.js';
 import type { KernelConfig } from './kernel-config.js';
-import type { CallRecord, KernelState, StageRunState, TurnRecord } from './kernel-state.js';
+import type { KernelState, StageRunState, TurnRecord } from './kernel-state.js';
 import { proposedArtifact, verdictOf } from './stage-artifact.js';
 import { compactJournal } from './compact-journal.js';
 import { evaluateChecks } from './dod-checks.js';
@@ -14,6 +14,10 @@ import { rejected } from './call-step.js';
 import { buildStageRequest } from './stage-request.js';
 import { referenceStrikeFailure } from './reference-strikes.js';
 import { decideArtifactApproval } from './artifact-approval.js';
+import { currentCall, isTurnFinished } from './stage-turn-status.js';
+import { stepSubagent } from './subagent-step.js';
+
+export { currentCall, isTurnFinished };
 
 type Payload = CorrexEvent['payload'];
 
@@ -24,6 +28,10 @@ export function stepStage(config: KernelConfig, state: KernelState, run: StageRu
     return [
       stageFailed(run, 'transition', `workflow ${config.workflow.id} has no stage ${run.stageId}`),
     ];
+  }
+  if (stage.subagent !== undefined) {
+    const delegated = stepSubagent(state, { ...stage, subagent: stage.subagent }, run);
+    if (delegated !== null) return delegated;
   }
   const strike = referenceStrikeFailure(run);
   if (strike !== null) return [strike];
@@ -80,18 +88,6 @@ export function stepStage(config: KernelConfig, state: KernelState, run: StageRu
     case 'acting':
       return act(config, state, stage, run, turn);
   }
-}
-
-/** A turn is over when its artifact was rejected, or it proposed calls and every one is done. */
-export function isTurnFinished(turn: TurnRecord): boolean {
-  if (turn.status !== 'acting') return false;
-  if (turn.artifact !== null) return turn.artifact.status === 'rejected';
-  return turn.calls.every((call) => call.status === 'done');
-}
-
-/** The first call of the turn that is not done. */
-export function currentCall(turn: TurnRecord): CallRecord | undefined {
-  return turn.calls.find((call) => call.status !== 'done');
 }
 
 function answer(

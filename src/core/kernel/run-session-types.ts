@@ -1,0 +1,76 @@
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { Clock } from '../base/clock.js';
+import type { IdSource } from '../base/id-source.js';
+import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
+import type { SessionStatus } from '../sessions/session-status.js';
+import type { KernelConfig } from './kernel-config.js';
+import type { KernelObserver } from './kernel-observer.js';
+import type { KernelPorts } from './kernel-ports.js';
+import type { KernelState } from './kernel-state.js';
+import type { KernelCommand } from './kernel-input.js';
+
+/*
+ * The live runner's types, apart from `run-session.ts` so that the sub-session runner
+ * (`run-subagent.ts`) can name them without an import cycle.
+ */
+
+export type RunSessionOptions = {
+  readonly store: CorrexEventStore;
+  readonly sessionId: string;
+  readonly config: KernelConfig;
+  readonly ports: KernelPorts;
+  /** Stamps every appended event; the only clock the kernel has. */
+  readonly clock: Clock;
+  /** Ids of input events (commands, effect results); decided events derive theirs. */
+  readonly ids: IdSource;
+  /** Stops this process's work: the running effect is aborted, its result recorded, the loop ends. */
+  readonly signal?: AbortSignal;
+  /** Where proposed artifacts are stored by hash (optional: the log can always rebuild them). */
+  readonly artifacts?: ArtifactStore;
+  /** Called with every event this runner appends, in order (tracing, metrics, UIs). */
+  readonly onEvent?: (event: CorrexEvent) => void;
+  /** Typed hooks over what this runner appends: stage timings, transitions, tokens, approvals, artifacts. */
+  readonly observer?: KernelObserver;
+};
+
+/** Where a run left the session. */
+export type RunOutcome = {
+  readonly status: SessionStatus;
+  /**
+   * Why the loop stopped while the session is still open. `sessionId` is set when what waits is
+   * a stage's sub-session (a call of the child awaits approval: approve it in that session, then
+   * resume this one; or the child alone was paused): resuming this session resumes the child.
+   */
+  readonly waiting:
+    | { readonly kind: 'approval'; readonly callId: string; readonly sessionId?: string }
+    | { readonly kind: 'paused'; readonly sessionId?: string }
+    | { readonly kind: 'stopped' }
+    | null;
+  readonly state: KernelState;
+};
+
+/** A session being driven in this process; commands issued here reach it between effects. */
+export type SessionRun = {
+  readonly done: Promise<RunOutcome>;
+  /** Records `workflow_cancelled` and aborts the running inference or tool process (or cancels the running sub-session). */
+  cancel(by: string, reason?: string): void;
+  /** Records `orchestration_paused` once the running effect has finished (a running sub-session is paused first). */
+  pause(by: string, reason?: string): void;
+  /** Adds a steering note; it reaches the next context pack. */
+  steer(content: string, stageId?: string): void;
+  /**
+   * Records a redirect to stage `to`. When the workflow allows it from the running stage, the
+   * running effect is aborted like a cancel's (its result still recorded) and `to` starts next;
+   * otherwise it is recorded and refused (`redirect_rejected`) and the running effect goes on.
+   */
+  redirect(to: string, by: string, reason?: string): void;
+  /**
+   * Aborts the running effect without recording anything: for a cancel already recorded by
+   * someone else, which the loop reads from the log once the aborted effect's result is in.
+   * (A running sub-session is cancelled: the parent no longer wants its result.)
+   */
+  interrupt(reason: string): void;
+};
+
+/** Starts driving a session (`startSession`); handed to the sub-session runner. */
+export type StartSession = (options: RunSessionOptions, command?: KernelCommand) => SessionRun;

@@ -420,6 +420,92 @@ describe('a stage that runs a sub-session', () => {
   });
 });
 
+describe('a sub-session and its parent, further', () => {
+  it('only reads a child that ended while its parent was not running', async () => {
+    const { workspace, store, config } = setup();
+    const stop = new AbortController();
+    const options = { store, sessionId: 'p', config, clock: newClock(), ids: newIds() };
+    await runSession(
+      { ...options, ports: livePorts(hangingProvider(() => stop.abort())), signal: stop.signal },
+      start(workspace),
+    );
+    // Someone else drove the child to its end (a crash between its end and the parent's record).
+    const childConfig = childKernelConfig(config, 'write-note');
+    const child = await runSession({
+      ...options,
+      sessionId: 'p.delegate.1',
+      config: childConfig,
+      ports: livePorts(scriptedModel([writeNote, wroteNote])),
+      ids: newIds('c'),
+    });
+    expect(child.status).toBe('completed');
+    const childEvents = (await eventsOf(store, 'p.delegate.1')).length;
+    const unused = scriptedModel([]);
+    const resumed = await runSession({ ...options, ports: livePorts(unused), ids: newIds('r') });
+    expect(resumed.status).toBe('completed');
+    expect(unused.requests()).toBe(0);
+    expect(await eventsOf(store, 'p.delegate.1')).toHaveLength(childEvents);
+    await expectBothReplay(store, 'p', 'p.delegate.1', config);
+  });
+
+  it('cancels the child when the parent is redirected away from its stage', async () => {
+    const definition = delegatingWorkflow().definition;
+    const workflow = parseWorkflow(
+      {
+        ...definition,
+        stages: [
+          {
+            ...definition.stages[0]!,
+            transitions: [
+              { when: { on: 'success' }, end: 'completed' },
+              { when: { on: 'failure' }, to: 'manual' },
+            ],
+          },
+          {
+            ...implementOnlyWorkflow().definition.stages[0]!,
+            id: 'manual',
+          },
+        ],
+      },
+      { source: 'redirecting' },
+    );
+    const { workspace, store, config } = setup(workflow);
+    const model = scriptedModel([wroteNote]);
+    let calls = 0;
+    const provider: InferenceProvider = {
+      name: 'scripted',
+      infer: (request, signal) => {
+        calls += 1;
+        return calls === 1
+          ? hangingProvider(() => run.redirect('manual', 'gina', 'do it by hand')).infer(
+              request,
+              signal,
+            )
+          : model.infer(request, signal);
+      },
+    };
+    const run: SessionRun = startSession(
+      {
+        store,
+        sessionId: 'p',
+        config,
+        ports: livePorts(provider),
+        clock: newClock(),
+        ids: newIds(),
+      },
+      start(workspace),
+    );
+    const outcome = await run.done;
+    expect(outcome.status).toBe('completed');
+    const parent = typesOf(await eventsOf(store, 'p'));
+    expect(
+      parent.slice(parent.indexOf('subagent_finished'), parent.indexOf('subagent_finished') + 4),
+    ).toEqual(['subagent_finished', 'redirect_requested', 'stage_redirected', 'transition_taken']);
+    expect(typesOf(await eventsOf(store, 'p.delegate.1')).at(-1)).toBe('workflow_cancelled');
+    await expectBothReplay(store, 'p', 'p.delegate.1', config);
+  });
+});
+
 describe('sub-workflows in the kernel configuration', () => {
   it('refuses a stage that names an unknown sub-workflow, and workflows that run each other', () => {
     expect(() => scenarioConfig({ workflow: delegatingWorkflow() })).toThrow(

@@ -113,6 +113,7 @@ export async function prepareSession(
   }
   const config = createKernelConfig({
     workflow,
+    subWorkflows: reachableSubWorkflows(workflow, harness.workflows),
     tools: builtinTools,
     policy: createAssessmentPolicy(protectPolicy(harness.policy, options), defaultToolCallRules, {
       sandbox: options.sandbox,
@@ -138,6 +139,28 @@ function protectPolicy(policy: WorkspacePolicy, options: SessionSetupOptions): W
     (path) => `${existsSync(path) ? realpathSync(path) : resolve(path)}/**`,
   );
   return { ...policy, neverWritable: [...new Set([...policy.neverWritable, ...guarded])] };
+}
+
+/**
+ * The configured workflows a session may run as sub-sessions: those its stages name, and theirs
+ * in turn. Only these are recorded; an unknown name is left for the kernel config to refuse.
+ */
+function reachableSubWorkflows(
+  workflow: Workflow,
+  known: ReadonlyMap<string, Workflow>,
+): Workflow[] {
+  const found = new Map<string, Workflow>();
+  const visit = (of: Workflow) => {
+    for (const stage of of.stages.values()) {
+      const id = stage.subagent?.workflow;
+      const sub = id === undefined ? undefined : known.get(id);
+      if (sub === undefined || found.has(sub.id) || sub.id === workflow.id) continue;
+      found.set(sub.id, sub);
+      visit(sub);
+    }
+  };
+  visit(workflow);
+  return [...found.values()];
 }
 
 async function resolveWorkflow(name: string, harness: HarnessConfig): Promise<Workflow> {

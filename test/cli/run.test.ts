@@ -179,6 +179,52 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect(question).not.toContain('hello from the model');
   });
 
+  it('runs a stage as a sub-session of a workflow from harness.yaml, and both replay', async () => {
+    scriptModel(model);
+    const dir = workspace('delegate');
+    const configured = join(root, 'delegate-home');
+    mkdirSync(configured, { recursive: true });
+    const writeOnce = WORKFLOW.replace(/^/gm, '    ').replace(
+      '    id: write-once',
+      '  - id: write-once',
+    );
+    writeFileSync(
+      join(configured, 'harness.yaml'),
+      [
+        'workflows:',
+        '  - id: delegate',
+        '    initialStage: document',
+        '    stages:',
+        '      - id: document',
+        '        role: delegator',
+        '        instructions: Have a writer do it.',
+        '        artifact: { kind: change, schema: { type: object } }',
+        '        subagent: { workflow: write-once, task: "For the parent: {{task}}" }',
+        '        transitions:',
+        '          - { when: { on: success }, end: completed }',
+        '          - { when: { on: failure }, end: failed }',
+        writeOnce,
+      ].join('\n'),
+    );
+    const result = await correx(
+      configured,
+      ['run', 'write hello.txt', '--workspace', dir, '--workflow', 'delegate', '--mode', 'auto'],
+      env,
+    );
+    expect(result.stdout).toContain('✓ workflow completed');
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
+    const parent = /^session (\S+)$/m.exec(result.stdout)![1]!;
+    const listed = await correx(configured, ['sessions', '--json']);
+    const ids = (JSON.parse(listed.stdout) as { sessionId: string }[]).map((row) => row.sessionId);
+    const child = ids.find((id) => id.startsWith(`${parent}.document.`));
+    expect(child).toBeDefined();
+    const childEvents = await correx(configured, ['events', child!, '--json']);
+    expect(childEvents.stdout).toContain('For the parent: write hello.txt');
+    for (const id of [parent, child!])
+      expect((await correx(configured, ['replay', id, '--verify'])).code).toBe(0);
+  });
+
   it('replay --verify fails on a tampered store, naming the event', async () => {
     scriptModel(model);
     const dir = workspace('tamper');

@@ -84,17 +84,23 @@ async function awaitDecision(
   outcome: RunOutcome,
   interrupted: AbortSignal,
 ): Promise<void> {
-  const callId = outcome.waiting?.kind === 'approval' ? outcome.waiting.callId : '';
+  const waitingFor = outcome.waiting?.kind === 'approval' ? outcome.waiting : undefined;
+  const callId = waitingFor?.callId ?? '';
+  // A stage that delegated to a sub-session waits on the child's approval: it is decided there.
+  const target = waitingFor?.sessionId ?? sessionId;
+  const seen = await store.lastSequence(target);
   const done = new AbortController();
   const stop = () => done.abort();
   interrupted.addEventListener('abort', stop, { once: true });
-  context.out(`approval needed for ${callId}:`);
-  for (const line of await describePendingCall(store, sessionId, callId)) context.out(line);
   context.out(
-    `  answer here, or elsewhere: correx approve ${sessionId} ${callId}  |  correx deny ${sessionId} ${callId} --reason ...`,
+    `approval needed for ${callId}${target === sessionId ? '' : ` in sub-session ${target}`}:`,
+  );
+  for (const line of await describePendingCall(store, target, callId)) context.out(line);
+  context.out(
+    `  answer here, or elsewhere: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,
   );
   try {
-    const elsewhere = changed(store, sessionId, outcome.state.session.lastSequence, done.signal);
+    const elsewhere = changed(store, target, seen, done.signal);
     // An answer given elsewhere aborts the question; that rejection is expected.
     const here =
       context.ask === undefined
@@ -113,13 +119,13 @@ async function awaitDecision(
       await context.ask!(`approve ${callId}? [y]es / [n]o (then a reason): `, done.signal)
     ).trim();
     if (/^y(es)?$/i.test(answer)) {
-      await host.command(sessionId, { type: 'approve', callId, by: context.user });
+      await host.command(target, { type: 'approve', callId, by: context.user });
       return;
     }
     const reason = /^n(o)?$/i.test(answer)
       ? (await context.ask!('reason (the model is told): ', done.signal)).trim() || 'denied'
       : answer.replace(/^n(o)?\s+/i, '') || 'denied';
-    await host.command(sessionId, { type: 'deny', callId, by: context.user, reason });
+    await host.command(target, { type: 'deny', callId, by: context.user, reason });
   }
 }
 

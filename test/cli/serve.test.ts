@@ -134,6 +134,34 @@ describe('correx serve as a process', () => {
     expect((await correx(home, ['verify', sessionId])).code).toBe(0);
   });
 
+  it('serves without any model configured, and says what a new session needs', async () => {
+    const bare = join(root, 'bare-home');
+    mkdirSync(bare, { recursive: true });
+    const server = startCorrex(bare, [
+      'serve',
+      '--port',
+      '0',
+      '--token',
+      TOKEN,
+      '--allow-root',
+      projects,
+    ]);
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    expect((await fetch(`${url}/api/sessions`, { headers })).status).toBe(200);
+    const refused = await fetch(`${url}/api/sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ task: 'x', workspace: join(projects, 'app') }),
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain('no model is configured');
+    server.child.kill('SIGTERM');
+    const stopped = await server.exited;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toContain('the router is off');
+  });
+
   it('pauses a running session at shutdown and resumes it on the next start', async () => {
     const slowly =
       (handler: FakeHandler): FakeHandler =>

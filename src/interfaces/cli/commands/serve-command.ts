@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { CorrexError } from '../../../core/base/correx-error.js';
 import { pino, type Logger } from 'pino';
 import type { CorrexEventStore } from '../../../core/event-catalog.js';
 import type { RouterFacade } from '../../../core/router/router-facade.js';
@@ -108,7 +109,13 @@ export function serveCommand(context: ServeCommandContext): Command {
         (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
       const stores = await context.openStores(location);
       const logger = context.logger ?? pino({ level: 'info' }, pino.destination(2));
-      const router = await context.createRouter?.(stores.events);
+      // Watching, approving and steering need no model: without one the server still serves,
+      // and only questions to the router (and new sessions) say what is missing.
+      const router = await context.createRouter?.(stores.events).catch((error: unknown) => {
+        if (!CorrexError.isInstance(error)) throw error;
+        context.err(`correx: the router is off: ${error.message}`);
+        return undefined;
+      });
       try {
         const host = await context.createSessionHost({ store: stores.events, location });
         const server = createCorrexServer(

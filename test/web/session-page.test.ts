@@ -197,7 +197,8 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     await page.context().close();
   });
 
-  it('cancels a waiting session from the page', async () => {
+  /** A prompt-mode session waiting for its first approval, open on its page. */
+  async function openWaitingSession(task: string) {
     const server = await startTestServer({
       deps: { webRoot },
       modelFor: () =>
@@ -206,7 +207,7 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
         ]),
     });
     const created = await api(server.address).post('/api/sessions', {
-      task: 'Wait for me',
+      task,
       workspace: server.workspace,
       mode: 'prompt',
     });
@@ -218,10 +219,27 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${server.address.url}/#/sessions/${sessionId}`);
     await page.locator('.approval-card').waitFor();
+    return { context, page };
+  }
+
+  it('cancels a waiting session from the page', async () => {
+    const { context, page } = await openWaitingSession('Wait for me');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.locator('[data-kind=workflow_cancelled]').waitFor();
     await expect.poll(() => page.getByTestId('session-status').textContent()).toBe('cancelled');
     expect(await page.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    await context.close();
+  });
+
+  it('pauses and resumes a waiting session from the page', async () => {
+    const { context, page } = await openWaitingSession('Pause me');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.locator('[data-kind=orchestration_paused]').waitFor();
+    await expect.poll(() => page.getByTestId('session-status').textContent()).toBe('paused');
+    expect(await page.getByRole('button', { name: 'Pause' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('[data-kind=orchestration_resumed]').waitFor();
+    await expect.poll(() => page.getByTestId('session-status').textContent()).toBe('running');
     await context.close();
   });
 

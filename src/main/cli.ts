@@ -12,6 +12,10 @@ import { createTerminal } from './terminal.js';
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
+// The AI SDK prints its own warnings (an unsupported response format...) into the terminal;
+// correx records what matters about a model call in the log instead.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
 const ids = createUuidV7IdSource();
 
 /** `dist/web` of this install, seen from `dist/main` (built) or `src/main` (run from source). */

@@ -64,6 +64,7 @@ type Drive = {
 export function createSessionHost(options: SessionHostOptions): SessionHost {
   const { store, clock, ids } = options;
   const active = new Map<string, Drive>();
+  const resuming = new Map<string, Promise<HostedRun>>();
   /** Sessions this process started or resumed: the ones a recorded answer wakes here. */
   const owned = new Set<string>();
   const stop = new AbortController();
@@ -144,6 +145,29 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     );
   };
 
+  /** Builds a recorded session's kernel config and providers again, then drives it. */
+  const attach = async (sessionId: string): Promise<HostedRun> => {
+    if (stopping) throw new SessionSetupError('this host is shutting down');
+    const config = await recordedKernelConfig(store, sessionId, nodeSha256);
+    const { state } = await replay(store, sessionProjection, sessionId);
+    if (state.workspace === null)
+      throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
+    const harness = await loadHarnessConfig({
+      correxHome: options.correxHome,
+      workspace: state.workspace,
+    });
+    const fromEnvironment = harness.models.length === 0 ? environmentModel(options.env) : undefined;
+    const providers = await createProviders({
+      configs:
+        fromEnvironment === undefined
+          ? harness.providers
+          : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
+      names: providerNames(config),
+      env: options.env,
+    });
+    return drive(sessionId, config, state.workspace, providers);
+  };
+
   const host: SessionHost = {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
@@ -190,29 +214,17 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       return events;
     },
 
-    async resume(sessionId) {
+    resume(sessionId) {
       const entry = active.get(sessionId);
-      if (entry !== undefined) return { sessionId, done: entry.done };
-      if (stopping) throw new SessionSetupError('this host is shutting down');
-      const config = await recordedKernelConfig(store, sessionId, nodeSha256);
-      const { state } = await replay(store, sessionProjection, sessionId);
-      if (state.workspace === null)
-        throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
-      const harness = await loadHarnessConfig({
-        correxHome: options.correxHome,
-        workspace: state.workspace,
-      });
-      const fromEnvironment =
-        harness.models.length === 0 ? environmentModel(options.env) : undefined;
-      const providers = await createProviders({
-        configs:
-          fromEnvironment === undefined
-            ? harness.providers
-            : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
-        names: providerNames(config),
-        env: options.env,
-      });
-      return drive(sessionId, config, state.workspace, providers);
+      if (entry !== undefined) return Promise.resolve({ sessionId, done: entry.done });
+      // Two callers may wake a session at once (an answer recorded here, and the terminal that
+      // asked for it): both must get the one drive, or every effect would run twice.
+      let waking = resuming.get(sessionId);
+      if (waking === undefined) {
+        waking = attach(sessionId).finally(() => resuming.delete(sessionId));
+        resuming.set(sessionId, waking);
+      }
+      return waking;
     },
 
     async options() {

@@ -1,0 +1,116 @@
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSteppingClock } from '../../src/core/base/clock.js';
+import { createCountingIdSource } from '../../src/core/base/id-source.js';
+import { correxEventCatalog, type CorrexEventStore } from '../../src/core/event-catalog.js';
+import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
+import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
+import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
+import { createSessionHost } from '../../src/main/session-host.js';
+import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { chatCompletionStream } from '../providers/openai-wire.js';
+import { tempDir } from '../support/temp-dir.js';
+
+/** The production host, with a model from the environment and the built-in tools (no sandbox). */
+describe('SessionHost', () => {
+  const root = realpathSync(tempDir('correx-host-test-'));
+  let model: FakeHttpServer;
+  let store: CorrexEventStore;
+
+  beforeAll(async () => {
+    model = await startFakeHttpServer();
+    store = openSqliteEventStore(join(root, 'correx.db'), { catalog: correxEventCatalog });
+  });
+  afterAll(async () => {
+    await store.close();
+    await model.close();
+  });
+
+  it('drives a session once when an answer and the terminal wake it at the same moment', async () => {
+    model.reply(
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            {
+              id: 'call_1',
+              name: 'write_file',
+              arguments: JSON.stringify({ path: 'once.txt', content: 'once\n' }),
+            },
+          ],
+        }),
+      ),
+      sse(
+        chatCompletionStream({
+          text: ['{"summary":"wrote once.txt","filesChanged":["once.txt"]}'],
+        }),
+      ),
+    );
+    const workspace = join(root, 'workspace');
+    const correxHome = join(root, 'home');
+    mkdirSync(workspace, { recursive: true });
+    mkdirSync(correxHome, { recursive: true });
+    const workflowFile = join(root, 'write-once.yaml');
+    writeFileSync(
+      workflowFile,
+      [
+        'id: write-once',
+        'initialStage: implement',
+        'stages:',
+        '  - id: implement',
+        '    role: implementer',
+        '    instructions: Change the workspace as the task says.',
+        '    allowedTools: [read_file, write_file]',
+        '    capabilities: [tool_calling]',
+        '    artifact: { kind: change, schema: { type: object } }',
+        '    transitions:',
+        '      - { when: { on: success }, end: completed }',
+        '      - { when: { on: failure }, end: failed }',
+        '',
+      ].join('\n'),
+    );
+    const host = createSessionHost({
+      store,
+      correxHome,
+      homeDirectory: realpathSync(root),
+      env: { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' },
+      sandbox: 'bubblewrap',
+      clock: createSteppingClock('2026-11-30T12:00:00.000Z', 1),
+      ids: createCountingIdSource('host'),
+      ports: ({ workspace: where, providers }) => ({
+        providers,
+        tools: createBuiltinToolRunner(),
+        probe: createDiskWorldProbe({ hashOnlyUnder: [where] }),
+      }),
+    });
+    const started = await host.start({
+      task: 'write once.txt',
+      workspace,
+      workflow: workflowFile,
+      mode: 'prompt',
+    });
+    const waiting = await started.done;
+    expect(waiting.waiting).toMatchObject({ kind: 'approval' });
+    const callId = waiting.waiting?.kind === 'approval' ? waiting.waiting.callId : '';
+
+    // The recorded approval wakes the session here; the terminal that asked resumes it too.
+    const [, first, second] = await Promise.all([
+      host.command(started.sessionId, { type: 'approve', callId, by: 'alice' }),
+      host.resume(started.sessionId),
+      host.resume(started.sessionId),
+    ]);
+    expect(second.done).toBe(first.done);
+    await first.done;
+    const events = await store.read(started.sessionId);
+    const types = events.map((event) => event.payload.type);
+    expect(types.filter((type) => type === 'tool_call_started')).toHaveLength(1);
+    expect(types).not.toContain('tool_call_interrupted');
+    expect(
+      events.filter(
+        (event) => event.payload.type === 'tool_receipt' && event.payload.callId === callId,
+      ),
+    ).toHaveLength(1);
+    expect(readFileSync(join(workspace, 'once.txt'), 'utf8')).toBe('once\n');
+    await host.shutdown();
+  });
+});

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
@@ -36,6 +37,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     env: options.env,
     protectedPaths: options.protectedPaths,
     sandbox: availability.kind,
+    lockDirectory: join(options.correxHome, 'locks'),
     clock: options.clock,
     ids: options.ids,
     ports: createLivePorts({

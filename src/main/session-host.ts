@@ -24,6 +24,7 @@ import type {
   StartSessionRequest,
 } from '../interfaces/session-host.js';
 import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
+import { acquireSessionLock } from './session-lock.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -45,6 +46,8 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly onEvent?: (event: CorrexEvent) => void;
   /** Reports a background run that failed (a woken session whose provider is down...). */
   readonly onError?: (sessionId: string, error: unknown) => void;
+  /** Where driver locks live (one file per driven session); absent: no cross-process lock. */
+  readonly lockDirectory?: string;
   /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
   readonly shutdownGraceMs?: number;
 };
@@ -77,6 +80,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     providers: ProviderSet,
     command?: KernelCommand,
   ): HostedRun => {
+    // Another process driving the session would run its effects a second time.
+    const lock =
+      options.lockDirectory === undefined
+        ? undefined
+        : acquireSessionLock(options.lockDirectory, sessionId);
     owned.add(sessionId);
     const current: Drive['current'] = {};
     const entry: Drive = {
@@ -112,6 +120,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           }
         } finally {
           active.delete(sessionId);
+          lock?.release();
           await providers.dispose();
         }
       })(),

@@ -153,6 +153,29 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect((await correx(home, ['replay', sessionId!, '--verify'])).code).toBe(0);
   });
 
+  it('refuses to resume a session another live process is driving', async () => {
+    model.reply(
+      (request, response) =>
+        void setTimeout(
+          () =>
+            sse(chatCompletionStream({ text: ['{"summary":"nothing","filesChanged":[]}'] }))(
+              request,
+              response,
+            ),
+          2_000,
+        ),
+    );
+    const dir = workspace('busy');
+    const running = startCorrex(home, runArgs(dir, 'auto'), env);
+    const [, sessionId] = await running.waitFor(/^session (\S+)$/m);
+    const second = await correx(home, ['resume', sessionId!], env);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/is being driven by process \d+/);
+    const first = await running.exited;
+    expect(first.stdout).toContain('✓ workflow completed');
+    expect((await correx(home, ['replay', sessionId!, '--verify'])).code).toBe(0);
+  });
+
   it('answers questions about a session and records steering notes through the router', async () => {
     scriptModel(model);
     const dir = workspace('chat');

@@ -50,7 +50,7 @@ export function demoCommand(context: CommandContext): Command {
           if (!report.testsPass)
             context.out(report.testOutput.trimEnd().split('\n').slice(-20).join('\n'));
           context.out(
-            `next      correx events ${report.sessionId}  |  correx verify ${report.sessionId}`,
+            `next      correx show ${report.sessionId}  |  correx replay ${report.sessionId} --verify  |  correx serve`,
           );
         }
         if (problem !== null) {

@@ -61,7 +61,7 @@ describe('correx demo', () => {
     expect(result.stdout).toContain('✓ workflow completed');
     const sessionId = /^session\s+(\S+) \(completed/m.exec(result.stdout)?.[1];
     expect(sessionId).toBeDefined();
-    expect(result.stdout).toContain(`correx verify ${sessionId}`);
+    expect(result.stdout).toContain(`correx replay ${sessionId} --verify`);
 
     // The sample's own tests pass in the workspace, run here independently of the demo.
     execFileSync(process.execPath, ['--test'], { cwd: workspace, stdio: 'pipe' });

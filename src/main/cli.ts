@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
@@ -50,8 +50,21 @@ process.exitCode = await runCli(
       const { parseStoreLocation } = await import('../infrastructure/open-store.js');
       const { composeSessionHost } = await import('./compose-host.js');
       const parsed = parseStoreLocation(location);
+      const locker =
+        parsed.kind === 'sqlite'
+          ? (
+              await import('../infrastructure/locks/file-session-locker.js')
+            ).createFileSessionLocker(join(correxHome(), 'locks'))
+          : (
+              await import('../infrastructure/postgres/postgres-session-locker.js')
+            ).openPostgresSessionLocker(
+              parsed.url,
+              (await import('../infrastructure/postgres/postgres-connection.js'))
+                .DEFAULT_POSTGRES_SCHEMA,
+            );
       return composeSessionHost({
         store,
+        locker,
         correxHome: correxHome(),
         protectedPaths: parsed.kind === 'sqlite' ? [dirname(resolve(parsed.path))] : [],
         clock: systemClock,

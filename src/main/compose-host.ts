@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
 import { describeSandbox, detectSandbox } from '../infrastructure/sandbox/sandbox-availability.js';
+import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
 import type { SessionHost } from '../interfaces/session-host.js';
 import { createLivePorts } from './live-ports.js';
@@ -19,6 +19,8 @@ export type ComposeHostOptions = {
   readonly ids: IdSource;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly allowedRoots?: readonly string[];
+  /** One driver per session across processes: a lock file per session, or the store's server. */
+  readonly locker: SessionLocker;
   readonly onEvent?: (event: CorrexEvent) => void;
   readonly onError?: (sessionId: string, error: unknown) => void;
   /** Told once how processes will be confined (a warning when they will not be). */
@@ -37,7 +39,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     env: options.env,
     protectedPaths: options.protectedPaths,
     sandbox: availability.kind,
-    lockDirectory: join(options.correxHome, 'locks'),
+    locker: options.locker,
     clock: options.clock,
     ids: options.ids,
     ports: createLivePorts({

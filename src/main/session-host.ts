@@ -15,6 +15,7 @@ import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
+import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type {
@@ -24,7 +25,6 @@ import type {
   StartSessionRequest,
 } from '../interfaces/session-host.js';
 import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
-import { acquireSessionLock } from './session-lock.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -46,8 +46,8 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly onEvent?: (event: CorrexEvent) => void;
   /** Reports a background run that failed (a woken session whose provider is down...). */
   readonly onError?: (sessionId: string, error: unknown) => void;
-  /** Where driver locks live (one file per driven session); absent: no cross-process lock. */
-  readonly lockDirectory?: string;
+  /** Lets one process at a time drive a session; absent: no cross-process lock. */
+  readonly locker?: SessionLocker;
   /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
   readonly shutdownGraceMs?: number;
 };
@@ -73,18 +73,21 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const stop = new AbortController();
   let stopping = false;
 
-  const drive = (
+  const drive = async (
     sessionId: string,
     config: KernelConfig,
     workspace: string,
     providers: ProviderSet,
     command?: KernelCommand,
-  ): HostedRun => {
+  ): Promise<HostedRun> => {
     // Another process driving the session would run its effects a second time.
-    const lock =
-      options.lockDirectory === undefined
-        ? undefined
-        : acquireSessionLock(options.lockDirectory, sessionId);
+    let lock;
+    try {
+      lock = await options.locker?.acquire(sessionId);
+    } catch (error) {
+      await providers.dispose();
+      throw error;
+    }
     owned.add(sessionId);
     const current: Drive['current'] = {};
     const entry: Drive = {
@@ -120,7 +123,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           }
         } finally {
           active.delete(sessionId);
-          lock?.release();
+          await lock?.release();
           await providers.dispose();
         }
       })(),
@@ -187,7 +190,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         env: options.env,
       });
       const sessionId = ids.next();
-      const run = drive(sessionId, setup.config, setup.workspace, providers, {
+      const run = await drive(sessionId, setup.config, setup.workspace, providers, {
         type: 'start',
         task: request.task,
         workspace: setup.workspace,

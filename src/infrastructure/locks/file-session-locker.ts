@@ -1,19 +1,7 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { CorrexError } from '../core/base/correx-error.js';
-
-/** Another live process drives the session; driving it here too could run an effect twice. */
-export class SessionBusyError extends CorrexError {
-  constructor(sessionId: string, holder: string) {
-    super(
-      'session_busy',
-      `session ${sessionId} is being driven by ${holder}; stop that process first (Ctrl-C pauses it), then resume here`,
-    );
-  }
-}
-
-export type SessionLock = { release(): void };
+import { SessionBusyError, type SessionLock, type SessionLocker } from './session-locker.js';
 
 type Holder = { readonly pid: number; readonly host: string };
 
@@ -41,7 +29,7 @@ function readHolder(path: string): Holder | undefined {
  * on this machine makes it a `SessionBusyError`. Guards processes sharing one CORREX_HOME (the
  * embedded store's case), not machines sharing a PostgreSQL store.
  */
-export function acquireSessionLock(directory: string, sessionId: string): SessionLock {
+function acquireSessionLock(directory: string, sessionId: string): SessionLock {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const path = join(directory, `${encodeURIComponent(sessionId)}.lock`);
   const me: Holder = { pid: process.pid, host: hostname() };
@@ -51,7 +39,7 @@ export function acquireSessionLock(directory: string, sessionId: string): Sessio
       writeSync(fd, JSON.stringify(me));
       closeSync(fd);
       return {
-        release() {
+        async release() {
           const holder = readHolder(path);
           if (holder?.pid === me.pid && holder.host === me.host) rmSync(path, { force: true });
         },
@@ -65,4 +53,12 @@ export function acquireSessionLock(directory: string, sessionId: string): Sessio
     }
   }
   throw new SessionBusyError(sessionId, 'another process that took its lock just now');
+}
+
+/** Driver locks as files in `directory` (`$CORREX_HOME/locks`), for processes on one machine. */
+export function createFileSessionLocker(directory: string): SessionLocker {
+  return {
+    acquire: async (sessionId) => acquireSessionLock(directory, sessionId),
+    close: async () => {},
+  };
 }

@@ -1,0 +1,83 @@
+import pg from 'pg';
+import { SessionBusyError, type SessionLocker } from '../locks/session-locker.js';
+import { schemaLockKey } from './postgres-connection.js';
+
+/**
+ * Driver locks as PostgreSQL session-level advisory locks, so processes on different machines
+ * sharing one store never drive the same session at once. Each held lock keeps its own
+ * connection: if the process dies, the server ends the connection and the lock with it.
+ */
+export function createPostgresSessionLocker(pool: pg.Pool, schema: string): SessionLocker {
+  // Keyed by the schema and the session id, so stores in different schemas never contend.
+  const namespace = schemaLockKey(`session-driver:${schema}`);
+  return {
+    async acquire(sessionId) {
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+          [namespace, sessionId],
+        );
+        if (rows[0]?.locked !== true) {
+          const { rows: holders } = await client.query<{ pid: number; application_name: string }>(
+            `SELECT a.pid, a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE l.locktype = 'advisory' AND l.classid = $1::int AND l.objid = hashtext($2)::oid AND l.granted`,
+            [namespace, sessionId],
+          );
+          const holder = holders[0];
+          throw new SessionBusyError(
+            sessionId,
+            holder === undefined
+              ? 'another process'
+              : `${holder.application_name || 'a client'} (server backend ${holder.pid})`,
+          );
+        }
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+      // A connection the server ends (a restart, an administrator) has lost the lock with it:
+      // hand it back to the pool as broken instead of letting its error go unhandled.
+      let gone = false;
+      client.on('error', (error) => {
+        if (gone) return;
+        gone = true;
+        client.release(error);
+      });
+      return {
+        async release() {
+          if (gone) return;
+          gone = true;
+          try {
+            await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [
+              namespace,
+              sessionId,
+            ]);
+            client.release();
+          } catch (error) {
+            // A broken connection has released the lock already; drop it from the pool.
+            client.release(error as Error);
+          }
+        },
+      };
+    },
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * A locker with its own small pool on the store's server. The pool lets the process exit while
+ * no lock is held, so a finished `correx run` does not wait for idle connections to time out.
+ */
+export function openPostgresSessionLocker(url: string, schema: string): SessionLocker {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 32,
+    allowExitOnIdle: true,
+    application_name: 'correx driver',
+  });
+  pool.on('error', () => undefined);
+  return createPostgresSessionLocker(pool, schema);
+}

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
+import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx, startCorrex } from './cli-process.js';
 
@@ -34,24 +35,7 @@ stages:
 
 /** The model's turns over the wire: write a file, then finish with the artifact. */
 function scriptModel(server: FakeHttpServer) {
-  server.reply(
-    sse(
-      chatCompletionStream({
-        toolCalls: [
-          {
-            id: 'call_1',
-            name: 'write_file',
-            arguments: JSON.stringify({ path: 'hello.txt', content: 'hello from the model\n' }),
-          },
-        ],
-      }),
-    ),
-    sse(
-      chatCompletionStream({
-        text: [JSON.stringify({ summary: 'wrote hello.txt', filesChanged: ['hello.txt'] })],
-      }),
-    ),
-  );
+  server.reply(...writeThenFinish('hello.txt', 'hello from the model\n'));
 }
 
 describe('correx run, approve, replay and tail as processes', () => {

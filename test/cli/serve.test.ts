@@ -2,12 +2,11 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  sse,
   startFakeHttpServer,
   type FakeHandler,
   type FakeHttpServer,
 } from '../providers/fake-http-server.js';
-import { chatCompletionStream } from '../providers/openai-wire.js';
+import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx, startCorrex } from './cli-process.js';
 
@@ -59,24 +58,7 @@ describe('correx serve as a process', () => {
   });
 
   it('runs a session created over REST, serves the page, and stops cleanly on SIGTERM', async () => {
-    model.reply(
-      sse(
-        chatCompletionStream({
-          toolCalls: [
-            {
-              id: 'call_1',
-              name: 'write_file',
-              arguments: JSON.stringify({ path: 'notes.txt', content: 'from the server\n' }),
-            },
-          ],
-        }),
-      ),
-      sse(
-        chatCompletionStream({
-          text: ['{"summary":"wrote notes.txt","filesChanged":["notes.txt"]}'],
-        }),
-      ),
-    );
+    model.reply(...writeThenFinish('notes.txt', 'from the server\n'));
     writeHarness(home);
     const server = startCorrex(
       home,
@@ -167,26 +149,8 @@ describe('correx serve as a process', () => {
       (handler: FakeHandler): FakeHandler =>
       (request, response) =>
         void setTimeout(() => handler(request, response), 1_500);
-    model.reply(
-      slowly(
-        sse(
-          chatCompletionStream({
-            toolCalls: [
-              {
-                id: 'call_1',
-                name: 'write_file',
-                arguments: JSON.stringify({ path: 'later.txt', content: 'after a restart\n' }),
-              },
-            ],
-          }),
-        ),
-      ),
-      sse(
-        chatCompletionStream({
-          text: ['{"summary":"wrote later.txt","filesChanged":["later.txt"]}'],
-        }),
-      ),
-    );
+    const [write, finish] = writeThenFinish('later.txt', 'after a restart\n');
+    model.reply(slowly(write), finish);
     writeHarness(home);
     mkdirSync(join(projects, 'restart'), { recursive: true });
     const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };

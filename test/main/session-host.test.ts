@@ -8,8 +8,8 @@ import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { createSessionHost } from '../../src/main/session-host.js';
-import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
-import { chatCompletionStream } from '../providers/openai-wire.js';
+import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** The production host, with a model from the environment and the built-in tools (no sandbox). */
@@ -28,24 +28,7 @@ describe('SessionHost', () => {
   });
 
   it('drives a session once when an answer and the terminal wake it at the same moment', async () => {
-    model.reply(
-      sse(
-        chatCompletionStream({
-          toolCalls: [
-            {
-              id: 'call_1',
-              name: 'write_file',
-              arguments: JSON.stringify({ path: 'once.txt', content: 'once\n' }),
-            },
-          ],
-        }),
-      ),
-      sse(
-        chatCompletionStream({
-          text: ['{"summary":"wrote once.txt","filesChanged":["once.txt"]}'],
-        }),
-      ),
-    );
+    model.reply(...writeThenFinish('once.txt', 'once\n'));
     const workspace = join(root, 'workspace');
     const correxHome = join(root, 'home');
     mkdirSync(workspace, { recursive: true });

@@ -219,6 +219,8 @@ describe('correx run, approve, replay and tail as processes', () => {
       env,
     );
     expect(result.stdout).toContain('✓ workflow completed');
+    // The child's progress shows too, marked as the sub-session's.
+    expect(result.stdout).toContain('  ↳ ▶ stage implement (attempt 1)');
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
     const parent = /^session (\S+)$/m.exec(result.stdout)![1]!;

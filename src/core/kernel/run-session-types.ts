@@ -27,7 +27,7 @@ export type RunSessionOptions = {
   readonly signal?: AbortSignal;
   /** Where proposed artifacts are stored by hash (optional: the log can always rebuild them). */
   readonly artifacts?: ArtifactStore;
-  /** Called with every event this runner appends, in order (tracing, metrics, UIs). */
+  /** Called with every event this runner appends, in order, a sub-session's too (tracing, UIs). */
   readonly onEvent?: (event: CorrexEvent) => void;
   /** Typed hooks over what this runner appends: stage timings, transitions, tokens, approvals, artifacts. */
   readonly observer?: KernelObserver;

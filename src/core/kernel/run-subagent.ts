@@ -13,9 +13,7 @@ import type {
 } from './run-session-types.js';
 
 type Payload = CorrexEvent['payload'];
-type FinishedArtifact = NonNullable<
-  Extract<Payload, { type: 'subagent_finished' }>['artifact']
->;
+type FinishedArtifact = NonNullable<Extract<Payload, { type: 'subagent_finished' }>['artifact']>;
 
 /** What driving a sub-session gave: its recorded end, or why it stopped without one. */
 export type SubagentRunResult = {
@@ -68,7 +66,9 @@ export async function runSubagent(
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    const { onEvent: _onEvent, observer: _observer, signal: _signal, ...shared } = options;
+    // The child's events reach the same listener (a terminal shows the child's progress too);
+    // the observer's metrics stay per session.
+    const { observer: _observer, signal: _signal, ...shared } = options;
     const run = start({ ...shared, sessionId: childId, config, signal: stop.signal }, command);
     attach(run);
     try {

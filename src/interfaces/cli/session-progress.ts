@@ -33,6 +33,7 @@ export function createSessionProgress(
   colour: boolean,
 ): SessionProgress {
   let running: { label: string; since: number } | null = null;
+  let root: string | undefined;
   const render = () => {
     if (running === null) return context.status('');
     const seconds = Math.floor((Date.now() - running.since) / 1000);
@@ -42,8 +43,11 @@ export function createSessionProgress(
   timer?.unref();
   return {
     onEvent(event) {
+      // Events of a stage's sub-session arrive here too: marked, so the two read apart.
+      root ??= event.sessionId;
       const line = formatEventLine(event);
-      if (line !== null) context.out(colourLine(line, colour));
+      if (line !== null)
+        context.out(`${event.sessionId === root ? '' : '  ↳ '}${colourLine(line, colour)}`);
       const payload = event.payload;
       if (payload.type === 'inference_requested') {
         running = {

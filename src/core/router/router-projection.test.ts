@@ -4,7 +4,12 @@ import { correxEventCatalog, type EventPayload } from '../event-catalog.js';
 import type { StoredEvent } from '../events/event-envelope.js';
 import { createInMemoryEventStore } from '../events/in-memory-event-store.js';
 import { replay } from '../events/replay.js';
-import { loadRouterState, MAX_SUMMARY_CHARACTERS, routerProjection } from './router-projection.js';
+import {
+  loadRouterState,
+  MAX_SUMMARY_CHARACTERS,
+  ROUTER_FOLDED_TYPES,
+  routerProjection,
+} from './router-projection.js';
 import type { RouterState } from './router-state.js';
 
 const SESSION = 's1';
@@ -182,19 +187,7 @@ describe('routerProjection (the router reducer)', () => {
   });
 
   it('every other event type passes through unchanged but for lastSequence', () => {
-    const folded = new Set([
-      'session_created',
-      'workflow_started',
-      'workflow_completed',
-      'workflow_failed',
-      'workflow_cancelled',
-      'orchestration_paused',
-      'orchestration_resumed',
-      'stage_started',
-      'stage_completed',
-      'stage_failed',
-      'transition_taken',
-    ]);
+    const folded = ROUTER_FOLDED_TYPES;
     const before = fold([created, started, stage('plan'), done('plan')]);
     const others = Object.values(eventSamples).filter((payload) => !folded.has(payload.type));
     expect(others.length).toBeGreaterThan(20);

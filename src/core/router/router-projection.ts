@@ -33,7 +33,8 @@ type RouterPayload = PayloadOf<
   | typeof transitionTaken
 >;
 
-const foldedTypes: ReadonlySet<string> = new Set<RouterPayload['type']>([
+/** The event types the router state folds; every other type only advances `lastSequence`. */
+export const ROUTER_FOLDED_TYPES: ReadonlySet<string> = new Set<RouterPayload['type']>([
   'session_created',
   'workflow_started',
   'workflow_completed',
@@ -69,7 +70,7 @@ export const routerProjection: Projection<RouterState, PayloadShape> = {
   }),
   evolve(state, event) {
     const next = { ...state, sessionId: event.sessionId, lastSequence: event.sequence };
-    if (!foldedTypes.has(event.payload.type)) return next;
+    if (!ROUTER_FOLDED_TYPES.has(event.payload.type)) return next;
     return evolveKnown(next, event.payload as RouterPayload, event);
   },
 };

@@ -17,6 +17,7 @@ import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { tempDir } from '../support/temp-dir.js';
+import { recordSessionsForCorpus } from '../golden/sessions/corpus-recorder.js';
 
 /** A real temporary workspace with the given files, and a SQLite store beside it. */
 export function scenarioWorkspace(files: Record<string, string>): {
@@ -43,7 +44,14 @@ export function closeStoresAfterEach(): { push(store: CorrexEventStore): void } 
 }
 
 export function openStore(path: string): CorrexEventStore {
-  return openSqliteEventStore(path, { catalog: correxEventCatalog });
+  const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+  const close = store.close.bind(store);
+  // With CORREX_GOLDEN_RECORD set, what the scenario recorded is kept for the session corpus.
+  store.close = async () => {
+    await recordSessionsForCorpus(store, expect.getState().currentTestName ?? 'scenario');
+    await close();
+  };
+  return store;
 }
 
 export {

@@ -25,6 +25,19 @@ import {
 } from './kernel-harness.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 
+import { createKernelConfig } from '../../src/core/kernel/kernel-config.js';
+import { toolFromRecord } from '../../src/core/kernel/session-configuration.js';
+import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
+import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
+import { builtinTools } from '../../src/core/tools/builtin-tools.js';
+import { toolArgsJsonSchema } from '../../src/core/tools/tool-contract.js';
+import { createDefaultValidatorRegistry } from '../../src/core/validation/default-validators.js';
+import {
+  behaviourFlags,
+  KERNEL_VERSION,
+  UNVERSIONED_BEHAVIOUR,
+} from '../../src/core/kernel/behaviour.js';
+
 const stores = closeStoresAfterEach();
 
 async function recordedSession(config = scenarioConfig()) {
@@ -55,6 +68,75 @@ describe('the configuration a session records at its start', () => {
     expect(rebuilt.limits.maxTurnsPerStage).toBe(5);
     expect([...rebuilt.tools.keys()]).toEqual([...config.tools.keys()]);
     expect(rebuilt.workflow.definition).toEqual(config.workflow.definition);
+  });
+
+  it('records a tool that is not built in by its description, and rebuilds it to check arguments', () => {
+    const lookup = toolFromRecord({
+      name: 'lookup_issue',
+      description: 'Look an issue up by number.',
+      inputSchema: {
+        type: 'object',
+        properties: { number: { type: 'integer', minimum: 1 } },
+        required: ['number'],
+        additionalProperties: false,
+      },
+      paramRoles: {},
+      capabilities: ['READ_ONLY'],
+      defaultTier: 'T0',
+      source: { kind: 'mcp', id: 'tracker', digest: 'a'.repeat(64) },
+    });
+    const config = createKernelConfig({
+      workflow: implementOnlyWorkflow(),
+      tools: [...builtinTools, lookup],
+      policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+      router: scenarioConfig().router,
+      validators: createDefaultValidatorRegistry(),
+      homeDirectory: '/home/u',
+    });
+    const described = JSON.parse(JSON.stringify(describeKernelConfig(config))) as unknown;
+    const rebuilt = kernelConfigFromConfiguration(described);
+    expect(canonicalJson(describeKernelConfig(rebuilt))).toBe(canonicalJson(described));
+    const tool = rebuilt.tools.get('lookup_issue')!;
+    expect(tool.source).toEqual({ kind: 'mcp', id: 'tracker', digest: 'a'.repeat(64) });
+    expect(tool.argsSchema.safeParse({ number: 3 }).success).toBe(true);
+    expect(tool.argsSchema.safeParse({ number: 0 }).success).toBe(false);
+    expect(tool.argsSchema.safeParse({ number: 3, extra: true }).success).toBe(false);
+    expect(toolArgsJsonSchema(tool)).toEqual(lookup.inputJsonSchema);
+  });
+
+  it('refuses to record a tool that is neither built in nor from a recorded source', () => {
+    const base = scenarioConfig();
+    const stray = { ...builtinTools[0]!, name: 'stray' };
+    expect(() =>
+      describeKernelConfig({ ...base, tools: new Map([...base.tools, ['stray', stray]]) }),
+    ).toThrow(/neither built in nor from a recorded source/);
+  });
+
+  it('records the decider version and every behaviour flag of this release', () => {
+    const described = describeKernelConfig(scenarioConfig());
+    expect(described.kernelVersion).toBe(KERNEL_VERSION);
+    expect(described.flags).toEqual(behaviourFlags.map((flag) => flag.name).sort());
+  });
+
+  it('rebuilds an unversioned configuration without flags, and keeps its digest', () => {
+    const unversioned = scenarioConfig({ behaviour: UNVERSIONED_BEHAVIOUR });
+    const described = describeKernelConfig(unversioned);
+    expect(described).not.toHaveProperty('kernelVersion');
+    expect(described).not.toHaveProperty('flags');
+    const rebuilt = kernelConfigFromConfiguration(JSON.parse(JSON.stringify(described)));
+    expect(rebuilt.behaviour.kernelVersion).toBe(1);
+    expect([...rebuilt.behaviour.flags]).toEqual([]);
+    expect([...rebuilt.policy.flags]).toEqual([]);
+  });
+
+  it('refuses a configuration recorded by a newer correx, naming what it does not know', () => {
+    const described = describeKernelConfig(scenarioConfig());
+    expect(() =>
+      kernelConfigFromConfiguration({ ...described, flags: ['from-the-future'] }),
+    ).toThrow(/does not know \(from-the-future\): use a newer correx/);
+    expect(() =>
+      kernelConfigFromConfiguration({ ...described, kernelVersion: KERNEL_VERSION + 1 }),
+    ).toThrow(/use a newer correx/);
   });
 
   it('is the first event of a new session, and replay rebuilds the kernel from it alone', async () => {

@@ -8,6 +8,7 @@ import {
   type KernelConfig,
   type KernelLimits,
 } from '../../src/core/kernel/kernel-config.js';
+import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
@@ -72,6 +73,7 @@ export function scenarioConfig(
     workflow?: Workflow;
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
+    behaviour?: KernelBehaviour;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
@@ -85,6 +87,7 @@ export function scenarioConfig(
     homeDirectory: realpathSync(homedir()),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.subWorkflows === undefined ? {} : { subWorkflows: options.subWorkflows }),
+    ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
   });
 }
 

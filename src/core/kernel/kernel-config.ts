@@ -7,6 +7,7 @@ import type { Workflow } from '../transitions/workflow.js';
 import type { ValidatorRegistry } from '../validation/validator-registry.js';
 import { CorrexError } from '../base/correx-error.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
+import { currentBehaviour, type KernelBehaviour } from './behaviour.js';
 
 /** The bounds that keep a stage from looping forever. */
 export type KernelLimits = {
@@ -57,6 +58,8 @@ export type KernelConfig = {
   readonly sha256: Sha256;
   /** Workflows a stage may run as a sub-session (`subagent.workflow`), by id. Absent: none. */
   readonly subWorkflows?: ReadonlyMap<string, Workflow>;
+  /** The decider version and behaviour flags in force; `policy.flags` are the same flags. */
+  readonly behaviour: KernelBehaviour;
 };
 
 export type KernelConfigOptions = {
@@ -74,6 +77,8 @@ export type KernelConfigOptions = {
   readonly sha256?: Sha256;
   /** Workflows that stages may run as sub-sessions (their `subagent.workflow` names one). */
   readonly subWorkflows?: readonly Workflow[];
+  /** Default: this release's behaviour (a new session); replay passes the recorded one. */
+  readonly behaviour?: KernelBehaviour;
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -105,10 +110,12 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
   const idempotent = new Set(options.idempotentTools ?? ['write_file']);
   for (const tool of tools.values())
     if (hasCapability(tool, 'READ_ONLY')) idempotent.add(tool.name);
+  const behaviour = options.behaviour ?? currentBehaviour();
   return {
     workflow: options.workflow,
     tools,
-    policy: options.policy,
+    // One source for the flags: the rules read the session's, whatever the policy was built with.
+    policy: { ...options.policy, flags: behaviour.flags },
     router: options.router,
     validators: options.validators,
     tokenizer: options.tokenizer ?? createEstimatingTokenizer(),
@@ -117,6 +124,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     limits,
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
+    behaviour,
   };
 }
 

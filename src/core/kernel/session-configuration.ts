@@ -12,12 +12,36 @@ import {
   defaultToolCallRules,
   unsandboxedExecRule,
 } from '../toolintent/default-rules.js';
+import { ApprovalTierSchema } from '../approvals/approval-tier.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import {
+  defineTool,
+  ParamRoleSchema,
+  ToolCapabilitySchema,
+  ToolSourceSchema,
+  type ToolDefinition,
+} from '../tools/tool-contract.js';
 import { safeParseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
 import { createKernelConfig, DEFAULT_KERNEL_LIMITS, type KernelConfig } from './kernel-config.js';
+import { recordedBehaviour, UnknownBehaviourError, type KernelBehaviour } from './behaviour.js';
 
 const positive = z.number().int().min(1);
+
+/**
+ * A tool that is not built in (an MCP server's, a plugin's), described whole: replay rebuilds
+ * it from this record without starting anything.
+ */
+export const RecordedToolSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.json()),
+  paramRoles: z.record(z.string(), ParamRoleSchema),
+  capabilities: z.array(ToolCapabilitySchema),
+  defaultTier: ApprovalTierSchema,
+  source: ToolSourceSchema,
+});
+export type RecordedTool = z.infer<typeof RecordedToolSchema>;
 
 /**
  * Everything a kernel config is built from, as data: what `session_configured` records, so that
@@ -27,7 +51,8 @@ const positive = z.number().int().min(1);
  */
 export const SessionConfigurationSchema = z.strictObject({
   workflow: z.record(z.string(), z.json()),
-  tools: z.array(z.string().min(1)),
+  /** Built-in tools by name; any other tool described whole. */
+  tools: z.array(z.union([z.string().min(1), RecordedToolSchema])),
   policy: z.record(z.string(), z.json()),
   models: z.array(z.record(z.string(), z.json())),
   homeDirectory: z.string().min(1),
@@ -46,6 +71,10 @@ export const SessionConfigurationSchema = z.strictObject({
   tokenizer: z.literal('estimating'),
   /** The workflows stages may run as sub-sessions, by id (absent when there are none). */
   subWorkflows: z.record(z.string(), z.record(z.string(), z.json())).optional(),
+  /** The decider's version (absent: recorded before behaviour was versioned, version 1). */
+  kernelVersion: z.number().int().min(2).optional(),
+  /** The behaviour flags in force, sorted (see core/kernel/behaviour.ts). */
+  flags: z.array(z.string().min(1)).optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -61,15 +90,60 @@ function asJson<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** The data a kernel config was built from. Fails for tools that are not correx's built-ins. */
-export function describeKernelConfig(config: KernelConfig): SessionConfiguration {
-  const builtin = new Map(builtinTools.map((tool) => [tool.name, tool]));
-  for (const tool of config.tools.values()) {
-    if (builtin.get(tool.name) !== tool)
-      throw new InvalidSessionConfigurationError(
-        `tool ${tool.name} is not a built-in tool; a session's configuration can only name built-in tools`,
-      );
+/** A tool as the configuration records it: a built-in by name, any other described whole. */
+function describeTool(tool: ToolDefinition): string | RecordedTool {
+  const builtin = builtinTools.find((candidate) => candidate.name === tool.name);
+  if (builtin === tool) return tool.name;
+  if (tool.source === undefined || tool.inputJsonSchema === undefined)
+    throw new InvalidSessionConfigurationError(
+      `tool ${tool.name} is neither built in nor from a recorded source, so a session cannot record it`,
+    );
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: asJson(tool.inputJsonSchema),
+    paramRoles: { ...tool.paramRoles },
+    capabilities: [...tool.capabilities],
+    defaultTier: tool.defaultTier,
+    source: { ...tool.source },
+  };
+}
+
+/** The tool a recorded entry names or describes. */
+function recordedTool(entry: string | RecordedTool): ToolDefinition {
+  if (typeof entry !== 'string') return toolFromRecord(entry);
+  const tool = builtinTools.find((candidate) => candidate.name === entry);
+  if (tool === undefined)
+    throw new InvalidSessionConfigurationError(`the recorded tool ${entry} is not a built-in tool`);
+  return tool;
+}
+
+/** A tool rebuilt from its recorded description (arguments checked by its own JSON Schema). */
+export function toolFromRecord(record: RecordedTool): ToolDefinition {
+  let argsSchema: z.ZodType;
+  try {
+    argsSchema = z.fromJSONSchema(record.inputSchema as z.core.JSONSchema.JSONSchema);
+  } catch (error) {
+    throw new InvalidSessionConfigurationError(
+      `the recorded schema of tool ${record.name} cannot be compiled: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
+  return defineTool({
+    name: record.name,
+    description: record.description,
+    argsSchema,
+    paramRoles: record.paramRoles,
+    capabilities: record.capabilities,
+    defaultTier: record.defaultTier,
+    source: record.source,
+    inputJsonSchema: record.inputSchema,
+  });
+}
+
+/** The data a kernel config was built from. Fails for a tool that is neither built in nor recorded. */
+export function describeKernelConfig(config: KernelConfig): SessionConfiguration {
+  const tools = [...config.tools.values()].map(describeTool);
   const rules = config.policy.rules.filter((rule) => rule !== unsandboxedExecRule);
   if (
     rules.length !== defaultToolCallRules.length ||
@@ -80,7 +154,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     );
   return SessionConfigurationSchema.parse({
     workflow: asJson(config.workflow.definition),
-    tools: [...config.tools.keys()],
+    tools,
     policy: asJson(config.policy.policy),
     models: asJson(config.router.profiles),
     homeDirectory: config.homeDirectory,
@@ -97,6 +171,13 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
             [...config.subWorkflows].map(([id, sub]) => [id, asJson(sub.definition)]),
           ),
         }),
+    // Unversioned sessions keep the digest they recorded.
+    ...(config.behaviour.kernelVersion < 2
+      ? {}
+      : {
+          kernelVersion: config.behaviour.kernelVersion,
+          flags: [...config.behaviour.flags].sort(),
+        }),
   });
 }
 
@@ -110,6 +191,16 @@ export function sessionConfiguredPayload(
     configuration: asJson(configuration),
     digest: config.sha256(canonicalJson(configuration)),
   };
+}
+
+function recordedBehaviourOf(configuration: SessionConfiguration): KernelBehaviour {
+  try {
+    return recordedBehaviour(configuration.kernelVersion, configuration.flags);
+  } catch (error) {
+    if (error instanceof UnknownBehaviourError)
+      throw new InvalidSessionConfigurationError(error.message, { cause: error });
+    throw error;
+  }
 }
 
 /** Builds the kernel config a recorded configuration describes. */
@@ -151,15 +242,8 @@ export function kernelConfigFromConfiguration(
       );
     return sub.workflow;
   });
-  const byName = new Map(builtinTools.map((tool) => [tool.name, tool]));
-  const tools = configuration.tools.map((name) => {
-    const tool = byName.get(name);
-    if (tool === undefined)
-      throw new InvalidSessionConfigurationError(
-        `the recorded tool ${name} is not a built-in tool`,
-      );
-    return tool;
-  });
+  const behaviour = recordedBehaviourOf(configuration);
+  const tools = configuration.tools.map(recordedTool);
   return createKernelConfig({
     workflow: workflow.workflow,
     tools,
@@ -175,5 +259,6 @@ export function kernelConfigFromConfiguration(
     limits: configuration.limits,
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
+    behaviour,
   });
 }

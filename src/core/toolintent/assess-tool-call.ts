@@ -50,7 +50,15 @@ function prepare(
   const values = extractParamValues(call.tool, args, view.roots, policy.policy);
   return {
     ok: true,
-    context: { callId: call.callId, tool: call.tool, args, values, policy: policy.policy, view },
+    context: {
+      callId: call.callId,
+      tool: call.tool,
+      args,
+      values,
+      policy: policy.policy,
+      view,
+      flags: policy.flags,
+    },
   };
 }
 

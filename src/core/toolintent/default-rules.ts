@@ -14,6 +14,8 @@ import {
   writeScopeRule,
 } from './rules/write-rules.js';
 import type { ToolCallRule } from './tool-call-rule.js';
+import { flagSet, type BehaviourFlags } from '../base/behaviour-flag.js';
+import { toolIntentFlags } from './toolintent-flags.js';
 
 /** The eight built-in plane-2 rules, in the order their findings are reported. */
 export const defaultToolCallRules: readonly ToolCallRule[] = [
@@ -58,10 +60,14 @@ export type AssessmentPolicy = {
   readonly policy: WorkspacePolicy;
   readonly rules: readonly ToolCallRule[];
   readonly sandbox?: SandboxKind;
+  /** The behaviour flags rules branch on: the session's recorded ones (see core/kernel/behaviour.ts). */
+  readonly flags: BehaviourFlags;
 };
 
 export type AssessmentPolicyOptions = {
   readonly sandbox?: SandboxKind;
+  /** Default: every plane-2 flag this release knows (today's behaviour). */
+  readonly flags?: BehaviourFlags;
 };
 
 export function createAssessmentPolicy(
@@ -82,5 +88,6 @@ export function createAssessmentPolicy(
     policy,
     rules: registered,
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    flags: options.flags ?? flagSet(toolIntentFlags),
   };
 }

@@ -1,3 +1,4 @@
+import type { BehaviourFlags } from '../base/behaviour-flag.js';
 import type { WorkspacePolicy } from '../policies/workspace-policy.js';
 import type { ToolDefinition } from '../tools/tool-contract.js';
 import type { ToolPathRoots } from '../tools/tool-path.js';
@@ -26,6 +27,8 @@ export type ToolCallContext = {
   readonly values: ExtractedValues;
   readonly policy: WorkspacePolicy;
   readonly view: ToolSessionView;
+  /** The session's recorded behaviour flags: a changed rule branches on its flag. */
+  readonly flags: BehaviourFlags;
 };
 
 /** One plane-2 rule. Registered in the policy's rule list; the assessor never hard-codes rules. */

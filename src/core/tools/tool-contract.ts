@@ -34,7 +34,23 @@ export type ToolDefinition<Args = unknown> = {
   readonly paramRoles: Readonly<Record<string, ParamRole>>;
   readonly capabilities: readonly ToolCapability[];
   readonly defaultTier: ApprovalTier;
+  /** Absent for correx's built-in tools; set for a tool an outside server offers. */
+  readonly source?: ToolSource;
+  /** The argument schema exactly as the source declared it (shown to the model as given). */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
 };
+
+/**
+ * Where a tool that is not built in comes from: the server that offered it and the SHA-256 of
+ * its description as listed, so a session records (and replay rebuilds) exactly the tool it ran.
+ */
+export const ToolSourceSchema = z.strictObject({
+  kind: z.enum(['mcp', 'plugin']),
+  /** The configured server's or plugin's name. */
+  id: z.string().min(1),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ToolSource = z.infer<typeof ToolSourceSchema>;
 
 /** Declares a tool; the schema must be a strict object so no unknown argument slips through. */
 export function defineTool<Args>(definition: ToolDefinition<Args>): ToolDefinition<Args> {
@@ -53,6 +69,7 @@ export function isMutatingTool(tool: ToolDefinition): boolean {
 
 /** The JSON Schema a model is shown for the tool's arguments. */
 export function toolArgsJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.inputJsonSchema !== undefined) return { ...tool.inputJsonSchema };
   return z.toJSONSchema(tool.argsSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
     string,
     unknown

@@ -70,7 +70,8 @@ module.exports = {
           'npm-no-pkg',
           'npm-unknown',
         ],
-        pathNot: '^node_modules/zod/',
+        // A worktree may link node_modules from another checkout: match the folder anywhere.
+        pathNot: '(^|/)node_modules/zod/',
       },
     },
     {

@@ -599,9 +599,8 @@ export { scrubbedEnvironment } from './infrastructure/tools/exec-tool.js';
 // --- kernel ---
 export {
   decide,
-  pendingEffects,
+  pendingEffect,
   derivedEventId,
-  step,
   type Decision,
   type DecidedEvent,
 } from './core/kernel/decide.js';

@@ -106,6 +106,7 @@ describe('copySessions', () => {
     const newer = createEventCatalog([
       defineEvent({
         type: 'steering_note_added',
+        origin: 'command',
         description: 'test: a newer version',
         version: 2,
         fields: { sessionId: z.string(), content: z.string(), stageId: z.string().optional() },

@@ -6,9 +6,7 @@ import { replay } from '../core/events/replay.js';
 import type { KernelConfig } from '../core/kernel/kernel-config.js';
 import type { KernelCommand } from '../core/kernel/kernel-input.js';
 import type { KernelPorts } from '../core/kernel/kernel-ports.js';
-import { kernelProjection } from '../core/kernel/kernel-state.js';
 import { recordCommand } from '../core/kernel/record-command.js';
-import { checkRedirect } from '../core/kernel/redirect.js';
 import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
 import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
@@ -206,23 +204,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
 
     async command(sessionId, command) {
+      // A session driven here records through its run, which also interrupts what it runs now.
+      const run = active.get(sessionId)?.current.run;
+      if (run !== undefined) return run.command(command);
       const events = await recordCommand({ clock, ids }, store, sessionId, command);
-      const entry = active.get(sessionId);
-      if (entry !== undefined) {
-        // The loop reads a recorded command at its next append; a cancel, or a redirect the
-        // workflow allows, must not wait for the running effect to finish.
-        if (events.some((event) => event.payload.type === 'workflow_cancelled'))
-          entry.current.run?.interrupt(
-            `session cancelled by ${command.type === 'cancel' ? command.by : '?'}`,
-          );
-        if (command.type === 'redirect' && events.length > 0) {
-          const { state } = await replay(store, kernelProjection, sessionId);
-          if (checkRedirect(entry.config, state, command.to).ok)
-            entry.current.run?.interrupt(`session redirected to ${command.to} by ${command.by}`);
-        }
-      } else if (!stopping && events.length > 0 && wakes(sessionId, command, events)) {
-        wake(sessionId);
-      }
+      if (!stopping && events.length > 0 && wakes(sessionId, command, events)) wake(sessionId);
       return events;
     },
 

@@ -126,7 +126,7 @@ describe('sessions that wait, pause, steer and cancel', () => {
       clock: newClock(),
       ids: newIds(),
       onEvent: (event: { payload: { type: string } }) => {
-        if (event.payload.type === 'inference_requested') run.pause('carol', 'lunch');
+        if (event.payload.type === 'inference_requested') void run.pause('carol', 'lunch');
       },
     };
     const run = startSession(options, {
@@ -172,7 +172,7 @@ describe('sessions that wait, pause, steer and cancel', () => {
         ids: newIds(),
         onEvent: (event) => {
           if (event.payload.type === 'inference_completed' && model.requests() === 1)
-            run.steer('Keep notes.txt under ten lines.', 'implement');
+            void run.steer('Keep notes.txt under ten lines.', 'implement');
         },
       },
       { type: 'start', task: 'write notes', workspace, workflowId: 'implement-only', mode: 'auto' },

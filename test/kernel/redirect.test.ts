@@ -93,7 +93,7 @@ describe('preempt redirect', () => {
       name: 'scripted',
       async infer(request, signal) {
         if (calls++ > 0) return model.infer(request, signal);
-        holder.run!.redirect('implement', 'alice', 'no need to explore');
+        void holder.run!.redirect('implement', 'alice', 'no need to explore');
         // A legal redirect aborts the running call at once.
         expect(signal?.aborted).toBe(true);
         throw new InferenceError({

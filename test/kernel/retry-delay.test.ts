@@ -153,7 +153,7 @@ describe('retry delays a provider asks for (retryAfterMs)', () => {
       sleep: (_ms, signal) =>
         new Promise<void>((resolve) => {
           signal.addEventListener('abort', () => resolve(), { once: true });
-          holder.run!.cancel('alice', 'not now');
+          void holder.run!.cancel('alice', 'not now');
         }),
     };
     const run = (holder.run = startSession(
@@ -187,7 +187,7 @@ describe('retry delays a provider asks for (retryAfterMs)', () => {
       sleep: (_ms, signal) =>
         new Promise<void>((resolve) => {
           signal.addEventListener('abort', () => resolve(), { once: true });
-          holder.run!.pause('alice');
+          void holder.run!.pause('alice');
         }),
     };
     const options = {

@@ -14,6 +14,7 @@ export const ApproverSchema = z.strictObject({
 export const approvalRequested = defineEvent({
   type: 'approval_requested',
   description: 'A gated tool call needs approval at the given tier before it may run.',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     tool: z.string().min(1),
@@ -26,6 +27,8 @@ export const approvalRequested = defineEvent({
 export const approvalGranted = defineEvent({
   type: 'approval_granted',
   description: 'An approval request was granted.',
+  // A person's answer enters from outside; the engine's (mode, grant, redirect) is decided.
+  origin: (payload) => (payload.by.kind === 'human' ? 'command' : 'decision'),
   fields: { callId: z.string().min(1), by: ApproverSchema, reason: z.string().optional() },
 });
 
@@ -33,6 +36,8 @@ export const approvalGranted = defineEvent({
 export const approvalDenied = defineEvent({
   type: 'approval_denied',
   description: 'An approval request was denied; the call does not run.',
+  // A person's answer enters from outside; the engine's (mode, grant, redirect) is decided.
+  origin: (payload) => (payload.by.kind === 'human' ? 'command' : 'decision'),
   fields: { callId: z.string().min(1), by: ApproverSchema, reason: z.string() },
 });
 
@@ -54,6 +59,7 @@ export type GrantScope = z.infer<typeof GrantScopeSchema>;
 export const approvalGrantAdded = defineEvent({
   type: 'approval_grant_added',
   description: 'A human added a scoped standing approval (command, path glob or host).',
+  origin: 'command',
   fields: {
     grantId: z.string().min(1),
     scope: GrantScopeSchema,
@@ -70,6 +76,7 @@ export const approvalGrantAdded = defineEvent({
 export const approvalGrantRevoked = defineEvent({
   type: 'approval_grant_revoked',
   description: 'A human revoked a standing approval grant.',
+  origin: 'command',
   fields: { grantId: z.string().min(1), by: z.string().min(1), reason: z.string() },
 });
 
@@ -80,6 +87,7 @@ export const approvalGrantRevoked = defineEvent({
 export const approvalBypassed = defineEvent({
   type: 'approval_bypassed',
   description: 'An approval a human would have been asked for was bypassed by the operator mode.',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     tool: z.string().min(1),

@@ -10,6 +10,7 @@ import { ArtifactHashSchema } from './artifact.js';
 export const artifactProposed = defineEvent({
   type: 'artifact_proposed',
   description: 'A stage proposed an artifact; validation decides whether it is accepted.',
+  origin: 'decision',
   fields: {
     hash: ArtifactHashSchema,
     kind: z.string().min(1),
@@ -27,6 +28,7 @@ export const artifactProposed = defineEvent({
 export const artifactAccepted = defineEvent({
   type: 'artifact_accepted',
   description: 'An artifact passed the whole validation pipeline.',
+  origin: 'decision',
   fields: {
     hash: ArtifactHashSchema,
     kind: z.string().min(1),

@@ -9,6 +9,7 @@ import { defineEvent } from '../events/event-definition.js';
 export const journalCompacted = defineEvent({
   type: 'journal_compacted',
   description: "A stage attempt's older journal entries were replaced by a recorded summary.",
+  origin: 'decision',
   fields: {
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),

@@ -5,6 +5,7 @@ import { defineEvent } from '../events/event-definition.js';
 export const steeringNoteAdded = defineEvent({
   type: 'steering_note_added',
   description: 'A steering note was added to a session (optionally for one stage).',
+  origin: 'command',
   fields: {
     sessionId: z.string().min(1),
     content: z.string().min(1).max(20_000),

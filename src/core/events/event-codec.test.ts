@@ -10,11 +10,13 @@ import { InMemoryEventStore } from './in-memory-event-store.js';
 // A payload that changed twice: v1 had `name`, v2 split it into `first`/`last`, v3 added `tags`.
 const personV1 = defineEvent({
   type: 'person_added',
+  origin: 'command',
   description: 'v1',
   fields: { name: z.string() },
 });
 const personV3 = defineEvent({
   type: 'person_added',
+  origin: 'command',
   description: 'v3',
   version: 3,
   fields: { first: z.string(), last: z.string(), tags: z.array(z.string()) },
@@ -69,6 +71,7 @@ describe('event codec', () => {
     expect(() =>
       defineEvent({
         type: 'x',
+        origin: 'command',
         description: '',
         version: 3,
         fields: {},

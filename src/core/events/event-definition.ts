@@ -8,9 +8,20 @@ export type Upcaster = {
 };
 
 /**
+ * Where an event comes from. A `command` enters from outside the decider (a person, the CLI,
+ * another process, or the runner recording a fact about itself); an `effect_result` records what
+ * an effect did (a model's answer, a receipt); a `decision` is derived by `decide` from the
+ * events before it, and is what replay re-derives and compares.
+ */
+export type EventOrigin = 'command' | 'effect_result' | 'decision';
+
+// Method syntax: a definition for one payload type stays assignable to `EventDefinition`.
+type OriginOfPayload<Payload> = { of(payload: Payload): EventOrigin }['of'];
+
+/**
  * One event payload type: its serial name, the version new events are written at, the zod
- * schema of that version and the upcasters that bring older stored versions up to it.
- * Defined once by the module that owns the event; listed once in `core/event-catalog.ts`.
+ * schema of that version, the upcasters that bring older stored versions up to it, and its
+ * origin. Defined once by the module that owns the event; listed once in `core/event-catalog.ts`.
  */
 export type EventDefinition<Type extends string = string, Payload = unknown> = {
   readonly type: Type;
@@ -18,6 +29,8 @@ export type EventDefinition<Type extends string = string, Payload = unknown> = {
   readonly description: string;
   readonly schema: z.ZodType<Payload>;
   readonly upcasters: readonly Upcaster[];
+  /** Fixed for most types; a function where the payload says (a person's approval, or the engine's). */
+  readonly origin: EventOrigin | OriginOfPayload<Payload>;
 };
 
 /** The payload type a definition describes. */
@@ -26,6 +39,9 @@ export type PayloadOf<Definition> = Definition extends EventDefinition<string, i
 type DefineEventSpec<Type extends string, Shape extends z.ZodRawShape> = {
   readonly type: Type;
   readonly description: string;
+  readonly origin:
+    | EventOrigin
+    | ((payload: z.infer<z.ZodObject<Shape & { type: z.ZodLiteral<Type> }>>) => EventOrigin);
   readonly fields: Shape;
   readonly version?: number;
   readonly upcasters?: readonly Upcaster[];
@@ -57,5 +73,14 @@ export function defineEvent<const Type extends string, Shape extends z.ZodRawSha
     description: spec.description,
     schema,
     upcasters,
+    origin: spec.origin as EventOrigin | OriginOfPayload<z.infer<typeof schema>>,
   } satisfies EventDefinition<Type, z.infer<typeof schema>>;
+}
+
+/** The origin of a payload under its definition. */
+export function originOf<Payload>(
+  definition: EventDefinition<string, Payload>,
+  payload: Payload,
+): EventOrigin {
+  return typeof definition.origin === 'function' ? definition.origin(payload) : definition.origin;
 }

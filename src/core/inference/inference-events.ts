@@ -14,6 +14,7 @@ const sha256Field = z.string().regex(/^[0-9a-f]{64}$/);
 export const inferenceRequested = defineEvent({
   type: 'inference_requested',
   description: 'A model call was decided: provider, model, pack digest and context manifest.',
+  origin: 'decision',
   fields: {
     requestId: z.string().min(1),
     stageId: z.string().min(1),
@@ -35,6 +36,7 @@ export const inferenceRequested = defineEvent({
 export const inferenceCompleted = defineEvent({
   type: 'inference_completed',
   description: 'A model call returned; the full response, token usage and latency.',
+  origin: 'effect_result',
   fields: {
     requestId: z.string().min(1),
     provider: z.string().min(1),
@@ -47,6 +49,7 @@ export const inferenceCompleted = defineEvent({
 export const inferenceFailed = defineEvent({
   type: 'inference_failed',
   description: 'A model call failed with a categorised, credential-free reason.',
+  origin: 'effect_result',
   fields: {
     requestId: z.string().min(1),
     provider: z.string().min(1),

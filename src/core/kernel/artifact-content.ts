@@ -1,4 +1,7 @@
+import { z } from 'zod';
+import type { Artifact } from '../artifacts/artifact.js';
 import type { JsonValue } from '../events/canonical-json.js';
+import type { CorrexEvent } from '../event-catalog.js';
 
 /**
  * The artifact content a model's final answer carries: its text parsed as JSON (a surrounding
@@ -14,4 +17,31 @@ export function artifactContentOf(text: string): JsonValue {
   } catch {
     return text;
   }
+}
+
+const JsonContentSchema = z.json();
+
+/**
+ * The content an artifact is made of: the parsed answer, or the answer's text when the parsed
+ * value is no JSON an artifact can hold (a number like 1e400 parses to Infinity).
+ */
+export function artifactContentFor(text: string): JsonValue {
+  const parsed = artifactContentOf(text);
+  return JsonContentSchema.safeParse(parsed).success ? parsed : text;
+}
+
+/** A proposed artifact rebuilt from `artifact_proposed` and the answer it was made from. */
+export function recordedArtifact(
+  sessionId: string,
+  proposed: Extract<CorrexEvent['payload'], { type: 'artifact_proposed' }>,
+  answerText: string,
+): Artifact {
+  return {
+    hash: proposed.hash,
+    kind: proposed.kind,
+    sessionId,
+    stageId: proposed.stageId,
+    content: artifactContentFor(answerText),
+    lineage: { inferenceEventId: proposed.inferenceEventId, parents: [...proposed.parents] },
+  };
 }

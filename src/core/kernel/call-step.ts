@@ -7,97 +7,109 @@ import {
   type ProposedToolCall,
 } from '../toolintent/assess-tool-call.js';
 import { toolSessionView } from '../toolintent/tool-session-projection.js';
+import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
-import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
-import type { CallRecord, KernelState, StageRunState } from './kernel-state.js';
-import { stageFailed } from './stage-failed.js';
+import type { KernelState } from './kernel-state.js';
+import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
+import { stageFailed } from './stage-failed.js';
+import type { CallRecord } from './stage-run.js';
+import type { StageContext } from './stage-context.js';
 
 type Payload = CorrexEvent['payload'];
 
 /**
- * The events that move the current tool call one step on: checks and probes before the
- * assessment, the assessment and the approval engine, the durable intent, and the
- * classification of a call a crash interrupted. Empty while an effect or a person is awaited.
+ * What the current tool call does next, each check run once: validate it and probe what the
+ * rules need, assess it and let the approval engine answer, record the durable intent and run
+ * it, or classify a call a crash interrupted.
  */
-export function stepCall(
-  config: KernelConfig,
-  state: KernelState,
-  stage: WorkflowStage,
-  run: StageRunState,
-  call: CallRecord,
-): Payload[] {
+export function nextForCall(context: StageContext, call: CallRecord): Step {
   switch (call.status) {
     case 'proposed':
-      return assess(config, state, stage, run, call);
+      return assess(context, call);
     case 'approved':
-      return [
-        {
-          type: 'tool_call_started',
-          callId: call.callId,
-          tool: call.tool,
-          targets: call.writeTargets.map((path) => {
-            const observation = state.tools.observations[path];
-            return {
-              path,
-              sha256:
-                observation === undefined || observation.kind === 'missing'
-                  ? null
-                  : observation.sha256,
-            };
-          }),
-        },
-      ];
-    case 'interrupted': {
-      if (
-        missingPaths(
-          call,
-          call.targets.map((target) => target.path),
-        ).length > 0
-      )
-        return [];
-      const classified = classifyInterruptedCall(
-        call,
-        config.tools.get(call.tool),
-        state.tools.observations,
-        config.idempotentTools,
-        config.sha256,
-      );
-      if (classified.action !== 'ask') return [classified];
-      return [
-        classified,
-        {
-          type: 'approval_requested',
-          callId: call.callId,
-          tool: call.tool,
-          tier: call.tier ?? 'T2',
-          reason: classified.reason,
-        },
-      ];
-    }
-    case 'awaiting_approval':
+      return emit({
+        type: 'tool_call_started',
+        callId: call.callId,
+        tool: call.tool,
+        targets: call.writeTargets.map((path) => {
+          const observation = context.state.tools.observations[path];
+          return {
+            path,
+            sha256:
+              observation === undefined || observation.kind === 'missing'
+                ? null
+                : observation.sha256,
+          };
+        }),
+      });
     case 'started':
+      return awaitEffect({
+        type: 'execute',
+        callId: call.callId,
+        tool: call.tool,
+        args: call.args ?? {},
+        targets: call.targets,
+      });
+    case 'interrupted':
+      return classify(context, call);
+    case 'awaiting_approval':
+      return awaitEffect({ type: 'await_approval', callId: call.callId });
     case 'done':
-      return [];
+      return IDLE;
   }
 }
 
-/** A proposed call's validated form, or why it cannot be assessed. */
-export type CheckedCall =
+/** A proposed call's validated form, or the event that refuses it. */
+type CheckedCall =
   | { readonly ok: true; readonly proposed: ProposedToolCall; readonly paths: readonly string[] }
   | { readonly ok: false; readonly event: Payload };
 
+function assess(context: StageContext, call: CallRecord): Step {
+  const { config, state, stage } = context;
+  const checked = checkCall(context, call);
+  if (!checked.ok) return emit(checked.event);
+  const missing = missingPaths(call, checked.paths);
+  if (missing.length > 0)
+    return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
+  const view = viewOf(config, state);
+  const assessment = assessToolCall(config.policy, view, checked.proposed);
+  const args = checked.proposed.args as Record<string, unknown>;
+  const reasons = assessment.findings.map((finding) => `${finding.ruleId}: ${finding.message}`);
+  const decision = decideApproval({
+    mode: state.mode,
+    verdict: assessment.verdict,
+    tier: assessment.tier,
+    subject: approvalSubjectOf(assessment, args, stage.id, view),
+    grants: state.grants,
+    at: state.lastTimestamp ?? '',
+    reason: reasons.length > 0 ? reasons.join('; ') : `${call.tool} at ${assessment.tier}`,
+  });
+  const blockedOnMissing = assessment.findings.some(
+    (finding) => finding.ruleId === 'reference-exists' && finding.severity === 'block',
+  );
+  if (!blockedOnMissing || !canCreateFiles(stage, config.tools))
+    return emit(assessment, ...decision.events);
+  // Capability-gated: the stage holds a tool that can create the missing file, so say so.
+  return emit(
+    assessment,
+    ...decision.events.map((event) =>
+      event.type === 'approval_denied'
+        ? {
+            ...event,
+            reason: `${event.reason} (if the task needs it, this stage can create it first)`,
+          }
+        : event,
+    ),
+  );
+}
+
 /** Checks a proposed call (tool known and granted, arguments valid) and lists what to probe. */
-export function checkCall(
-  config: KernelConfig,
-  state: KernelState,
-  stage: WorkflowStage,
-  run: StageRunState,
-  call: CallRecord,
-): CheckedCall {
+function checkCall(context: StageContext, call: CallRecord): CheckedCall {
+  const { config, state, stage, run } = context;
   const tool = config.tools.get(call.tool);
   const refuse = (reason: ToolCallRejection, message: string): CheckedCall => ({
     ok: false,
@@ -141,53 +153,38 @@ export function checkCall(
   };
 }
 
+/** A call a crash interrupted: its targets probed afresh, then classified (and maybe asked). */
+function classify(context: StageContext, call: CallRecord): Step {
+  const { config, state } = context;
+  const missing = missingPaths(
+    call,
+    call.targets.map((target) => target.path),
+  );
+  if (missing.length > 0)
+    return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
+  const classified = classifyInterruptedCall(
+    call,
+    config.tools.get(call.tool),
+    state.tools.observations,
+    config.idempotentTools,
+    config.sha256,
+  );
+  if (classified.action !== 'ask') return emit(classified);
+  return emit(classified, {
+    type: 'approval_requested',
+    callId: call.callId,
+    tool: call.tool,
+    tier: call.tier ?? 'T2',
+    reason: classified.reason,
+  });
+}
+
 /** Paths among `paths` not yet observed for the call. */
-export function missingPaths(call: CallRecord, paths: readonly string[]): string[] {
+function missingPaths(call: CallRecord, paths: readonly string[]): string[] {
   return paths.filter((path) => !call.observed.includes(path));
 }
 
-function assess(
-  config: KernelConfig,
-  state: KernelState,
-  stage: WorkflowStage,
-  run: StageRunState,
-  call: CallRecord,
-): Payload[] {
-  const checked = checkCall(config, state, stage, run, call);
-  if (!checked.ok) return [checked.event];
-  if (missingPaths(call, checked.paths).length > 0) return [];
-  const view = viewOf(config, state);
-  const assessment = assessToolCall(config.policy, view, checked.proposed);
-  const args = checked.proposed.args as Record<string, unknown>;
-  const reasons = assessment.findings.map((finding) => `${finding.ruleId}: ${finding.message}`);
-  const decision = decideApproval({
-    mode: state.mode,
-    verdict: assessment.verdict,
-    tier: assessment.tier,
-    subject: approvalSubjectOf(assessment, args, stage.id, view),
-    grants: state.grants,
-    at: state.lastTimestamp ?? '',
-    reason: reasons.length > 0 ? reasons.join('; ') : `${call.tool} at ${assessment.tier}`,
-  });
-  const missing = assessment.findings.some(
-    (finding) => finding.ruleId === 'reference-exists' && finding.severity === 'block',
-  );
-  if (!missing || !canCreateFiles(stage, config.tools)) return [assessment, ...decision.events];
-  // Capability-gated: the stage holds a tool that can create the missing file, so say so.
-  return [
-    assessment,
-    ...decision.events.map((event) =>
-      event.type === 'approval_denied'
-        ? {
-            ...event,
-            reason: `${event.reason} (if the task needs it, this stage can create it first)`,
-          }
-        : event,
-    ),
-  ];
-}
-
-export function viewOf(config: KernelConfig, state: KernelState) {
+function viewOf(config: KernelConfig, state: KernelState) {
   return toolSessionView(state.tools, {
     workspaceRoot: state.session.workspace ?? '/',
     homeDirectory: config.homeDirectory,

@@ -6,11 +6,11 @@ import { createAssessmentPolicy } from '../toolintent/default-rules.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { defaultCodingWorkflow } from '../transitions/default-coding-workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
-import { decide, derivedEventId, pendingEffects } from './decide.js';
+import { decide, derivedEventId, pendingEffect } from './decide.js';
 import { decideCommand } from './decide-command.js';
 import { createKernelConfig, InvalidKernelConfigError } from './kernel-config.js';
 import { KernelCommandError } from './kernel-errors.js';
-import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
+import { awaitsDecision, kernelProjection, runOf, type KernelState } from './kernel-state.js';
 
 const config = createKernelConfig({
   workflow: defaultCodingWorkflow,
@@ -76,10 +76,8 @@ describe('decide', () => {
       [0, 1, 2].map((i) => derivedEventId('s1', 'in-1', i)),
     );
     expect(decision.events.every((e) => e.causationId === 'in-1')).toBe(true);
-    expect(decision.effects).toMatchObject([
-      { type: 'infer', requestId: 'plan.1.1', provider: 'p' },
-    ]);
-    const infer = decision.effects[0]!;
+    expect(decision.effect).toMatchObject({ type: 'infer', requestId: 'plan.1.1', provider: 'p' });
+    const infer = decision.effect!;
     if (infer.type !== 'infer') throw new Error('expected infer');
     expect(infer.request.tools.map((tool) => tool.name)).toEqual([
       'read_file',
@@ -100,7 +98,10 @@ describe('decide', () => {
   it('rebuilds the pending request from state alone, as after a restart', () => {
     const { state, event } = started();
     const decision = decide(config, state, event);
-    expect(pendingEffects(config, decision.state)).toEqual(decision.effects);
+    expect(pendingEffect(config, decision.state)).toEqual({
+      settled: true,
+      effect: decision.effect,
+    });
   });
 
   it('derives nothing while an effect is pending, whatever input arrives', () => {
@@ -126,7 +127,7 @@ describe('the call state machine', () => {
         type: 'inference_completed',
         requestId: 'plan.1.1',
         provider: 'p',
-        requestDigest: current.run!.turn!.requestDigest,
+        requestDigest: runOf(current)!.turn!.requestDigest,
         result: {
           text: '',
           toolCalls: [
@@ -142,9 +143,11 @@ describe('the call state machine', () => {
       'in-2',
     );
     const proposed = decide(config, answer.state, answer.event);
-    expect(proposed.effects).toMatchObject([
-      { type: 'probe', callId: 'plan.1.1.1', paths: ['/work/project'] },
-    ]);
+    expect(proposed.effect).toMatchObject({
+      type: 'probe',
+      callId: 'plan.1.1.1',
+      paths: ['/work/project'],
+    });
     const observed = fold(
       proposed.state,
       {
@@ -169,7 +172,7 @@ describe('the call state machine', () => {
       'approval_granted',
       'tool_call_started',
     ]);
-    expect(approved.effects).toMatchObject([{ type: 'execute', callId: 'plan.1.1.1' }]);
+    expect(approved.effect).toMatchObject({ type: 'execute', callId: 'plan.1.1.1' });
     const receipt = fold(
       approved.state,
       {
@@ -190,7 +193,7 @@ describe('the call state machine', () => {
       'in-4',
     );
     const next = decide(config, receipt.state, receipt.event);
-    expect(next.effects).toMatchObject([{ type: 'probe', callId: 'plan.1.1.2' }]);
+    expect(next.effect).toMatchObject({ type: 'probe', callId: 'plan.1.1.2' });
     // Someone appends an approval for the call that already ran, in the same turn.
     const stray = fold(
       next.state,
@@ -199,7 +202,7 @@ describe('the call state machine', () => {
     );
     const decision = decide(config, stray.state, stray.event);
     expect(decision.events).toEqual([]);
-    expect(decision.effects).toEqual(next.effects);
+    expect(decision.effect).toEqual(next.effect);
   });
 });
 

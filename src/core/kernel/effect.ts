@@ -1,3 +1,4 @@
+import type { EventPayload } from '../event-catalog.js';
 import type { InferenceRequest } from '../inference/inference-request.js';
 
 /**
@@ -49,3 +50,69 @@ export type Effect =
     }
   /** Nothing to run: the session waits until a person grants or denies `callId`. */
   | { readonly type: 'await_approval'; readonly callId: string };
+
+type Payload = EventPayload;
+type ResultOf<T extends Payload['type']> = Extract<Payload, { type: T }>;
+
+/**
+ * What each effect is answered by: the result event types it records, and whether a recorded
+ * result answers this very effect (the request, call, check or child it names). The one place
+ * these facts live; the runner, replay's check and the catalog test read them from here.
+ */
+export const effectResults = {
+  infer: {
+    results: ['inference_completed', 'inference_failed'],
+    answers: (effect, payload) =>
+      (payload.type === 'inference_completed' || payload.type === 'inference_failed') &&
+      effect.requestId === payload.requestId,
+  },
+  probe: {
+    results: ['world_observed'],
+    answers: (effect, payload) =>
+      payload.type === 'world_observed' &&
+      effect.callId === payload.callId &&
+      effect.paths.includes(payload.observation.path),
+  },
+  execute: {
+    results: ['tool_receipt'],
+    answers: (effect, payload) =>
+      payload.type === 'tool_receipt' && effect.callId === payload.callId,
+  },
+  run_analysis: {
+    results: ['dod_check_ran'],
+    answers: (effect, payload) => payload.type === 'dod_check_ran' && effect.name === payload.name,
+  },
+  wait: {
+    results: ['retry_delay_elapsed'],
+    answers: (effect, payload) =>
+      payload.type === 'retry_delay_elapsed' && effect.until === payload.until,
+  },
+  run_subagent: {
+    results: ['subagent_finished'],
+    answers: (effect, payload) =>
+      payload.type === 'subagent_finished' && effect.childSessionId === payload.childSessionId,
+  },
+  // Answered by a person's `approval_granted` / `approval_denied`: a command, not a result.
+  await_approval: { results: [], answers: () => false },
+} satisfies {
+  readonly [Type in Effect['type']]: {
+    readonly results: readonly Payload['type'][];
+    answers(effect: Extract<Effect, { type: Type }>, payload: Payload): boolean;
+  };
+};
+
+/** Every result type some effect records. */
+export const effectResultTypes: ReadonlySet<string> = new Set(
+  Object.values(effectResults).flatMap((entry) => entry.results as readonly string[]),
+);
+
+/** Whether `payload` is a result that answers `effect` (false for no effect). */
+export function answersEffect(effect: Effect | undefined, payload: Payload): boolean {
+  if (effect === undefined) return false;
+  const entry = effectResults[effect.type] as {
+    answers(effect: Effect, payload: Payload): boolean;
+  };
+  return entry.answers(effect, payload);
+}
+
+export type { ResultOf };

@@ -3,6 +3,7 @@ import {
   type ApprovalGrantsState,
 } from '../approvals/approval-grants.js';
 import type { OperatorMode } from '../approvals/approval-tier.js';
+import { assertNever } from '../base/assert-never.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { Projection } from '../events/projection.js';
 import type { CorrexEvent } from '../event-catalog.js';
@@ -15,10 +16,10 @@ import type { FailureCategory } from '../sessions/failure-category.js';
 import type { StageOutcome } from '../transitions/evaluate-transition.js';
 import { artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
-import { countReferenceBlocks, missingReferences } from './reference-strikes.js';
-import { evolveRun, mapAnyTurn, type StageRunState, type TurnRecord } from './stage-run.js';
+import { missingReferences } from './reference-strikes.js';
+import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 
-export type { CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
+export type { ActingTurn, CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
 
 export type AcceptedArtifact = {
   readonly hash: string;
@@ -36,10 +37,32 @@ export type SteeringEntry = {
   readonly stageId: string | null;
 };
 
+/** How the workflow ends, once a transition said so. */
+export type WorkflowEnding = {
+  readonly result: 'completed' | 'failed';
+  readonly category: FailureCategory;
+  readonly message: string;
+};
+
+/**
+ * Where the workflow stands, one phase at a time: nothing started; between stages (the session
+ * projection's `nextStage` names what starts next); a stage attempt running; a stage just ended,
+ * its transition not yet taken; a transition that ends the workflow, or one that could not be
+ * taken; and finished. The lifecycle (running, paused, cancelled) is the session projection's.
+ */
+export type KernelPhase =
+  | { readonly kind: 'not_started' }
+  | { readonly kind: 'between_stages' }
+  | { readonly kind: 'in_stage'; readonly run: StageRunState }
+  | { readonly kind: 'transitioning'; readonly outcome: StageOutcome }
+  | { readonly kind: 'ending'; readonly ending: WorkflowEnding }
+  | { readonly kind: 'stuck'; readonly message: string }
+  | { readonly kind: 'final' };
+
 /**
  * The orchestration state: the session projection (lifecycle, stages, cycles, approvals), the
- * plane-2 tool view (observations, reads, egress), the approval grants, and the kernel's own
- * stage-turn bookkeeping. Folded from the session's events only; plain JSON.
+ * plane-2 tool view (observations, reads, egress), the approval grants, the workflow's phase,
+ * and what spans phases. Folded from the session's events only; plain JSON.
  */
 export type KernelState = {
   readonly session: SessionState;
@@ -47,28 +70,18 @@ export type KernelState = {
   readonly grants: ApprovalGrantsState;
   readonly mode: OperatorMode;
   readonly taskEventId: string | null;
-  readonly run: StageRunState | null;
-  /** The outcome of the stage that just finished, until its transition is recorded. */
-  readonly outcome: StageOutcome | null;
-  /** Set by a `transition_taken` that ends the workflow. */
-  readonly ending: {
-    readonly result: 'completed' | 'failed';
-    readonly category: FailureCategory;
-    readonly message: string;
-  } | null;
-  /** Set by `transition_rejected`: the workflow cannot move and fails. */
-  readonly stuck: string | null;
+  readonly phase: KernelPhase;
   readonly accepted: readonly AcceptedArtifact[];
   readonly steering: readonly SteeringEntry[];
   /** Real paths of files the session's tool calls wrote (definition-of-done diagnostics count only these). */
   readonly written: readonly string[];
   /**
    * A delay a provider asked for (`retryAfterMs`): no model call is requested before `until`
-   * (the failure's recorded timestamp plus the delay). `started` once `retry_delay_started` is
-   * recorded; cleared by `retry_delay_elapsed`.
+   * (the failure's recorded timestamp plus the delay), in this attempt or the next one.
+   * `started` once `retry_delay_started` is recorded; cleared by `retry_delay_elapsed`.
    */
   readonly retryDelay: RetryDelay | null;
-  /** A recorded redirect the kernel has not answered yet. */
+  /** A recorded redirect command the kernel has not answered yet. */
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
   readonly subagents: { readonly [stageId: string]: number };
@@ -94,17 +107,14 @@ export type RetryDelay = {
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
   name: 'kernel',
-  version: 1,
+  version: 2,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
     grants: approvalGrantsProjection.initial(),
     mode: 'prompt',
     taskEventId: null,
-    run: null,
-    outcome: null,
-    ending: null,
-    stuck: null,
+    phase: { kind: 'not_started' },
     accepted: [],
     steering: [],
     written: [],
@@ -128,59 +138,69 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   },
 };
 
+/** The running stage attempt, or null outside one. */
+export function runOf(state: KernelState): StageRunState | null {
+  return state.phase.kind === 'in_stage' ? state.phase.run : null;
+}
+
 /** Whether the last event is an input that `decide` has not answered yet (it may answer nothing). */
 export function awaitsDecision(state: KernelState): boolean {
   return state.lastInputSequence > 0 && state.lastInputSequence === state.session.lastSequence;
 }
 
+/** The kernel's own part of the fold; every event type is named. */
 function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
   const payload = event.payload;
   switch (payload.type) {
     case 'session_created':
       return { ...state, mode: payload.mode, taskEventId: event.eventId };
+    case 'workflow_started':
+      return { ...state, phase: { kind: 'between_stages' } };
     case 'stage_started':
       return {
         ...state,
-        run: {
-          stageId: payload.stageId,
-          attempt: payload.attempt,
-          turns: 0,
-          turn: null,
-          transcript: [],
-          failures: {},
-          referenceBlocks: {},
-          checks: [],
-          subagent: null,
-        },
+        phase: { kind: 'in_stage', run: startedRun(payload.stageId, payload.attempt) },
       };
     case 'stage_completed':
       return {
         ...state,
-        run: null,
-        outcome: {
-          kind: 'completed',
-          ...(payload.verdict === undefined ? {} : { verdict: payload.verdict }),
+        phase: {
+          kind: 'transitioning',
+          outcome: {
+            kind: 'completed',
+            ...(payload.verdict === undefined ? {} : { verdict: payload.verdict }),
+          },
         },
       };
     case 'stage_failed':
-      return { ...state, run: null, outcome: { kind: 'failed', category: payload.category } };
+      return {
+        ...state,
+        phase: { kind: 'transitioning', outcome: { kind: 'failed', category: payload.category } },
+      };
     case 'transition_taken': {
-      const previous = state.outcome;
-      const ending =
-        payload.end === undefined
-          ? null
-          : {
-              result: payload.end,
-              category: previous?.kind === 'failed' ? previous.category : ('validation' as const),
-              message: `stage ${payload.from} ended the workflow (${payload.condition}, edge ${payload.edge})`,
-            };
-      return { ...state, outcome: null, ending };
+      if (payload.end === undefined) return { ...state, phase: { kind: 'between_stages' } };
+      const previous = state.phase.kind === 'transitioning' ? state.phase.outcome : null;
+      return {
+        ...state,
+        phase: {
+          kind: 'ending',
+          ending: {
+            result: payload.end,
+            category: previous?.kind === 'failed' ? previous.category : 'validation',
+            message: `stage ${payload.from} ended the workflow (${payload.condition}, edge ${payload.edge})`,
+          },
+        },
+      };
     }
     case 'transition_rejected':
-      return { ...state, outcome: null, stuck: payload.message };
+      return { ...state, phase: { kind: 'stuck', message: payload.message } };
+    case 'workflow_completed':
+    case 'workflow_failed':
+    case 'workflow_cancelled':
+      return { ...state, phase: { kind: 'final' } };
     case 'inference_failed': {
+      const next = withRun(state, event);
       const delayMs = payload.retryAfterMs ?? 0;
-      const next = state.run === null ? state : { ...state, run: evolveRun(state.run, event) };
       if (delayMs <= 0) return next;
       // The recorded failure's timestamp is the only clock: the delay runs from it.
       const until = new Date(Date.parse(event.timestamp) + delayMs).toISOString();
@@ -196,10 +216,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       };
     }
     case 'tool_call_assessed': {
-      if (state.run === null) return state;
-      const run = evolveRun(state.run, event);
+      const run = runOf(state);
+      if (run === null) return state;
       const missing = missingReferences(payload, state.tools.observations);
-      return { ...state, run: countReferenceBlocks(run, payload.callId, missing) };
+      return inStage(state, countReferenceBlocks(evolveRun(run, event), payload.callId, missing));
     }
     case 'redirect_requested':
       return {
@@ -213,11 +233,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'redirect_rejected':
       return { ...state, redirect: null };
     case 'stage_redirected':
-      return { ...state, redirect: null, run: null };
+      return { ...state, redirect: null, phase: { kind: 'between_stages' } };
     case 'subagent_started':
       return {
-        ...state,
-        run: state.run === null ? null : evolveRun(state.run, event),
+        ...withRun(state, event),
         subagents: {
           ...state.subagents,
           [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
@@ -243,42 +262,56 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
         ],
       };
     case 'artifact_accepted': {
-      const content = state.run?.turn?.result
-        ? artifactContentOf(state.run.turn.result.text)
-        : null;
+      const turn = runOf(state)?.turn;
       const accepted: AcceptedArtifact = {
         hash: payload.hash,
         kind: payload.kind,
         stageId: payload.stageId,
-        content,
+        content: turn?.status === 'acting' ? artifactContentOf(turn.result.text) : null,
         eventId: event.eventId,
         sequence: event.sequence,
       };
-      return {
-        ...withTurn(state, event, (turn) => ({
-          ...turn,
-          artifact: {
-            hash: payload.hash,
-            status: 'accepted',
-            approval: turn.artifact?.approval ?? null,
-          },
-        })),
-        accepted: [...state.accepted, accepted],
-      };
+      return { ...withRun(state, event), accepted: [...state.accepted, accepted] };
     }
+    // Folded into the running stage attempt only.
+    case 'session_configured':
+    case 'orchestration_paused':
+    case 'orchestration_resumed':
+    case 'lifecycle_rejected':
+    case 'artifact_proposed':
+    case 'validation_failed':
+    case 'approval_requested':
+    case 'approval_granted':
+    case 'approval_denied':
+    case 'approval_grant_added':
+    case 'approval_grant_revoked':
+    case 'approval_bypassed':
+    case 'tool_call_proposed':
+    case 'tool_call_started':
+    case 'tool_receipt':
+    case 'world_observed':
+    case 'egress_allowlist_changed':
+    case 'inference_requested':
+    case 'inference_completed':
+    case 'tool_call_rejected':
+    case 'tool_call_interrupted':
+    case 'tool_call_classified':
+    case 'dod_check_ran':
+    case 'journal_compacted':
+    case 'subagent_finished':
+      return withRun(state, event);
     default:
-      return state.run === null ? state : { ...state, run: evolveRun(state.run, event) };
+      return assertNever(payload, 'event folded into the kernel state');
   }
 }
 
-function withTurn(
-  state: KernelState,
-  event: CorrexEvent,
-  change: (turn: TurnRecord) => TurnRecord,
-): KernelState {
-  if (state.run === null) return state;
-  const run = evolveRun(state.run, event);
-  return { ...state, run: mapAnyTurn(run, change) };
+function withRun(state: KernelState, event: CorrexEvent): KernelState {
+  const run = runOf(state);
+  return run === null ? state : inStage(state, evolveRun(run, event));
+}
+
+function inStage(state: KernelState, run: StageRunState): KernelState {
+  return { ...state, phase: { kind: 'in_stage', run } };
 }
 
 function writtenBy(written: readonly string[], event: CorrexEvent): readonly string[] {

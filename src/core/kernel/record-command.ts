@@ -5,16 +5,20 @@ import { isFinalStatus } from '../sessions/session-status.js';
 import { appendDecided, type RecordingContext } from './append-decided.js';
 import { decideCommand } from './decide-command.js';
 import type { KernelCommand } from './kernel-input.js';
-import { kernelProjection } from './kernel-state.js';
+import { kernelProjection, runOf, type KernelState } from './kernel-state.js';
+import { checkRedirect } from './redirect.js';
+import { recordedKernelConfig } from './replay-session.js';
 
 /**
- * Records a person's command (approve, deny, steer, pause, cancel) in a session that may be
- * running in another process, exactly as the kernel would record it: the session's state is
- * folded, `decideCommand` says which events the command becomes (an illegal lifecycle move is
+ * Records a person's command (approve, deny, steer, pause, cancel, redirect) in a session that
+ * may be running in another process, exactly as the kernel would record it: the session's state
+ * is folded, `decideCommand` says which events the command becomes (an illegal lifecycle move is
  * recorded as `lifecycle_rejected`; approving a call that awaits nothing throws), and they are
  * appended after the last event seen, decided again after a conflict (see `appendDecided`).
- * A cancel also cancels the sub-session the running stage waits on (no runner may be left to
- * forward it: a parent waiting on its child's approval holds no process).
+ * The one route every command takes, whoever issues it. A cancel, a pause, or a redirect the
+ * workflow allows also reaches the sub-session the running stage waits on, in its own log (no
+ * runner may be left to forward it: a parent waiting on its child's approval holds no process);
+ * whoever drives the child reads it there.
  */
 export async function recordCommand(
   context: RecordingContext,
@@ -22,24 +26,60 @@ export async function recordCommand(
   sessionId: string,
   command: KernelCommand,
 ): Promise<StoredEvent<EventPayload>[]> {
-  let child: string | null = null;
+  let before: KernelState | null = null;
   const recorded = await appendDecided(context, events, sessionId, async () => {
     const { state, sequence } = await replay(events, kernelProjection, sessionId);
-    const subagent = state.run?.subagent;
-    child = subagent?.status === 'running' ? subagent.childSessionId : null;
+    before = state;
     return { sequence, payloads: sequence === 0 ? [] : decideCommand(state, sessionId, command) };
   });
-  if (
-    command.type === 'cancel' &&
-    child !== null &&
-    recorded.some((event) => event.payload.type === 'workflow_cancelled')
-  ) {
-    const { state, sequence } = await replay(events, kernelProjection, child);
-    if (sequence > 0 && !isFinalStatus(state.session.status))
-      await recordCommand(context, events, child, {
-        ...command,
-        reason: `${command.reason ?? `cancelled by ${command.by}`} (parent session ${sessionId})`,
-      });
+  const subagent = before === null ? null : runOf(before)?.subagent;
+  if (before === null || subagent?.status !== 'running' || recorded.length === 0) return recorded;
+  const forward = await forwardedToChild(events, sessionId, before, command, recorded);
+  if (forward !== null) {
+    const { state, sequence } = await replay(events, kernelProjection, subagent.childSessionId);
+    const open =
+      forward.type === 'pause'
+        ? state.session.status === 'running'
+        : !isFinalStatus(state.session.status);
+    if (sequence > 0 && open)
+      await recordCommand(context, events, subagent.childSessionId, forward);
   }
   return recorded;
+}
+
+/** The command a sub-session gets when its parent is cancelled, paused or redirected away. */
+async function forwardedToChild(
+  events: CorrexEventStore,
+  sessionId: string,
+  parent: KernelState,
+  command: KernelCommand,
+  recorded: readonly StoredEvent<EventPayload>[],
+): Promise<KernelCommand | null> {
+  const types = recorded.map((event) => event.payload.type);
+  const parentNote = `(parent session ${sessionId})`;
+  switch (command.type) {
+    case 'cancel':
+      return types.includes('workflow_cancelled')
+        ? {
+            ...command,
+            reason: `${command.reason ?? `cancelled by ${command.by}`} ${parentNote}`,
+          }
+        : null;
+    case 'pause':
+      return types.includes('orchestration_paused')
+        ? { ...command, reason: command.reason ?? `parent session ${sessionId} paused` }
+        : null;
+    case 'redirect': {
+      // Legal now means the parent's kernel moves away from the stage: its child is not needed.
+      const config = await recordedKernelConfig(events, sessionId);
+      if (!checkRedirect(config, parent, command.to).ok) return null;
+      return {
+        type: 'cancel',
+        by: command.by,
+        reason: `the parent was redirected to ${command.to} ${parentNote}`,
+      };
+    }
+    default:
+      return null;
+  }
 }

@@ -1,7 +1,7 @@
 import type { CorrexEvent } from '../event-catalog.js';
 import { edgeName } from '../transitions/workflow-definition.js';
 import type { KernelConfig } from './kernel-config.js';
-import type { KernelState, PendingRedirect } from './kernel-state.js';
+import { runOf, type KernelState, type PendingRedirect } from './kernel-state.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -22,7 +22,7 @@ export type RedirectCheck =
  * session along its graph, never outside it, and the graph's bounds still guarantee it ends.
  */
 export function checkRedirect(config: KernelConfig, state: KernelState, to: string): RedirectCheck {
-  const run = state.run;
+  const run = runOf(state);
   if (state.session.status !== 'running' || run === null)
     return {
       ok: false,

@@ -31,31 +31,6 @@ export function missingReferences(
   return [...new Set(paths)];
 }
 
-/** Counts an assessment's missing references in the run and marks its call as blocked by them. */
-export function countReferenceBlocks(
-  run: StageRunState,
-  callId: string,
-  paths: readonly string[],
-): StageRunState {
-  if (paths.length === 0) return run;
-  const referenceBlocks = { ...run.referenceBlocks };
-  for (const path of paths) referenceBlocks[path] = (referenceBlocks[path] ?? 0) + 1;
-  const turn = run.turn;
-  return {
-    ...run,
-    referenceBlocks,
-    turn:
-      turn === null
-        ? null
-        : {
-            ...turn,
-            calls: turn.calls.map((call) =>
-              call.callId === callId ? { ...call, referenceBlocked: true } : call,
-            ),
-          },
-  };
-}
-
 /** The `stage_failed` the third block of one path calls for, or null. */
 export function referenceStrikeFailure(run: StageRunState): CorrexEvent['payload'] | null {
   const struck = Object.entries(run.referenceBlocks).find(

@@ -2,8 +2,8 @@ import { CorrexError } from '../base/correx-error.js';
 import type { Sha256 } from '../base/sha256.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
-import { decide, pendingEffects, type DecidedEvent } from './decide.js';
-import type { Effect } from './effect.js';
+import { decide, pendingEffect, type DecidedEvent } from './decide.js';
+import { answersEffect, effectResultTypes, type Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { isInputEvent } from './input-events.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
@@ -47,6 +47,8 @@ export async function replaySession(
   const from = options.fromSequence ?? 0;
   let state = kernelProjection.initial();
   let expected: DecidedEvent[] = [];
+  // The effect the session waited on when the last decision settled: what a result must answer.
+  let pending: Effect | null = null;
   let inputs = 0;
   let decided = 0;
   let events = 0;
@@ -87,7 +89,24 @@ export async function replaySession(
         actual: identity(event),
       });
     }
-    const unanswered = checkAnswersEffect(kernelConfig, state, event);
+    // A result answers what the state before it waits on; past a command that still calls for
+    // a decision (a redirect recorded while the effect ran), what the last decision awaited.
+    let awaited: Effect | null = pending;
+    if (effectResultTypes.has(event.payload.type)) {
+      try {
+        const now = pendingEffect(kernelConfig, state);
+        if (now.settled) awaited = now.effect;
+      } catch (error) {
+        if (!CorrexError.isInstance(error)) throw error;
+        return fail({
+          sequence: event.sequence,
+          reason: `the pending effect cannot be rebuilt: ${error.message}`,
+          expected: null,
+          actual: identity(event),
+        });
+      }
+    }
+    const unanswered = checkAnswersEffect(state, awaited, event);
     if (unanswered !== null)
       return fail({
         sequence: event.sequence,
@@ -101,7 +120,9 @@ export async function replaySession(
     // effect's result, a note appended by another process): so does replay.
     if (next.done !== true && isInputEvent(next.value.payload)) continue;
     try {
-      expected = [...decide(kernelConfig, state, event).events];
+      const decision = decide(kernelConfig, state, event);
+      expected = [...decision.events];
+      pending = decision.effect;
       batchMatched = 0;
     } catch (error) {
       if (!CorrexError.isInstance(error)) throw error;
@@ -173,56 +194,14 @@ function identity(event: DecidedEvent | CorrexEvent): string {
 
 /** An effect result must answer the effect that was pending when it was recorded. */
 function checkAnswersEffect(
-  config: KernelConfig,
   state: KernelState,
+  pending: Effect | null,
   event: CorrexEvent,
 ): string | null {
   const payload = event.payload;
-  const results: ReadonlySet<string> = RESULT_TYPES;
   // After a cancel or pause the runner still records what the aborted effect did.
-  if (!results.has(payload.type) || state.session.status !== 'running') return null;
-  let effect: Effect | undefined;
-  try {
-    effect = pendingEffects(config, state)[0];
-  } catch (error) {
-    if (!CorrexError.isInstance(error)) throw error;
-    return `the pending effect cannot be rebuilt: ${error.message}`;
-  }
-  return answers(effect, payload)
+  if (!effectResultTypes.has(payload.type) || state.session.status !== 'running') return null;
+  return answersEffect(pending ?? undefined, payload)
     ? null
-    : `a recorded ${payload.type} answers no pending effect (pending: ${effect?.type ?? 'none'})`;
-}
-
-const RESULT_TYPES: ReadonlySet<string> = new Set([
-  'inference_completed',
-  'inference_failed',
-  'world_observed',
-  'tool_receipt',
-  'dod_check_ran',
-  'retry_delay_elapsed',
-  'subagent_finished',
-]);
-
-function answers(effect: Effect | undefined, payload: CorrexEvent['payload']): boolean {
-  switch (payload.type) {
-    case 'inference_completed':
-    case 'inference_failed':
-      return effect?.type === 'infer' && effect.requestId === payload.requestId;
-    case 'world_observed':
-      return (
-        effect?.type === 'probe' &&
-        effect.callId === payload.callId &&
-        effect.paths.includes(payload.observation.path)
-      );
-    case 'tool_receipt':
-      return effect?.type === 'execute' && effect.callId === payload.callId;
-    case 'dod_check_ran':
-      return effect?.type === 'run_analysis' && effect.name === payload.name;
-    case 'retry_delay_elapsed':
-      return effect?.type === 'wait' && effect.until === payload.until;
-    case 'subagent_finished':
-      return effect?.type === 'run_subagent' && effect.childSessionId === payload.childSessionId;
-    default:
-      return false;
-  }
+    : `a recorded ${payload.type} answers no pending effect (pending: ${pending?.type ?? 'none'})`;
 }

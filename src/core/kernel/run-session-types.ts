@@ -49,27 +49,33 @@ export type RunOutcome = {
   readonly state: KernelState;
 };
 
-/** A session being driven in this process; commands issued here reach it between effects. */
+/**
+ * A session being driven in this process. Commands are recorded in the store like anyone
+ * else's (the loop reads them after its current effect); a cancel, a legal redirect, or a pause
+ * during a retry delay also aborts what runs now.
+ */
 export type SessionRun = {
   readonly done: Promise<RunOutcome>;
-  /** Records `workflow_cancelled` and aborts the running inference or tool process (or cancels the running sub-session). */
-  cancel(by: string, reason?: string): void;
-  /** Records `orchestration_paused` once the running effect has finished (a running sub-session is paused first). */
-  pause(by: string, reason?: string): void;
+  /** Records a command (see `recordCommand`) and interrupts the running effect when it calls for it. */
+  command(command: KernelCommand): Promise<readonly CorrexEvent[]>;
+  /** Records `workflow_cancelled` and aborts the running inference or tool process (or the running sub-session's). */
+  cancel(by: string, reason?: string): Promise<void>;
+  /** Records `orchestration_paused`; the loop stops once the running effect has finished. */
+  pause(by: string, reason?: string): Promise<void>;
   /** Adds a steering note; it reaches the next context pack. */
-  steer(content: string, stageId?: string): void;
+  steer(content: string, stageId?: string): Promise<void>;
   /**
    * Records a redirect to stage `to`. When the workflow allows it from the running stage, the
    * running effect is aborted like a cancel's (its result still recorded) and `to` starts next;
    * otherwise it is recorded and refused (`redirect_rejected`) and the running effect goes on.
    */
-  redirect(to: string, by: string, reason?: string): void;
+  redirect(to: string, by: string, reason?: string): Promise<void>;
   /**
-   * Aborts the running effect without recording anything: for a cancel already recorded by
-   * someone else, which the loop reads from the log once the aborted effect's result is in.
-   * (A running sub-session is cancelled: the parent no longer wants its result.)
+   * Aborts the running effect (or only a retry delay's wait) without recording anything: for a
+   * command recorded by someone else, which the loop reads from the log once the effect ended
+   * (after `recording` settles, when the command is still being recorded).
    */
-  interrupt(reason: string): void;
+  interrupt(reason: string, scope?: 'effect' | 'wait', recording?: Promise<unknown>): void;
 };
 
 /** Starts driving a session (`startSession`); handed to the sub-session runner. */

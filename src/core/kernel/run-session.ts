@@ -1,29 +1,27 @@
 import { CorrexError } from '../base/correx-error.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { isFinalStatus } from '../sessions/session-status.js';
-import type { Artifact } from '../artifacts/artifact.js';
-import { decide, pendingEffects } from './decide.js';
-import { KernelInvariantError } from './kernel-errors.js';
-import { proposedArtifact } from './stage-artifact.js';
+import { decide, pendingEffect } from './decide.js';
 import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
+import { KernelInvariantError } from './kernel-errors.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelCommand } from './kernel-input.js';
-import { awaitsDecision, kernelProjection, type KernelState } from './kernel-state.js';
-import { sessionConfiguredPayload } from './session-configuration.js';
-import { currentCall } from './stage-turn.js';
-import { KernelWiringError, runEffect } from './run-effect.js';
-import { runSubagent, type SubagentRunResult } from './run-subagent.js';
-import type { RunOutcome, RunSessionOptions, SessionRun } from './run-session-types.js';
-
-export { KernelWiringError };
-import { checkRedirect } from './redirect.js';
 import { evolveMetrics, kernelMetricsProjection, metricSignals } from './kernel-metrics.js';
 import { notifyObserver } from './kernel-observer.js';
+import { awaitsDecision, kernelProjection, runOf, type KernelState } from './kernel-state.js';
+import { recordCommand } from './record-command.js';
+import { checkRedirect } from './redirect.js';
+import { KernelWiringError, runEffect } from './run-effect.js';
+import type { RunOutcome, RunSessionOptions, SessionRun } from './run-session-types.js';
+import { runSubagent, type SubagentRunResult } from './run-subagent.js';
+import { sessionConfiguredPayload } from './session-configuration.js';
+import { currentCall } from './stage-run.js';
+
+export { KernelWiringError };
+export type { RunOutcome, RunSessionOptions, SessionRun };
 
 type Payload = CorrexEvent['payload'];
-
-export type { RunOutcome, RunSessionOptions, SessionRun };
 
 /** The config a runner was given is not the one the session recorded at its start. */
 export class SessionConfigurationMismatchError extends CorrexError {
@@ -35,15 +33,6 @@ export class SessionConfigurationMismatchError extends CorrexError {
   }
 }
 
-/** The digest of the configuration a session recorded at its start (null: none recorded). */
-async function recordedConfiguration(
-  store: CorrexEventStore,
-  sessionId: string,
-): Promise<string | null> {
-  const [first] = await store.read(sessionId, { limit: 1 });
-  return first?.payload.type === 'session_configured' ? first.payload.digest : null;
-}
-
 /** Drives a session until it finishes or waits (approval, pause). See `startSession`. */
 export function runSession(
   options: RunSessionOptions,
@@ -53,54 +42,57 @@ export function runSession(
 }
 
 /**
- * The live effect runner. Replays the session's state from the store; records `command` (if
- * any); marks a call that was started without a receipt as interrupted (crash-exact recovery);
+ * The live effect runner. Replays the session's state from the store; marks a call that was
+ * started without a receipt as interrupted (crash-exact recovery); records `command` (if any);
  * then loops: let `decide` answer the last input, append its events with `expectedSequence`,
  * run the pending effect through its port with an AbortSignal, append the result as an input.
- * It stops when nothing is pending: finished, paused, or waiting for a person. A waiting
- * session needs no process: whoever appends the answer and calls `runSession` again wakes it.
+ * Commands reach the session by one route: they are recorded in the store (`command`, or by
+ * anyone else), and the loop reads what was appended after each effect. It stops when nothing
+ * is pending: finished, paused, or waiting for a person. A waiting session needs no process:
+ * whoever appends the answer and calls `runSession` again wakes it.
  */
 export function startSession(options: RunSessionOptions, command?: KernelCommand): SessionRun {
-  const queue: KernelCommand[] = command === undefined ? [] : [command];
-  const running = new RunningEffect(options.sessionId);
+  const running = new RunningEffect();
   const stop = options.signal;
   stop?.addEventListener('abort', () => running.abort(stop.reason), { once: true });
-  const done = drive(options, queue, running);
+  const done = drive(options, command, running);
+  const record = (recorded: KernelCommand): Promise<readonly CorrexEvent[]> => {
+    const recording = recordCommand(options, options.store, options.sessionId, recorded);
+    // What the command asks of the running effect happens now; the loop (and a sub-session's
+    // loop, whose log the command is forwarded to) reads the record before it goes on.
+    running.answer(options.config, recorded, recording);
+    return recording;
+  };
   return {
     done,
-    cancel(by, reason) {
-      queue.push({ type: 'cancel', by, ...(reason === undefined ? {} : { reason }) });
-      running.cancel(by, reason, `session cancelled by ${by}`);
+    command: record,
+    async cancel(by, reason) {
+      await record({ type: 'cancel', by, ...(reason === undefined ? {} : { reason }) });
     },
-    pause(by, reason) {
-      queue.push({ type: 'pause', by, ...(reason === undefined ? {} : { reason }) });
-      running.pause(by, reason);
+    async pause(by, reason) {
+      await record({ type: 'pause', by, ...(reason === undefined ? {} : { reason }) });
     },
-    steer(content, stageId) {
-      queue.push({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
+    async steer(content, stageId) {
+      await record({ type: 'steer', content, ...(stageId === undefined ? {} : { stageId }) });
     },
-    redirect(to, by, reason) {
-      queue.push({ type: 'redirect', to, by, ...(reason === undefined ? {} : { reason }) });
-      // Checked against the state the loop last folded: an illegal redirect aborts nothing.
-      if (checkRedirect(options.config, running.state, to).ok)
-        running.cancel(by, undefined, `session redirected to ${to} by ${by}`);
+    async redirect(to, by, reason) {
+      await record({ type: 'redirect', to, by, ...(reason === undefined ? {} : { reason }) });
     },
-    interrupt(reason) {
-      running.cancel(`session ${options.sessionId}`, undefined, reason);
+    interrupt(reason, scope = 'effect', recording) {
+      if (recording !== undefined) running.track(recording);
+      running.interrupt(new Error(reason), scope, recording);
     },
   };
 }
 
-/** The abort handle of the effect running now; each effect gets its own. */
+/** The effect running now (each gets its own abort handle), and what it means for a command. */
 class RunningEffect {
   /** The state the loop last folded (what a redirect is checked against before it aborts). */
   state: KernelState = kernelProjection.initial();
-  /** The sub-session a running `run_subagent` drives: cancel and pause are forwarded to it. */
+  /** The sub-session a running `run_subagent` drives: a cancel or pause reaches its effect too. */
   child: SessionRun | null = null;
   private controller: AbortController | null = null;
   private type: Effect['type'] | null = null;
-
-  constructor(private readonly sessionId: string) {}
 
   begin(type: Effect['type']): AbortSignal {
     this.controller = new AbortController();
@@ -113,46 +105,75 @@ class RunningEffect {
     this.type = null;
   }
 
-  /** Stops the running effect (a sub-session's runner stops too, recording nothing). */
+  /** This process stops: the running effect (and a sub-session's runner) stop, recording nothing new. */
   abort(reason: unknown): void {
     this.controller?.abort(reason);
   }
 
-  /** A cancel, a legal redirect or someone else's cancel: a running sub-session is cancelled. */
-  cancel(by: string, reason: string | undefined, message: string): void {
-    if (this.child !== null)
-      this.child.cancel(by, `${reason ?? message} (parent session ${this.sessionId})`);
-    // Between effects there is nothing to abort: queued commands are read before the next one.
-    else this.abort(new Error(message));
+  /**
+   * Aborts what runs now: any effect, or only a retry delay's wait (a pause lets a model call or
+   * tool finish). A running sub-session's effect is interrupted the same way; its own loop reads
+   * the command forwarded into its log.
+   */
+  interrupt(reason: Error, scope: 'effect' | 'wait', recording?: Promise<unknown>): void {
+    if (this.child !== null) this.child.interrupt(reason.message, scope, recording);
+    else if (scope === 'effect' || this.type === 'wait') this.controller?.abort(reason);
   }
 
-  /** A pause waits for a running model call or tool, not for a retry delay; it pauses a sub-session. */
-  pause(by: string, reason: string | undefined): void {
-    if (this.child !== null)
-      this.child.pause(by, reason ?? `parent session ${this.sessionId} paused`);
-    else if (this.type === 'wait') this.controller?.abort(new Error(`session paused by ${by}`));
+  /** Commands of this process still being recorded. */
+  private readonly recording = new Set<Promise<unknown>>();
+
+  /** Registers a command being recorded: the loop reads it before it goes on. */
+  track(recording: Promise<unknown>): void {
+    this.recording.add(recording);
+    const settle = () => void this.recording.delete(recording);
+    recording.then(settle, settle);
+  }
+
+  /** Resolves once every command issued here so far is recorded (or refused). */
+  async recorded(): Promise<void> {
+    while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
+  }
+
+  /**
+   * What a command asks of the running effect, at once: a cancel or a legal redirect aborts it,
+   * a pause ends a retry delay's wait. Checked against the state the loop last folded.
+   */
+  answer(config: KernelConfig, command: KernelCommand, recording: Promise<unknown>): void {
+    this.track(recording);
+    if (isFinalStatus(this.state.session.status)) return;
+    const interrupt = (reason: string, scope: 'effect' | 'wait') =>
+      this.interrupt(new Error(reason), scope, recording);
+    if (command.type === 'cancel') interrupt(`session cancelled by ${command.by}`, 'effect');
+    else if (command.type === 'pause') interrupt(`session paused by ${command.by}`, 'wait');
+    else if (command.type === 'redirect' && checkRedirect(config, this.state, command.to).ok)
+      interrupt(`session redirected to ${command.to} by ${command.by}`, 'effect');
   }
 }
 
 async function drive(
   options: RunSessionOptions,
-  queue: KernelCommand[],
+  command: KernelCommand | undefined,
   running: RunningEffect,
 ): Promise<RunOutcome> {
   const { store, sessionId, config, clock, ids } = options;
   let state = kernelProjection.initial();
   let metrics = kernelMetricsProjection.initial();
   let last: CorrexEvent | undefined;
-  const reload = async () => {
-    state = kernelProjection.initial();
-    metrics = kernelMetricsProjection.initial();
-    for await (const event of store.stream(sessionId)) {
-      state = kernelProjection.evolve(state, event);
+  const fold = (event: CorrexEvent) => {
+    state = kernelProjection.evolve(state, event);
+    last = event;
+  };
+  /** Reads what was appended after the last folded event (by anyone: a command, another process). */
+  const catchUp = async () => {
+    for await (const event of store.stream(sessionId, {
+      afterSequence: state.session.lastSequence,
+    })) {
+      fold(event);
       if (options.observer !== undefined) metrics = evolveMetrics(metrics, event);
-      last = event;
     }
   };
-  await reload();
+  await catchUp();
   const appendOnce = async (
     events: {
       eventId: string;
@@ -166,8 +187,7 @@ async function drive(
       { expectedSequence: state.session.lastSequence },
     );
     for (const event of stored) {
-      state = kernelProjection.evolve(state, event);
-      last = event;
+      fold(event);
       options.onEvent?.(event);
       if (options.observer !== undefined) {
         const signals = metricSignals(metrics, event);
@@ -178,7 +198,7 @@ async function drive(
   };
   /** Inputs are facts: on a conflict they are appended again after the newer events. */
   const appendInputs = async (
-    payloads: Payload[],
+    payloads: readonly Payload[],
     causationId: string | null,
     correlationId: string | null = null,
   ) => {
@@ -194,13 +214,18 @@ async function drive(
         return await appendOnce(events);
       } catch (error) {
         if (!isConflict(error)) throw error;
-        await reload();
+        await catchUp();
       }
     }
   };
 
+  const recorded = await recordedConfiguration(store, sessionId);
+  if (recorded !== null && recorded !== sessionConfiguredPayload(config).digest) {
+    throw new SessionConfigurationMismatchError(sessionId);
+  }
+
   // A call started by a process that is gone: record that, so decide probes and classifies it.
-  const interrupted = state.run?.turn ? currentCall(state.run.turn) : undefined;
+  const interrupted = currentCall(runOf(state)?.turn ?? null);
   if (interrupted?.status === 'started' && !isFinalStatus(state.session.status)) {
     await appendInputs(
       [{ type: 'tool_call_interrupted', callId: interrupted.callId, tool: interrupted.tool }],
@@ -208,50 +233,55 @@ async function drive(
     );
   }
 
-  const recorded = await recordedConfiguration(store, sessionId);
-  if (recorded !== null && recorded !== sessionConfiguredPayload(config).digest) {
-    throw new SessionConfigurationMismatchError(sessionId);
+  if (command !== undefined) {
+    const payloads: Payload[] = decideCommand(state, sessionId, command);
+    // A new session's first event records the configuration replay and resume rebuild.
+    if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0)
+      payloads.unshift(sessionConfiguredPayload(config));
+    // A sub-session's first events are correlated to the parent's `subagent_started`.
+    const correlation = command.type === 'start' ? (command.parent?.eventId ?? null) : null;
+    await appendInputs(payloads, null, correlation);
   }
 
+  /** Waits for commands issued in this process and reads them; true when anything new was read. */
+  const readCommands = async () => {
+    const before = state.session.lastSequence;
+    await running.recorded();
+    await catchUp();
+    return state.session.lastSequence !== before;
+  };
+
   for (;;) {
-    while (queue.length > 0) {
-      const command = queue.shift()!;
-      const payloads: Payload[] = decideCommand(state, sessionId, command);
-      // A new session's first event records the configuration replay and resume rebuild.
-      if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0)
-        payloads.unshift(sessionConfiguredPayload(config));
-      // A sub-session's first events are correlated to the parent's `subagent_started`.
-      const correlation = command.type === 'start' ? (command.parent?.eventId ?? null) : null;
-      await appendInputs(payloads, null, correlation);
-    }
-    // What decide left pending, so the request is not rebuilt right after it was built.
-    let decided: readonly Effect[] | undefined;
+    let effect: Effect | null;
     if (awaitsDecision(state)) {
       const decision = decide(config, state, last!);
-      decided = decision.effects;
+      effect = decision.effect;
       if (decision.events.length > 0) {
-        const artifacts = proposedArtifacts(config, state, decision.events);
         try {
           await appendOnce(decision.events.map((event) => ({ ...event })));
         } catch (error) {
           if (!isConflict(error)) throw error;
-          await reload();
+          await catchUp();
           continue;
         }
         // Content lives in the artifact store; the log holds the hash (and the model text it came from).
-        for (const artifact of artifacts) await options.artifacts?.put(artifact);
+        for (const artifact of decision.artifacts) await options.artifacts?.put(artifact);
       }
-    }
-    if (queue.length > 0) continue;
-    const effect = (decided ?? pendingEffects(config, state))[0];
-    if (
-      effect === undefined ||
-      effect.type === 'await_approval' ||
-      options.signal?.aborted === true
-    ) {
-      return outcome(state, effect, options.signal?.aborted === true);
+    } else {
+      const pending = pendingEffect(config, state);
+      // The last event is a decision, so the state is settled; anything else is a kernel bug.
+      if (!pending.settled)
+        throw new KernelInvariantError(
+          `session ${sessionId} is not settled after its last decision`,
+        );
+      effect = pending.effect;
     }
     running.state = state;
+    // A command issued here while deciding comes first (a pause before the next model call).
+    if (await readCommands()) continue;
+    if (effect === null || effect.type === 'await_approval' || options.signal?.aborted === true) {
+      return outcome(state, effect, options.signal?.aborted === true);
+    }
     const signal = running.begin(effect.type);
     let results: Payload[];
     let child: SubagentRunResult | null = null;
@@ -272,45 +302,34 @@ async function drive(
     } finally {
       running.end();
     }
+    // What was recorded meanwhile (a cancel, a pause, a note) is read before the result goes in.
+    const before = state.session.lastSequence;
+    await readCommands();
     await appendInputs(results, null);
     // The sub-session waits for a person (or was paused on its own): so does this run, unless
-    // a command for this session arrived meanwhile (a pause or cancel forwarded to the child).
+    // something for this session was recorded meanwhile (a pause or cancel forwarded to the child).
     const waiting = child?.waiting;
-    if (waiting != null && waiting.kind !== 'stopped' && queue.length === 0)
+    if (waiting != null && waiting.kind !== 'stopped' && state.session.lastSequence === before)
       return { status: state.session.status, waiting, state };
   }
 }
 
-function outcome(state: KernelState, effect: Effect | undefined, stopped: boolean): RunOutcome {
+/** The digest of the configuration a session recorded at its start (null: none recorded). */
+async function recordedConfiguration(
+  store: CorrexEventStore,
+  sessionId: string,
+): Promise<string | null> {
+  const [first] = await store.read(sessionId, { limit: 1 });
+  return first?.payload.type === 'session_configured' ? first.payload.digest : null;
+}
+
+function outcome(state: KernelState, effect: Effect | null, stopped: boolean): RunOutcome {
   const status = state.session.status;
   if (status === 'paused') return { status, waiting: { kind: 'paused' }, state };
   if (effect?.type === 'await_approval')
     return { status, waiting: { kind: 'approval', callId: effect.callId }, state };
   if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
   return { status, waiting: null, state };
-}
-
-/** The artifacts a decision proposes, rebuilt from the state it was made on and checked by hash. */
-function proposedArtifacts(
-  config: KernelConfig,
-  state: KernelState,
-  events: readonly { readonly payload: Payload }[],
-): Artifact[] {
-  const artifacts: Artifact[] = [];
-  for (const { payload } of events) {
-    if (payload.type !== 'artifact_proposed') continue;
-    const stage = config.workflow.stages.get(payload.stageId);
-    const turn = state.run?.turn;
-    const artifact =
-      stage && turn ? proposedArtifact(state, stage, turn, config.sha256) : undefined;
-    if (artifact?.hash !== payload.hash) {
-      throw new KernelInvariantError(
-        `artifact ${payload.hash} cannot be rebuilt from the state that proposed it`,
-      );
-    }
-    artifacts.push(artifact);
-  }
-  return artifacts;
 }
 
 function isConflict(error: unknown): boolean {

@@ -2,8 +2,9 @@ import { createArtifact, type Artifact } from '../artifacts/artifact.js';
 import type { Sha256 } from '../base/sha256.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
-import { artifactContentOf } from './artifact-content.js';
-import type { KernelState, TurnRecord } from './kernel-state.js';
+import { artifactContentFor } from './artifact-content.js';
+import type { KernelState } from './kernel-state.js';
+import type { InferenceResult } from '../inference/inference-result.js';
 
 /**
  * The artifact a turn's final answer proposes, rebuilt from recorded state alone: its content is
@@ -13,10 +14,10 @@ import type { KernelState, TurnRecord } from './kernel-state.js';
 export function proposedArtifact(
   state: KernelState,
   stage: WorkflowStage,
-  turn: TurnRecord,
+  turn: { readonly result: InferenceResult; readonly inferenceEventId: string },
   sha256: Sha256,
 ): Artifact {
-  const text = turn.result?.text ?? '';
+  const text = turn.result.text;
   // The artifact derives from the latest accepted artifact of every other stage, in order.
   const latest = new Map<string, string>();
   for (const artifact of state.accepted)
@@ -28,11 +29,7 @@ export function proposedArtifact(
     content,
     lineage: { inferenceEventId: turn.inferenceEventId, parents: [...new Set(latest.values())] },
   });
-  try {
-    return createArtifact(draft(artifactContentOf(text)), sha256);
-  } catch {
-    return createArtifact(draft(text), sha256);
-  }
+  return createArtifact(draft(artifactContentFor(text)), sha256);
 }
 
 /** The `verdict` field of an artifact's content, when it has one. */

@@ -1,4 +1,6 @@
 import type { ApprovalTier } from '../approvals/approval-tier.js';
+import type { Artifact } from '../artifacts/artifact.js';
+import { assertNever } from '../base/assert-never.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { InferenceResult } from '../inference/inference-result.js';
@@ -6,6 +8,7 @@ import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import { isArtifactApproval } from './artifact-approval-id.js';
+import { recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
@@ -36,30 +39,49 @@ export type CallRecord = {
   readonly referenceBlocked: boolean;
 };
 
-/** The current inference turn of the running stage attempt. */
-export type TurnRecord = {
-  readonly requestId: string;
-  /** The sequence of `inference_requested`: the pack is built from what came before it. */
-  readonly requestedSequence: number;
-  readonly provider: string;
-  readonly requestDigest: string;
-  readonly status: 'requested' | 'answered' | 'failed' | 'acting';
-  readonly result: InferenceResult | null;
-  /** The `inference_completed` event, for artifact lineage. */
-  readonly inferenceEventId: string | null;
-  readonly failure: { readonly category: FailureCategory; readonly message: string } | null;
-  readonly calls: readonly CallRecord[];
-  readonly artifact: {
-    readonly hash: string;
-    readonly status: 'proposed' | 'rejected' | 'accepted';
-    /** A `requiresApproval` stage's gate: asked, granted, or denied (with who and why). */
-    readonly approval: ArtifactApproval | null;
-  } | null;
+/** The answer's artifact, once proposed: what validation checks and a person may approve. */
+export type ProposedArtifact = {
+  readonly hash: string;
+  readonly status: 'proposed' | 'rejected' | 'accepted';
+  /** The artifact as proposed, rebuilt from the recorded answer and `artifact_proposed`. */
+  readonly artifact: Artifact;
+  /** A `requiresApproval` stage's gate: asked, granted, or denied (with who and why). */
+  readonly approval: ArtifactApproval | null;
 };
 
 export type ArtifactApproval =
   | { readonly status: 'pending' | 'granted' }
   | { readonly status: 'denied'; readonly by: string; readonly reason: string };
+
+type TurnIdentity = {
+  readonly requestId: string;
+  /** The sequence of `inference_requested`: the pack is built from what came before it. */
+  readonly requestedSequence: number;
+  readonly provider: string;
+  readonly requestDigest: string;
+};
+
+type Answered = TurnIdentity & {
+  readonly result: InferenceResult;
+  /** The `inference_completed` event (or `subagent_finished`), for artifact lineage. */
+  readonly inferenceEventId: string;
+};
+
+/** The current inference turn of the running stage attempt, by where it stands. */
+export type TurnRecord =
+  | (TurnIdentity & { readonly status: 'requested' })
+  | (TurnIdentity & {
+      readonly status: 'failed';
+      readonly failure: { readonly category: FailureCategory; readonly message: string };
+    })
+  | (Answered & { readonly status: 'answered' })
+  | (Answered & {
+      readonly status: 'acting';
+      readonly calls: readonly CallRecord[];
+      readonly artifact: ProposedArtifact | null;
+    });
+
+export type ActingTurn = Extract<TurnRecord, { status: 'acting' }>;
 
 /** The kernel's view of the stage attempt that is running. */
 export type StageRunState = {
@@ -87,7 +109,22 @@ export type CheckResult = {
   readonly output: string;
 };
 
-/** Folds one event into the running stage attempt. Pure. */
+/** A fresh attempt of a stage. */
+export function startedRun(stageId: string, attempt: number): StageRunState {
+  return {
+    stageId,
+    attempt,
+    turns: 0,
+    turn: null,
+    transcript: [],
+    failures: {},
+    referenceBlocks: {},
+    checks: [],
+    subagent: null,
+  };
+}
+
+/** Folds one event into the running stage attempt. Pure; every event type is named. */
 export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState {
   const payload = event.payload;
   const entry = transcriptEntryOf(event);
@@ -103,23 +140,18 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           provider: payload.provider,
           requestDigest: payload.requestDigest,
           status: 'requested',
-          result: null,
-          inferenceEventId: null,
-          failure: null,
-          calls: [],
-          artifact: null,
         },
       };
     case 'inference_completed':
       return mapTurn(withEntry, payload.requestId, (turn) => ({
-        ...turn,
+        ...identityOf(turn),
         status: 'answered',
         result: payload.result,
         inferenceEventId: event.eventId,
       }));
     case 'inference_failed':
       return mapTurn(withEntry, payload.requestId, (turn) => ({
-        ...turn,
+        ...identityOf(turn),
         status: 'failed',
         failure: {
           category: payload.category === 'malformed_response' ? 'inference' : 'provider',
@@ -143,24 +175,28 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         failed: false,
         referenceBlocked: false,
       };
-      return mapAnyTurn(withEntry, (turn) => ({
-        ...turn,
-        status: 'acting',
-        calls: [...turn.calls, call],
-      }));
+      return mapActing(withEntry, (turn) => ({ ...turn, calls: [...turn.calls, call] }));
     }
     case 'artifact_proposed':
-      return mapAnyTurn(withEntry, (turn) => ({
+      return mapActing(withEntry, (turn) => ({
         ...turn,
-        status: 'acting',
-        artifact: { hash: payload.hash, status: 'proposed', approval: null },
+        artifact: {
+          hash: payload.hash,
+          status: 'proposed',
+          artifact: recordedArtifact(event.sessionId, payload, turn.result.text),
+          approval: null,
+        },
       }));
     case 'validation_failed':
-      return mapAnyTurn(withEntry, (turn) =>
-        turn.artifact?.hash === payload.hash
-          ? { ...turn, artifact: { ...turn.artifact, status: 'rejected' } }
-          : turn,
+      return mapArtifact(withEntry, (artifact) =>
+        artifact.hash === payload.hash ? { ...artifact, status: 'rejected' } : artifact,
       );
+    case 'artifact_accepted':
+      return mapArtifact(withEntry, (artifact) => ({
+        ...artifact,
+        hash: payload.hash,
+        status: 'accepted',
+      }));
     case 'tool_call_rejected':
       return finishCall(withEntry, payload.callId, ['proposed'], true);
     case 'world_observed':
@@ -221,15 +257,13 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         observed: [],
       }));
     case 'tool_call_classified':
-      if (payload.action === 'record') {
+      if (payload.action === 'record')
         return finishCall(withEntry, payload.callId, ['interrupted'], false);
-      }
-      if (payload.action === 'execute') {
+      if (payload.action === 'execute')
         return mapCall(withEntry, payload.callId, ['interrupted'], (call) => ({
           ...call,
           status: 'approved',
         }));
-      }
       return withEntry;
     case 'subagent_started':
       return payload.stageId === run.stageId && payload.attempt === run.attempt
@@ -255,9 +289,6 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
                 status: 'answered',
                 result: ended.answer,
                 inferenceEventId: event.eventId,
-                failure: null,
-                calls: [],
-                artifact: null,
               },
       };
     }
@@ -274,7 +305,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
             eventId: event.eventId,
             sequence: payload.throughSequence,
           },
-          ...run.transcript.filter((entry) => entry.sequence > payload.throughSequence),
+          ...run.transcript.filter((item) => item.sequence > payload.throughSequence),
         ],
       };
     case 'dod_check_ran':
@@ -292,9 +323,44 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
             ],
           }
         : withEntry;
-    default:
+    // The attempt's own beginning and end, and what the session and its lifecycle track.
+    case 'session_created':
+    case 'session_configured':
+    case 'workflow_started':
+    case 'workflow_completed':
+    case 'workflow_failed':
+    case 'workflow_cancelled':
+    case 'orchestration_paused':
+    case 'orchestration_resumed':
+    case 'stage_started':
+    case 'stage_completed':
+    case 'stage_failed':
+    case 'lifecycle_rejected':
+    case 'transition_taken':
+    case 'transition_rejected':
+    case 'approval_grant_added':
+    case 'approval_grant_revoked':
+    case 'approval_bypassed':
+    case 'egress_allowlist_changed':
+    case 'steering_note_added':
+    case 'retry_delay_started':
+    case 'retry_delay_elapsed':
+    case 'redirect_requested':
+    case 'stage_redirected':
+    case 'redirect_rejected':
       return withEntry;
+    default:
+      return assertNever(payload, 'event folded into a stage attempt');
   }
+}
+
+function identityOf(turn: TurnRecord): TurnIdentity {
+  return {
+    requestId: turn.requestId,
+    requestedSequence: turn.requestedSequence,
+    provider: turn.provider,
+    requestDigest: turn.requestDigest,
+  };
 }
 
 /** Records the gate's answer on the turn's proposed artifact, if the approval names it. */
@@ -303,12 +369,10 @@ function withArtifactApproval(
   callId: string,
   approval: ArtifactApproval,
 ): StageRunState {
-  return mapAnyTurn(run, (turn) =>
-    turn.artifact !== null &&
-    turn.artifact.status === 'proposed' &&
-    artifactApprovalKey(turn.artifact.hash) === callId
-      ? { ...turn, artifact: { ...turn.artifact, approval } }
-      : turn,
+  return mapArtifact(run, (artifact) =>
+    artifact.status === 'proposed' && artifactApprovalKey(artifact.hash) === callId
+      ? { ...artifact, approval }
+      : artifact,
   );
 }
 
@@ -318,7 +382,8 @@ function finishCall(
   from: readonly CallStatus[],
   failed: boolean,
 ): StageRunState {
-  const call = run.turn?.calls.find((candidate) => candidate.callId === callId);
+  const turn = run.turn;
+  const call = turn?.status === 'acting' ? turn.calls.find((c) => c.callId === callId) : undefined;
   if (call === undefined || !from.includes(call.status)) return run;
   const mapped = mapCall(run, callId, from, (record) => ({ ...record, status: 'done', failed }));
   // A missing reference has its own budget (three strikes per path), not the fingerprint's.
@@ -342,13 +407,13 @@ const ANY: readonly CallStatus[] = [
  * Changes a call only from the statuses its event may follow, so a stray event (an approval
  * appended for a call that already ran) can never send a finished call round again.
  */
-function mapCall(
+export function mapCall(
   run: StageRunState,
   callId: string,
   from: readonly CallStatus[],
   change: (call: CallRecord) => CallRecord,
 ): StageRunState {
-  return mapAnyTurn(run, (turn) => ({
+  return mapActingOnly(run, (turn) => ({
     ...turn,
     calls: turn.calls.map((call) =>
       call.callId === callId && from.includes(call.status) ? change(call) : call,
@@ -364,9 +429,54 @@ function mapTurn(
   return run.turn?.requestId === requestId ? { ...run, turn: change(run.turn) } : run;
 }
 
-export function mapAnyTurn(
+/** An answered turn starts acting (calls or an artifact); an acting one goes on. */
+function mapActing(run: StageRunState, change: (turn: ActingTurn) => ActingTurn): StageRunState {
+  const turn = run.turn;
+  if (turn === null) return run;
+  if (turn.status === 'acting') return { ...run, turn: change(turn) };
+  if (turn.status !== 'answered') return run;
+  return { ...run, turn: change({ ...turn, status: 'acting', calls: [], artifact: null }) };
+}
+
+function mapActingOnly(
   run: StageRunState,
-  change: (turn: TurnRecord) => TurnRecord,
+  change: (turn: ActingTurn) => ActingTurn,
 ): StageRunState {
-  return run.turn === null ? run : { ...run, turn: change(run.turn) };
+  return run.turn?.status === 'acting' ? { ...run, turn: change(run.turn) } : run;
+}
+
+function mapArtifact(
+  run: StageRunState,
+  change: (artifact: ProposedArtifact) => ProposedArtifact,
+): StageRunState {
+  return mapActingOnly(run, (turn) =>
+    turn.artifact === null ? turn : { ...turn, artifact: change(turn.artifact) },
+  );
+}
+
+/** Counts an assessment's missing references in the run and marks its call as blocked by them. */
+export function countReferenceBlocks(
+  run: StageRunState,
+  callId: string,
+  paths: readonly string[],
+): StageRunState {
+  if (paths.length === 0) return run;
+  const referenceBlocks = { ...run.referenceBlocks };
+  for (const path of paths) referenceBlocks[path] = (referenceBlocks[path] ?? 0) + 1;
+  return mapCall({ ...run, referenceBlocks }, callId, ANY, (call) => ({
+    ...call,
+    referenceBlocked: true,
+  }));
+}
+
+/** A turn is over when its artifact was rejected, or it proposed calls and every one is done. */
+export function isTurnFinished(turn: TurnRecord): boolean {
+  if (turn.status !== 'acting') return false;
+  if (turn.artifact !== null) return turn.artifact.status === 'rejected';
+  return turn.calls.every((call) => call.status === 'done');
+}
+
+/** The first call of an acting turn that is not done. */
+export function currentCall(turn: TurnRecord | null): CallRecord | undefined {
+  return turn?.status === 'acting' ? turn.calls.find((call) => call.status !== 'done') : undefined;
 }

@@ -1,10 +1,8 @@
-import type { CorrexEvent } from '../event-catalog.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
-import type { KernelState, StageRunState } from './kernel-state.js';
+import { awaitEffect, emit, type Step } from './step.js';
 import { stageFailed } from './stage-failed.js';
-import { isTurnFinished } from './stage-turn-status.js';
-
-type Payload = CorrexEvent['payload'];
+import type { StageContext } from './stage-context.js';
+import { isTurnFinished } from './stage-run.js';
 
 /**
  * The steps of a `subagent` stage attempt that differ from a model's: start the sub-session,
@@ -13,35 +11,47 @@ type Payload = CorrexEvent['payload'];
  * answer: from there the stage validates it like any other (proposed, validated, approved,
  * definition of done, completed).
  */
-export function stepSubagent(
-  state: KernelState,
-  stage: WorkflowStage & { readonly subagent: NonNullable<WorkflowStage['subagent']> },
-  run: StageRunState,
-): Payload[] | null {
+export function nextForSubagent(
+  context: StageContext,
+  subagentStage: NonNullable<WorkflowStage['subagent']>,
+): Step | null {
+  const { state, run, stage } = context;
   const subagent = run.subagent;
   if (subagent === null) {
     const started = (state.subagents[stage.id] ?? 0) + 1;
-    return [
-      {
-        type: 'subagent_started',
-        stageId: stage.id,
-        attempt: run.attempt,
-        childSessionId: childSessionIdOf(state.session.sessionId ?? '', stage.id, started),
-        workflowId: stage.subagent.workflow,
-        task: subagentTask(stage.subagent.task, state.session.task ?? ''),
-      },
-    ];
+    return emit({
+      type: 'subagent_started',
+      stageId: stage.id,
+      attempt: run.attempt,
+      childSessionId: childSessionIdOf(state.session.sessionId ?? '', stage.id, started),
+      workflowId: subagentStage.workflow,
+      task: subagentTask(subagentStage.task, state.session.task ?? ''),
+    });
   }
-  if (subagent.status === 'running') return [];
-  if (subagent.failure !== null)
-    return [stageFailed(run, subagent.failure.category, subagent.failure.message)];
   const turn = run.turn;
+  if (subagent.status === 'running') {
+    // A provider's delay from an earlier attempt is still waited out first.
+    const delay = state.retryDelay;
+    if (delay?.started === true && (turn === null || isTurnFinished(turn)))
+      return awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs });
+    return awaitEffect({
+      type: 'run_subagent',
+      childSessionId: subagent.childSessionId,
+      workflowId: subagent.workflowId,
+      task: subagent.task,
+      stageId: run.stageId,
+      attempt: run.attempt,
+      startedEventId: subagent.eventId,
+    });
+  }
+  if (subagent.failure !== null)
+    return emit(stageFailed(run, subagent.failure.category, subagent.failure.message));
   if (turn === null || isTurnFinished(turn)) {
     // No model to revise it: a rejected artifact (or a person's denial) ends the attempt.
     const feedback = run.transcript
       .filter((entry) => entry.kind === 'validation_feedback')
       .map((entry) => entry.content);
-    return [
+    return emit(
       stageFailed(
         run,
         'validation',
@@ -50,7 +60,7 @@ export function stepSubagent(
           ...feedback,
         ].join('\n'),
       ),
-    ];
+    );
   }
   return null;
 }

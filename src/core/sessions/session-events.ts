@@ -12,6 +12,7 @@ const actor = z.string().min(1);
 export const sessionCreated = defineEvent({
   type: 'session_created',
   description: 'A session was created for a task in a workspace.',
+  origin: 'command',
   fields: {
     task: z.string().min(1),
     workspace: z.string().min(1),
@@ -43,6 +44,7 @@ export const sessionCreated = defineEvent({
 export const sessionConfigured = defineEvent({
   type: 'session_configured',
   description: 'The effective configuration of a session was recorded before its start.',
+  origin: 'command',
   fields: {
     configuration: z.record(z.string(), z.json()),
     /** SHA-256 of the configuration's canonical JSON. */
@@ -53,48 +55,56 @@ export const sessionConfigured = defineEvent({
 export const workflowStarted = defineEvent({
   type: 'workflow_started',
   description: "The session's workflow started at its first stage.",
+  origin: 'decision',
   fields: { workflowId: z.string().min(1), firstStageId: stageId },
 });
 
 export const workflowCompleted = defineEvent({
   type: 'workflow_completed',
   description: 'The workflow reached a terminal stage successfully.',
+  origin: 'decision',
   fields: { finalStageId: stageId, summary: z.string().optional() },
 });
 
 export const workflowFailed = defineEvent({
   type: 'workflow_failed',
   description: 'The workflow ended in failure.',
+  origin: 'decision',
   fields: { category: FailureCategorySchema, message: z.string(), stageId: stageId.optional() },
 });
 
 export const workflowCancelled = defineEvent({
   type: 'workflow_cancelled',
   description: 'Someone cancelled the workflow.',
+  origin: 'command',
   fields: { by: actor, reason: z.string().optional() },
 });
 
 export const orchestrationPaused = defineEvent({
   type: 'orchestration_paused',
   description: 'The session was paused; nothing runs until it is resumed.',
+  origin: 'command',
   fields: { by: actor, reason: z.string().optional() },
 });
 
 export const orchestrationResumed = defineEvent({
   type: 'orchestration_resumed',
   description: 'A paused session was resumed.',
+  origin: 'command',
   fields: { by: actor },
 });
 
 export const stageStarted = defineEvent({
   type: 'stage_started',
   description: 'A stage attempt began.',
+  origin: 'decision',
   fields: { stageId, attempt: z.number().int().min(1) },
 });
 
 export const stageCompleted = defineEvent({
   type: 'stage_completed',
   description: 'A stage attempt produced an accepted artifact.',
+  origin: 'decision',
   fields: {
     stageId,
     attempt: z.number().int().min(1),
@@ -106,6 +116,7 @@ export const stageCompleted = defineEvent({
 export const stageFailed = defineEvent({
   type: 'stage_failed',
   description: 'A stage attempt failed; the retry policy decides what follows.',
+  origin: 'decision',
   fields: {
     stageId,
     attempt: z.number().int().min(1),
@@ -122,6 +133,7 @@ export const stageFailed = defineEvent({
 export const lifecycleRejected = defineEvent({
   type: 'lifecycle_rejected',
   description: 'A lifecycle command was refused in the current session status.',
+  origin: 'command',
   fields: {
     command: z.enum(LIFECYCLE_COMMANDS),
     status: SessionStatusSchema,
@@ -137,6 +149,7 @@ export const lifecycleRejected = defineEvent({
 export const retryDelayStarted = defineEvent({
   type: 'retry_delay_started',
   description: 'The next model call waits until the instant the provider asked for.',
+  origin: 'decision',
   fields: {
     /** The failed request whose provider asked for the delay. */
     requestId: z.string().min(1),
@@ -150,6 +163,7 @@ export const retryDelayStarted = defineEvent({
 export const retryDelayElapsed = defineEvent({
   type: 'retry_delay_elapsed',
   description: 'A retry delay asked for by a provider has passed; the next model call may run.',
+  origin: 'effect_result',
   fields: { until: TimestampSchema },
 });
 
@@ -175,6 +189,7 @@ export const sessionEvents = [
 export const redirectRequested = defineEvent({
   type: 'redirect_requested',
   description: 'A person asked to move the running session to another stage.',
+  origin: 'command',
   fields: { to: stageId, by: actor, reason: z.string().optional() },
 });
 
@@ -183,6 +198,7 @@ export const stageRedirected = defineEvent({
   type: 'stage_redirected',
   description:
     'The running stage attempt was ended by a redirect to a stage its transitions allow.',
+  origin: 'decision',
   fields: {
     from: stageId,
     to: stageId,
@@ -196,6 +212,7 @@ export const stageRedirected = defineEvent({
 export const redirectRejected = defineEvent({
   type: 'redirect_rejected',
   description: 'A redirect was refused: the workflow has no open transition to that stage.',
+  origin: 'decision',
   fields: { from: stageId.nullable(), to: stageId, by: actor, message: z.string().min(1) },
 });
 

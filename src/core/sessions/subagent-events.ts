@@ -16,6 +16,7 @@ const hash = z.string().regex(/^[0-9a-f]{64}$/);
 export const subagentStarted = defineEvent({
   type: 'subagent_started',
   description: 'A stage attempt started a sub-session to produce its artifact.',
+  origin: 'decision',
   fields: {
     stageId,
     attempt: z.number().int().min(1),
@@ -33,6 +34,7 @@ export const subagentStarted = defineEvent({
 export const subagentFinished = defineEvent({
   type: 'subagent_finished',
   description: 'A sub-session ended; a completed one hands its final artifact to its parent stage.',
+  origin: 'effect_result',
   fields: {
     childSessionId: sessionId,
     status: z.enum(['completed', 'failed', 'cancelled']),

@@ -25,6 +25,7 @@ export type TransitionRejection = z.infer<typeof TransitionRejectionSchema>;
 export const transitionTaken = defineEvent({
   type: 'transition_taken',
   description: 'The workflow took a transition out of a stage.',
+  origin: 'decision',
   fields: {
     from: stageId,
     /** The next stage, or absent when the workflow ends. */
@@ -50,6 +51,7 @@ export const transitionTaken = defineEvent({
 export const transitionRejected = defineEvent({
   type: 'transition_rejected',
   description: 'A stage outcome matched no legal transition; nothing moved.',
+  origin: 'decision',
   fields: {
     from: z.string().min(1),
     reason: TransitionRejectionSchema,

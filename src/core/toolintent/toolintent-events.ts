@@ -32,6 +32,7 @@ export type WorldObservation = z.infer<typeof WorldObservationSchema>;
 export const worldObserved = defineEvent({
   type: 'world_observed',
   description: 'The WorldProbe observed a path on disk; rules read this instead of the disk.',
+  origin: 'effect_result',
   fields: { callId: z.string().min(1).nullable(), observation: WorldObservationSchema },
 });
 
@@ -71,6 +72,7 @@ export type RiskLevel = z.infer<typeof RiskLevelSchema>;
 export const toolCallAssessed = defineEvent({
   type: 'tool_call_assessed',
   description: 'A proposed tool call was assessed against the workspace policy rules.',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     tool: z.string().min(1),
@@ -89,6 +91,7 @@ export const toolCallAssessed = defineEvent({
 export const egressAllowlistChanged = defineEvent({
   type: 'egress_allowlist_changed',
   description: 'Hosts were added to or removed from the session egress allowlist.',
+  origin: 'command',
   fields: {
     added: z.array(z.string().min(1)),
     removed: z.array(z.string().min(1)),

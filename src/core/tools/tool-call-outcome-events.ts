@@ -26,6 +26,7 @@ export const toolCallRejected = defineEvent({
   type: 'tool_call_rejected',
   description:
     'A proposed tool call was refused before assessment (malformed, unknown, not granted).',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     stageId: z.string().min(1),
@@ -46,6 +47,7 @@ export const toolCallInterrupted = defineEvent({
   type: 'tool_call_interrupted',
   description:
     'A started tool call has no receipt: the process running it ended (crash-exact recovery).',
+  origin: 'command',
   fields: { callId: z.string().min(1), tool: z.string().min(1) },
 });
 
@@ -62,6 +64,7 @@ export type CallClassification = z.infer<typeof CallClassificationSchema>;
 export const toolCallClassified = defineEvent({
   type: 'tool_call_classified',
   description: 'An interrupted tool call was classified as not applied, applied or unknown.',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     tool: z.string().min(1),

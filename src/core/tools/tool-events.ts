@@ -11,6 +11,7 @@ const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'expected a hex SHA-2
 export const toolCallProposed = defineEvent({
   type: 'tool_call_proposed',
   description: 'A model proposed a tool call; nothing has run yet.',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     stageId: z.string().min(1),
@@ -49,6 +50,7 @@ export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
 export const toolCallStarted = defineEvent({
   type: 'tool_call_started',
   description: 'An approved tool call is about to run; targets and their pre-hashes are recorded.',
+  origin: 'decision',
   fields: {
     callId: z.string().min(1),
     tool: z.string().min(1),
@@ -66,6 +68,7 @@ export const toolCallStarted = defineEvent({
 export const toolReceipt = defineEvent({
   type: 'tool_receipt',
   description: 'A tool call finished (or was refused at execution); its effects are listed.',
+  origin: 'effect_result',
   fields: {
     callId: z.string().min(1),
     tool: z.string().min(1),

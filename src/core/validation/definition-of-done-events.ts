@@ -10,6 +10,7 @@ import { defineEvent } from '../events/event-definition.js';
 export const dodCheckRan = defineEvent({
   type: 'dod_check_ran',
   description: "A stage's definition-of-done check ran; exit code and bounded output are recorded.",
+  origin: 'effect_result',
   fields: {
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),

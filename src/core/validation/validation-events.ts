@@ -15,6 +15,7 @@ export type ValidationPhase = z.infer<typeof ValidationPhaseSchema>;
 export const validationFailed = defineEvent({
   type: 'validation_failed',
   description: 'A proposed artifact failed a validation phase; it does not advance the workflow.',
+  origin: 'decision',
   fields: {
     hash: ArtifactHashSchema,
     stageId: z.string().min(1),

@@ -140,11 +140,11 @@ export function createTestSessionHost(options: {
           (event) => types.includes(event.payload.type),
           entry.run.done,
         );
-        if (command.type === 'steer') entry.run.steer(command.content, command.stageId);
+        if (command.type === 'steer') void entry.run.steer(command.content, command.stageId);
         else if (command.type === 'pause') {
           entry.pauseAsked = true;
-          entry.run.pause(command.by, command.reason);
-        } else if (command.type === 'cancel') entry.run.cancel(command.by, command.reason);
+          void entry.run.pause(command.by, command.reason);
+        } else if (command.type === 'cancel') void entry.run.cancel(command.by, command.reason);
         await recorded;
         const after = await store.read(sessionId, { afterSequence: before });
         return after.filter((event) => types.includes(event.payload.type));
@@ -192,7 +192,7 @@ export function createTestSessionHost(options: {
     async shutdown() {
       const stopping = [...runs.values()];
       for (const entry of stopping) {
-        if (!entry.pauseAsked) entry.run.pause('test-host', 'shutdown');
+        if (!entry.pauseAsked) void entry.run.pause('test-host', 'shutdown');
       }
       await Promise.allSettled(stopping.map((entry) => entry.run.done));
     },

@@ -1,0 +1,363 @@
+import { describe, expect, it } from 'vitest';
+import { kernelSpecification, sessionStart } from '../../testing/kernel-specification.js';
+import type { CorrexEvent } from '../event-catalog.js';
+import { createInferenceRouter } from '../inference/inference-router.js';
+import type { InferenceResult } from '../inference/inference-result.js';
+import { parseWorkspacePolicy } from '../policies/workspace-policy.js';
+import { createAssessmentPolicy } from '../toolintent/default-rules.js';
+import type { WorldObservation } from '../toolintent/toolintent-events.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import { defaultCodingWorkflow } from '../transitions/default-coding-workflow.js';
+import { parseWorkflow } from '../transitions/workflow.js';
+import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
+import { createKernelConfig, type KernelConfig } from './kernel-config.js';
+
+/*
+ * The kernel's decision logic as pure specifications: given recorded events, when an input
+ * arrives, then these events and this effect. No store, tools or model; each runs in well under
+ * a millisecond. The end-to-end scenarios (real tools, real stores) live in test/kernel and feed
+ * the frozen corpus in test/golden/sessions.
+ */
+type Payload = CorrexEvent['payload'];
+
+const WORKSPACE = '/work/project';
+
+function configFor(workflow = defaultCodingWorkflow, limits = {}): KernelConfig {
+  return createKernelConfig({
+    workflow,
+    tools: builtinTools,
+    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    router: createInferenceRouter({
+      profiles: [
+        {
+          id: 'm',
+          provider: 'p',
+          model: 'model-1',
+          capabilities: ['tool_calling'],
+          contextWindow: 32_000,
+        },
+      ],
+    }),
+    validators: createDefaultValidatorRegistry(),
+    homeDirectory: '/home/dev',
+    limits,
+  });
+}
+
+const implementOnly = parseWorkflow(
+  {
+    id: 'implement-only',
+    initialStage: 'implement',
+    stages: [
+      {
+        id: 'implement',
+        role: 'implementer',
+        instructions: 'Change the workspace as the task says.',
+        allowedTools: ['read_file', 'write_file', 'list_dir', 'exec'],
+        capabilities: ['tool_calling'],
+        artifact: {
+          kind: 'note',
+          schema: {
+            type: 'object',
+            properties: { summary: { type: 'string' } },
+            required: ['summary'],
+          },
+        },
+        transitions: [
+          { when: { on: 'success' }, end: 'completed' },
+          { when: { on: 'failure' }, end: 'failed' },
+        ],
+      },
+    ],
+  },
+  { source: 'spec' },
+);
+
+function result(partial: Partial<InferenceResult>): InferenceResult {
+  return {
+    text: '',
+    toolCalls: [],
+    finishReason: partial.toolCalls?.length ? 'tool_calls' : 'stop',
+    usage: { inputTokens: 10, outputTokens: 5 },
+    modelId: 'model-1',
+    latencyMs: 3,
+    ...partial,
+  };
+}
+
+function call(name: string, args: Record<string, unknown>, index = 1) {
+  const argsRaw = JSON.stringify(args);
+  return { callId: `m${index}`, name, argsRaw, args };
+}
+
+function observation(path: string, kind: WorldObservation['kind']): WorldObservation {
+  return {
+    path,
+    kind,
+    realPath: path,
+    linkTarget: null,
+    sha256: kind === 'file' ? 'a'.repeat(64) : null,
+    size: kind === 'file' ? 3 : null,
+    mtimeMs: kind === 'missing' ? null : 1,
+    linkCount: kind === 'file' ? 1 : null,
+  };
+}
+
+/** A session of `config` that started and asked its first model call (`implement.1.1`). */
+function requested(config: KernelConfig, mode: 'auto' | 'prompt' = 'auto') {
+  const spec = kernelSpecification(config);
+  const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE, mode });
+  const first = spec.given(...start.slice(0, -1)).when(start.at(-1)!);
+  return [...start, ...first.decision.events.map((event) => event.payload)];
+}
+
+describe('the kernel as a decider', () => {
+  const config = configFor(implementOnly);
+
+  it('starts the workflow, the first stage and its model call, and awaits the call', () => {
+    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
+    kernelSpecification(config)
+      .given(...start.slice(0, -1))
+      .when(start.at(-1)!)
+      .thenEmits([
+        { type: 'workflow_started', firstStageId: 'implement' },
+        { type: 'stage_started', stageId: 'implement', attempt: 1 },
+        {
+          type: 'inference_requested',
+          requestId: 'implement.1.1',
+          provider: 'p',
+          model: 'model-1',
+        },
+      ])
+      .thenAwaits({ type: 'infer', requestId: 'implement.1.1', provider: 'p' });
+  });
+
+  it('proposes each call of an answer, then awaits the probe its rules need', () => {
+    const history = requested(config);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    kernelSpecification(config)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ toolCalls: [call('write_file', { path: 'notes.txt', content: 'hi' })] }),
+      })
+      .thenEmits([{ type: 'tool_call_proposed', callId: 'implement.1.1.1', tool: 'write_file' }])
+      .thenAwaits({ type: 'probe', callId: 'implement.1.1.1', paths: [`${WORKSPACE}/notes.txt`] });
+  });
+
+  function proposedWrite(mode: 'auto' | 'prompt') {
+    const history = requested(config, mode);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const answered: Payload = {
+      type: 'inference_completed',
+      requestId: 'implement.1.1',
+      provider: 'p',
+      requestDigest: digest,
+      result: result({ toolCalls: [call('write_file', { path: 'notes.txt', content: 'hi' })] }),
+    };
+    const proposal = kernelSpecification(config)
+      .given(...history)
+      .when(answered);
+    return [...history, answered, ...proposal.decision.events.map((event) => event.payload)];
+  }
+
+  const observedNotes: Payload = {
+    type: 'world_observed',
+    callId: 'implement.1.1.1',
+    observation: observation(`${WORKSPACE}/notes.txt`, 'missing'),
+  };
+
+  it('assesses an observed call, approves it in auto mode, records the intent and awaits it', () => {
+    kernelSpecification(config)
+      .given(...proposedWrite('auto'))
+      .when(observedNotes)
+      .thenEmits([
+        { type: 'tool_call_assessed', callId: 'implement.1.1.1', verdict: 'ALLOW', tier: 'T1' },
+        { type: 'approval_granted', callId: 'implement.1.1.1', by: { kind: 'auto', id: 'auto' } },
+        {
+          type: 'tool_call_started',
+          callId: 'implement.1.1.1',
+          targets: [{ path: `${WORKSPACE}/notes.txt`, sha256: null }],
+        },
+      ])
+      .thenAwaits({ type: 'execute', callId: 'implement.1.1.1', tool: 'write_file' });
+  });
+
+  it('asks a person in prompt mode and waits for nobody but them', () => {
+    kernelSpecification(config)
+      .given(...proposedWrite('prompt'))
+      .when(observedNotes)
+      .thenEmits([
+        { type: 'tool_call_assessed', callId: 'implement.1.1.1' },
+        { type: 'approval_requested', callId: 'implement.1.1.1', tier: 'T1' },
+      ])
+      .thenAwaits({ type: 'await_approval', callId: 'implement.1.1.1' });
+  });
+
+  it('refuses a call to a tool the stage does not grant, with a hint the model can act on', () => {
+    const history = requested(config);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const decision = kernelSpecification(config)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ toolCalls: [call('http_fetch', { url: 'https://example.com' })] }),
+      })
+      .thenEmits([
+        { type: 'tool_call_proposed', tool: 'http_fetch' },
+        { type: 'tool_call_rejected', reason: 'tool_not_allowed' },
+        { type: 'inference_requested', requestId: 'implement.1.2' },
+      ])
+      .thenAwaits({ type: 'infer', requestId: 'implement.1.2' }).decision;
+    // The next request is built from the history the decision just made: the refusal is in it.
+    const infer = decision.effect;
+    if (infer?.type !== 'infer') throw new Error('expected a model call');
+    expect(infer.request.messages.map((m) => m.content).join('\n')).toContain(
+      'does not grant http_fetch',
+    );
+  });
+
+  it('turns an answer without calls into an artifact, validates it and ends the workflow', () => {
+    const history = requested(config);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const done = kernelSpecification(config)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ text: JSON.stringify({ summary: 'wrote notes' }) }),
+      })
+      .thenEmits([
+        { type: 'artifact_proposed', kind: 'note', stageId: 'implement' },
+        { type: 'artifact_accepted', kind: 'note' },
+        { type: 'stage_completed', stageId: 'implement' },
+        { type: 'transition_taken', from: 'implement', end: 'completed' },
+        { type: 'workflow_completed', finalStageId: 'implement' },
+      ])
+      .thenIdles().decision;
+    // The artifact travels whole in the decision: the runner stores what was hashed.
+    expect(done.artifacts).toMatchObject([{ kind: 'note', content: { summary: 'wrote notes' } }]);
+    expect(done.artifacts[0]?.hash).toBe((done.events[0]?.payload as { hash: string }).hash);
+  });
+
+  it('sends an artifact that fails its schema back to the model in the same attempt', () => {
+    const history = requested(config);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    kernelSpecification(config)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ text: JSON.stringify({ nothing: true }) }),
+      })
+      .thenEmits([
+        { type: 'artifact_proposed' },
+        { type: 'validation_failed', phase: 'schema' },
+        { type: 'inference_requested', requestId: 'implement.1.2' },
+      ])
+      .thenAwaits({ type: 'infer', requestId: 'implement.1.2' });
+  });
+
+  it('fails an attempt that used all its turns', () => {
+    const bounded = configFor(implementOnly, { maxTurnsPerStage: 1 });
+    const history = requested(bounded);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    kernelSpecification(bounded)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ text: 'not json' }),
+      })
+      .thenEmits([
+        { type: 'artifact_proposed' },
+        { type: 'validation_failed' },
+        { type: 'stage_failed', category: 'inference' },
+        { type: 'transition_taken', end: 'failed' },
+        { type: 'workflow_failed', category: 'inference' },
+      ])
+      .thenIdles();
+  });
+
+  it('waits out a delay the provider asked for before the retried attempt calls the model', () => {
+    const retrying = configFor(
+      parseWorkflow(
+        {
+          ...implementOnly.definition,
+          stages: [
+            {
+              ...implementOnly.definition.stages[0]!,
+              retry: { maxAttempts: 2, retryOn: ['provider'] },
+            },
+          ],
+        },
+        { source: 'spec' },
+      ),
+    );
+    kernelSpecification(retrying, { at: '2026-12-01T12:00:00.000Z' })
+      .given(...requested(retrying))
+      .when({
+        type: 'inference_failed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        model: 'model-1',
+        category: 'rate_limit',
+        message: 'slow down',
+        retryAfterMs: 2_000,
+      })
+      .thenEmits([
+        { type: 'stage_failed', category: 'provider' },
+        { type: 'transition_taken', from: 'implement', to: 'implement', attempt: 2 },
+        { type: 'stage_started', stageId: 'implement', attempt: 2 },
+        { type: 'retry_delay_started', delayMs: 2_000, until: '2026-12-01T12:00:02.000Z' },
+      ])
+      .thenAwaits({ type: 'wait', until: '2026-12-01T12:00:02.000Z', delayMs: 2_000 });
+  });
+
+  it('answers nothing but the record when a cancel arrives while a call runs', () => {
+    const history = [...proposedWrite('auto'), observedNotes];
+    const approved = kernelSpecification(config)
+      .given(...proposedWrite('auto'))
+      .when(observedNotes);
+    kernelSpecification(config)
+      .given(...history, ...approved.decision.events.map((event) => event.payload))
+      .when({ type: 'workflow_cancelled', by: 'ann' })
+      .thenEmits([])
+      .thenIdles();
+  });
+
+  it('refuses a redirect the workflow does not declare, and keeps waiting on the call', () => {
+    const history = requested(configFor());
+    kernelSpecification(configFor())
+      .given(...history)
+      .when({ type: 'redirect_requested', to: 'review', by: 'ann' })
+      .thenEmits([{ type: 'redirect_rejected', from: 'plan', to: 'review' }])
+      .thenAwaits({ type: 'infer', requestId: 'plan.1.1' });
+  });
+
+  it('moves along a declared transition on a redirect and starts the target stage', () => {
+    const config = configFor();
+    kernelSpecification(config)
+      .given(...requested(config))
+      .when({ type: 'redirect_requested', to: 'implement', by: 'ann', reason: 'plan is clear' })
+      .thenEmits([
+        { type: 'stage_redirected', from: 'plan', to: 'implement', by: 'ann' },
+        { type: 'transition_taken', from: 'plan', to: 'implement', condition: 'redirect' },
+        { type: 'stage_started', stageId: 'implement', attempt: 1 },
+        { type: 'inference_requested', requestId: 'implement.1.1' },
+      ])
+      .thenAwaits({ type: 'infer', requestId: 'implement.1.1' });
+  });
+});

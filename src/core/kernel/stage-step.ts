@@ -1,0 +1,240 @@
+import { relativeInside } from '../tools/tool-path.js';
+import { artifactApprovalKey, validateArtifact } from '../validation/validate-artifact.js';
+import { decideArtifactApproval } from './artifact-approval.js';
+import { artifactContentOf } from './artifact-content.js';
+import { nextForCall, rejected } from './call-step.js';
+import { compactJournal } from './compact-journal.js';
+import { evaluateChecks } from './dod-checks.js';
+import type { KernelConfig } from './kernel-config.js';
+import { KernelInvariantError } from './kernel-errors.js';
+import type { KernelState } from './kernel-state.js';
+import type { StageContext } from './stage-context.js';
+import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
+import { referenceStrikeFailure } from './reference-strikes.js';
+import { proposedArtifact, verdictOf } from './stage-artifact.js';
+import { stageFailed } from './stage-failed.js';
+import { buildStageRequest } from './stage-request.js';
+import {
+  currentCall,
+  isTurnFinished,
+  type ActingTurn,
+  type StageRunState,
+  type TurnRecord,
+} from './stage-run.js';
+import { nextForSubagent } from './subagent-step.js';
+
+/** What a running stage attempt does next. */
+export function nextInStage(
+  config: KernelConfig,
+  state: KernelState,
+  run: StageRunState,
+  built: BuiltRequests,
+): Step {
+  const stage = config.workflow.stages.get(run.stageId);
+  if (stage === undefined)
+    return emit(
+      stageFailed(run, 'transition', `workflow ${config.workflow.id} has no stage ${run.stageId}`),
+    );
+  const context: StageContext = { config, state, run, stage, built };
+  if (stage.subagent !== undefined) {
+    const delegated = nextForSubagent(context, stage.subagent);
+    if (delegated !== null) return delegated;
+  }
+  const strike = referenceStrikeFailure(run);
+  if (strike !== null) return emit(strike);
+  const turn = run.turn;
+  if (turn === null || isTurnFinished(turn)) return nextTurn(context);
+  switch (turn.status) {
+    case 'requested':
+      return awaitEffect(inferEffect(context, turn));
+    case 'failed':
+      return emit(stageFailed(run, turn.failure.category, turn.failure.message));
+    case 'answered':
+      return answer(context, turn);
+    case 'acting':
+      return act(context, turn);
+  }
+}
+
+/** Between turns: the bounds, a provider's delay, compaction, then the next model call. */
+function nextTurn(context: StageContext): Step {
+  const { config, state, run, stage } = context;
+  if (run.turns >= config.limits.maxTurnsPerStage) {
+    return emit(
+      stageFailed(
+        run,
+        'inference',
+        `stage ${run.stageId} used its ${config.limits.maxTurnsPerStage} turns without an accepted artifact`,
+      ),
+    );
+  }
+  // A provider asked for a delay: the next model call waits for `retry_delay_elapsed`.
+  const delay = state.retryDelay;
+  if (delay !== null) {
+    return delay.started
+      ? awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs })
+      : emit({
+          type: 'retry_delay_started',
+          requestId: delay.requestId,
+          provider: delay.provider,
+          delayMs: delay.delayMs,
+          until: delay.until,
+        });
+  }
+  const compaction = compactJournal(config, run);
+  if (compaction !== null) return emit(compaction);
+  const requestId = `${run.stageId}.${run.attempt}.${run.turns + 1}`;
+  const request = buildStageRequest(config, state, stage, run, requestId);
+  if (!request.ok) return emit(stageFailed(run, request.category, request.message));
+  context.built.set(requestId, request.request);
+  return emit(request.requested);
+}
+
+/** The model call a requested turn waits on: the request as recorded, rebuilt after a restart. */
+function inferEffect(context: StageContext, turn: Extract<TurnRecord, { status: 'requested' }>) {
+  const { config, state, run, stage } = context;
+  let request = context.built.get(turn.requestId);
+  if (request === undefined) {
+    const rebuilt = buildStageRequest(
+      config,
+      state,
+      stage,
+      run,
+      turn.requestId,
+      turn.requestedSequence,
+    );
+    if (!rebuilt.ok || rebuilt.requested.requestDigest !== turn.requestDigest)
+      throw new KernelInvariantError(
+        `the pending request ${turn.requestId} cannot be rebuilt as recorded (digest ${turn.requestDigest}); was the kernel configuration changed?`,
+      );
+    request = rebuilt.request;
+  }
+  return {
+    type: 'infer' as const,
+    requestId: turn.requestId,
+    provider: turn.provider,
+    request,
+    requestDigest: turn.requestDigest,
+  };
+}
+
+/** A model's answer: its tool calls proposed in order, or its artifact. */
+function answer(context: StageContext, turn: Extract<TurnRecord, { status: 'answered' }>): Step {
+  const { config, state, run, stage } = context;
+  const result = turn.result;
+  if (result.toolCalls.length === 0) {
+    const artifact = proposedArtifact(state, stage, turn, config.sha256);
+    return {
+      kind: 'emit',
+      events: [
+        {
+          type: 'artifact_proposed',
+          hash: artifact.hash,
+          kind: artifact.kind,
+          stageId: stage.id,
+          attempt: run.attempt,
+          inferenceEventId: artifact.lineage.inferenceEventId,
+          parents: artifact.lineage.parents,
+        },
+      ],
+      artifacts: [artifact],
+    };
+  }
+  const callId = (index: number) => `${turn.requestId}.${index + 1}`;
+  return emit(
+    ...result.toolCalls.map((call, index) => ({
+      type: 'tool_call_proposed' as const,
+      callId: callId(index),
+      stageId: stage.id,
+      tool: call.name,
+      argsRaw: call.argsRaw,
+    })),
+    ...result.toolCalls.flatMap((call, index) =>
+      index < config.limits.maxCallsPerTurn
+        ? []
+        : [
+            rejected(
+              config,
+              stage,
+              callId(index),
+              call.name,
+              'call_limit',
+              `only ${config.limits.maxCallsPerTurn} tool calls run per turn; propose the rest next turn`,
+            ),
+          ],
+    ),
+  );
+}
+
+/** An acting turn: its artifact through validation and the definition of done, or its next call. */
+function act(context: StageContext, turn: ActingTurn): Step {
+  const { config, state, run, stage } = context;
+  const proposed = turn.artifact;
+  if (proposed === null) {
+    const call = currentCall(turn);
+    return call === undefined ? IDLE : nextForCall(context, call);
+  }
+  if (proposed.status === 'accepted') {
+    if (stage.definitionOfDone !== undefined) {
+      const checks = evaluateChecks(
+        stage,
+        run.checks,
+        state.written,
+        state.session.workspace ?? '/',
+      );
+      if (!checks.done)
+        return awaitEffect({
+          type: 'run_analysis',
+          stageId: run.stageId,
+          attempt: run.attempt,
+          ...checks.next,
+        });
+      if (checks.failures.length > 0)
+        return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
+    }
+    const verdict =
+      stage.verdicts.length > 0 ? verdictOf(artifactContentOf(turn.result.text)) : undefined;
+    return emit({
+      type: 'stage_completed',
+      stageId: stage.id,
+      attempt: run.attempt,
+      artifactHash: proposed.hash,
+      ...(verdict === undefined ? {} : { verdict }),
+    });
+  }
+  const approval = proposed.approval;
+  if (approval?.status === 'pending')
+    return awaitEffect({ type: 'await_approval', callId: artifactApprovalKey(proposed.hash) });
+  if (approval?.status === 'denied') {
+    // A person's "no" goes back to the model like any validation feedback, in this attempt.
+    return emit({
+      type: 'validation_failed',
+      hash: proposed.hash,
+      stageId: stage.id,
+      phase: 'approval',
+      validator: 'approval',
+      message: `${approval.by} did not approve this artifact: ${approval.reason}`,
+    });
+  }
+  const workspace = state.session.workspace ?? '/';
+  const result = validateArtifact({
+    workflow: config.workflow,
+    registry: config.validators,
+    artifact: proposed.artifact,
+    context: {
+      sessionId: state.session.sessionId ?? '',
+      activeStage: { stageId: run.stageId, attempt: run.attempt },
+      acceptedArtifacts: state.accepted.map(({ hash, kind, stageId }) => ({ hash, kind, stageId })),
+      grantedApprovals: state.session.grantedApprovals,
+      observations: Object.values(state.tools.observations).flatMap((observation) => {
+        const path = relativeInside(observation.path, workspace);
+        return path === undefined || path === ''
+          ? []
+          : [{ path, exists: observation.kind !== 'missing' }];
+      }),
+    },
+  });
+  if (!result.accepted && result.phase === 'approval')
+    return emit(...decideArtifactApproval(state.mode, stage, run, proposed.hash));
+  return emit(...result.events);
+}

@@ -181,10 +181,12 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
 
   /** Rows of one session, for the shared read paths. */
   readonly #rowSource: SessionRowSource = {
+    // Sequences are dense from 1 within a session, so a sequence is its row's index plus one;
+    // reading by index keeps a page O(limit) instead of a scan of the whole session.
     page: (sessionId, after, limit) =>
-      (this.#bySession.get(sessionId) ?? []).filter((row) => row.sequence > after).slice(0, limit),
+      (this.#bySession.get(sessionId) ?? []).slice(Math.max(0, after), Math.max(0, after) + limit),
     hashAt: (sessionId, sequence) =>
-      this.#bySession.get(sessionId)?.find((row) => row.sequence === sequence)?.hash,
+      sequence >= 1 ? this.#bySession.get(sessionId)?.[sequence - 1]?.hash : undefined,
     head: (sessionId) => {
       const last = this.#bySession.get(sessionId)?.at(-1);
       return last && { sequence: last.sequence, hash: last.hash };

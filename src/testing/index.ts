@@ -20,3 +20,11 @@ export {
   type KernelSpecification,
   type DecisionExpectation,
 } from './kernel-specification.js';
+export type { ContractCase } from './contract-case.js';
+export {
+  inferenceProviderContract,
+  type InferenceProviderHarness,
+  type ContractAnswer,
+  type ProviderUnderTest,
+} from './inference-provider-contract.js';
+export { sessionLockerContract, type SessionLockerHarness } from './session-locker-contract.js';

@@ -88,6 +88,19 @@ process.exitCode = await runCli(
         ids,
       });
     },
+    async exportTrace(rootSessionId, eventsBySession, options) {
+      const { sessionSpans } = await import('../infrastructure/telemetry/session-spans.js');
+      const { exportSessionTrace } =
+        await import('../infrastructure/telemetry/otel-trace-export.js');
+      const spans = sessionSpans(rootSessionId, (id) => eventsBySession.get(id) ?? []);
+      await exportSessionTrace(spans, {
+        serviceName: process.env.OTEL_SERVICE_NAME ?? 'correx',
+        ...(options.endpoint === undefined
+          ? {}
+          : { url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` }),
+      });
+      return { spans: spans.length };
+    },
     lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
     // A service manager stops correx with SIGTERM: the same clean stop as Ctrl-C.
     onInterrupt(handler) {

@@ -70,6 +70,8 @@ export const ERROR_CODES = [
   'llama_cpp_model_not_found',
   'script_invalid',
   'script_exhausted',
+  // telemetry
+  'telemetry_export_failed',
   // the router
   'router_input_invalid',
   'router_session_not_found',

@@ -5,6 +5,7 @@ import { exitCodeOf, EXIT_CODES } from './exit-codes.js';
 import type { CliContext, CommandContext } from './cli-context.js';
 import { demoCommand } from './commands/demo-command.js';
 import { eventsCommand } from './commands/events-command.js';
+import { exportCommand } from './commands/export-command.js';
 import { grantsCommands } from './commands/grants-command.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { showCommand } from './commands/show-command.js';
@@ -55,6 +56,7 @@ export function createProgram(context: CommandContext): Command {
     ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),
+    exportCommand(context),
   ]) {
     program.addCommand(inheritSettings(command, program));
   }

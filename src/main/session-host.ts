@@ -144,7 +144,10 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       return events.some((event) => event.payload.type === 'orchestration_resumed');
     return (
       owned.has(sessionId) &&
-      (command.type === 'approve' || command.type === 'deny' || command.type === 'redirect')
+      (command.type === 'approve' ||
+        command.type === 'deny' ||
+        command.type === 'redirect' ||
+        command.type === 'raise_budget')
     );
   };
 

@@ -122,6 +122,7 @@ export async function prepareSession(
     validators: createDefaultValidatorRegistry(),
     homeDirectory: options.homeDirectory,
     sha256: nodeSha256,
+    budgets: { ...harness.budgets, ...request.budgets },
   });
   return {
     workspace,

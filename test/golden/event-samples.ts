@@ -109,6 +109,8 @@ export const eventSamples: SampleMap = {
     targets: [{ role: 'PATH', param: 'path', raw: 'link/x.txt', resolved: '/w/link/x.txt', realPath: '/etc/x.txt', write: true }],
   },
   egress_allowlist_changed: { type: 'egress_allowlist_changed', added: ['registry.npmjs.org'], removed: [], by: 'policy', reason: 'session start' },
+  budget_exhausted: { type: 'budget_exhausted', budget: 'cost', limit: 0.5, used: 0.5123 },
+  budget_raised: { type: 'budget_raised', budget: 'tokens', limit: 200000, by: 'alice' },
   steering_note_added: { type: 'steering_note_added', sessionId: 'session-1', content: 'Prefer date-fns over moment. Ω ≠ 😀', stageId: 'implement' },
   inference_requested: {
     type: 'inference_requested',

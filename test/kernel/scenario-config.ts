@@ -1,3 +1,4 @@
+import type { SessionBudgets } from '../../src/core/kernel/budget.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { z } from 'zod';
@@ -74,6 +75,8 @@ export function scenarioConfig(
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
+    budgets?: SessionBudgets;
+    prices?: { inputPerMillion: number; outputPerMillion: number };
   } = {},
 ): KernelConfig {
   return createKernelConfig({
@@ -81,13 +84,20 @@ export function scenarioConfig(
     tools: builtinTools,
     policy: createAssessmentPolicy(parseWorkspacePolicy({})),
     router: createInferenceRouter({
-      profiles: [{ ...PROFILE, capabilities: [...PROFILE.capabilities] }],
+      profiles: [
+        {
+          ...PROFILE,
+          capabilities: [...PROFILE.capabilities],
+          ...(options.prices === undefined ? {} : { prices: options.prices }),
+        },
+      ],
     }),
     validators: createDefaultValidatorRegistry(),
     homeDirectory: realpathSync(homedir()),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.subWorkflows === undefined ? {} : { subWorkflows: options.subWorkflows }),
     ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
+    ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
   });
 }
 

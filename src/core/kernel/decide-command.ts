@@ -1,5 +1,6 @@
 import type { CorrexEvent } from '../event-catalog.js';
 import { decideLifecycle } from '../sessions/session-lifecycle.js';
+import { isFinalStatus } from '../sessions/session-status.js';
 import { normalizeAbsolute } from '../tools/tool-path.js';
 import { KernelCommandError } from './kernel-errors.js';
 import type { KernelCommand } from './kernel-input.js';
@@ -81,6 +82,19 @@ export function decideCommand(
           by: command.by,
           ...(command.reason === undefined ? {} : { reason: command.reason }),
         },
+      ];
+    case 'raise_budget':
+      if (!Number.isFinite(command.limit) || command.limit <= 0) {
+        throw new KernelCommandError('invalid_command', 'a budget must be a positive number');
+      }
+      if (isFinalStatus(session.status)) {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} is ${session.status}; its budgets no longer matter`,
+        );
+      }
+      return [
+        { type: 'budget_raised', budget: command.budget, limit: command.limit, by: command.by },
       ];
     case 'steer':
       if (command.content.trim() === '') {

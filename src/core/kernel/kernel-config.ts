@@ -1,3 +1,4 @@
+import type { SessionBudgets } from './budget.js';
 import type { Tokenizer } from '../context/tokenizer.js';
 import { createEstimatingTokenizer } from '../context/tokenizer.js';
 import type { InferenceRouter } from '../inference/inference-router.js';
@@ -63,6 +64,8 @@ export type KernelConfig = {
   readonly subWorkflows?: ReadonlyMap<string, Workflow>;
   /** The decider version and behaviour flags in force; `policy.flags` are the same flags. */
   readonly behaviour: KernelBehaviour;
+  /** What the session may spend (flag `session-budgets`). Absent: no budget. */
+  readonly budgets?: SessionBudgets;
 };
 
 export type KernelConfigOptions = {
@@ -82,6 +85,7 @@ export type KernelConfigOptions = {
   readonly subWorkflows?: readonly Workflow[];
   /** Default: this release's behaviour (a new session); replay passes the recorded one. */
   readonly behaviour?: KernelBehaviour;
+  readonly budgets?: SessionBudgets;
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -109,6 +113,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
       throw new InvalidKernelConfigError(`limit ${name} must be a positive integer, got ${value}`);
     }
   }
+  const budgets = checkedBudgets(options.budgets);
   const subWorkflows = subWorkflowsOf(options.workflow, options.subWorkflows ?? []);
   const idempotent = new Set(options.idempotentTools ?? ['write_file']);
   for (const tool of tools.values())
@@ -128,6 +133,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
     behaviour,
+    ...(budgets === undefined ? {} : { budgets }),
   };
 }
 
@@ -179,4 +185,14 @@ export function childKernelConfig(config: KernelConfig, workflowId: string): Ker
   if (workflow === undefined)
     throw new InvalidKernelConfigError(`no sub-workflow ${workflowId} in the kernel configuration`);
   return { ...config, workflow };
+}
+
+/** Budgets must be positive numbers; an empty set is no budget. */
+function checkedBudgets(budgets: SessionBudgets | undefined): SessionBudgets | undefined {
+  if (budgets === undefined) return undefined;
+  const given = Object.entries(budgets).filter(([, value]) => value !== undefined);
+  for (const [name, value] of given)
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new InvalidKernelConfigError(`budget ${name} must be a positive number, got ${value}`);
+  return given.length === 0 ? undefined : (Object.fromEntries(given) as SessionBudgets);
 }

@@ -11,5 +11,12 @@ export const BOUNDED_JOURNAL_SUMMARY = defineBehaviourFlag({
     'journal compaction is capped at compactJournalMaxTokens and never copies earlier summaries whole',
 });
 
+/** Before each model call the session's budgets are checked; reaching one stops the session. */
+export const SESSION_BUDGETS = defineBehaviourFlag({
+  name: 'session-budgets',
+  description:
+    'a session with budgets (tokens, cost, duration) stops before a model call that would exceed one',
+});
+
 /** The behaviour flags the kernel's own decisions branch on. */
-export const kernelFlags: readonly BehaviourFlag[] = [BOUNDED_JOURNAL_SUMMARY];
+export const kernelFlags: readonly BehaviourFlag[] = [BOUNDED_JOURNAL_SUMMARY, SESSION_BUDGETS];

@@ -1,3 +1,4 @@
+import type { BudgetKind } from '../sessions/budget-events.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Clock } from '../base/clock.js';
 import type { IdSource } from '../base/id-source.js';
@@ -45,6 +46,13 @@ export type RunOutcome = {
     | { readonly kind: 'approval'; readonly callId: string; readonly sessionId?: string }
     | { readonly kind: 'paused'; readonly sessionId?: string }
     | { readonly kind: 'stopped' }
+    /** Stopped at a budget (prompt mode): a person raises it (`raise_budget`) to go on. */
+    | {
+        readonly kind: 'budget';
+        readonly budget: BudgetKind;
+        readonly limit: number;
+        readonly sessionId?: string;
+      }
     | null;
   readonly state: KernelState;
 };

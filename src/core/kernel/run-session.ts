@@ -329,6 +329,9 @@ function outcome(state: KernelState, effect: Effect | null, stopped: boolean): R
   if (effect?.type === 'await_approval')
     return { status, waiting: { kind: 'approval', callId: effect.callId }, state };
   if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
+  const stop = state.budget.stop;
+  if (stop !== null && status === 'running' && effect === null)
+    return { status, waiting: { kind: 'budget', budget: stop.budget, limit: stop.limit }, state };
   return { status, waiting: null, state };
 }
 

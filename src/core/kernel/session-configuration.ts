@@ -1,3 +1,4 @@
+import type { SessionBudgets } from './budget.js';
 import { BOUNDED_JOURNAL_SUMMARY } from './kernel-flags.js';
 import { z } from 'zod';
 import { CorrexError } from '../base/correx-error.js';
@@ -83,6 +84,14 @@ export const SessionConfigurationSchema = z.strictObject({
   kernelVersion: z.number().int().min(2).optional(),
   /** The behaviour flags in force, sorted (see core/kernel/behaviour.ts). */
   flags: z.array(z.string().min(1)).optional(),
+  /** What the session may spend (absent: no budget). */
+  budgets: z
+    .strictObject({
+      maxTokens: z.number().positive().optional(),
+      maxCostUsd: z.number().positive().optional(),
+      maxDurationMs: z.number().positive().optional(),
+    })
+    .optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -149,6 +158,12 @@ export function toolFromRecord(record: RecordedTool): ToolDefinition {
   });
 }
 
+function definedBudgets(budgets: NonNullable<SessionConfiguration['budgets']>): SessionBudgets {
+  return Object.fromEntries(
+    Object.entries(budgets).filter(([, value]) => value !== undefined),
+  ) as SessionBudgets;
+}
+
 function withoutUndefined(limits: SessionConfiguration['limits']): Partial<KernelLimits> {
   const { compactJournalMaxTokens, ...rest } = limits;
   return compactJournalMaxTokens === undefined ? rest : { ...rest, compactJournalMaxTokens };
@@ -199,6 +214,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
           kernelVersion: config.behaviour.kernelVersion,
           flags: [...config.behaviour.flags].sort(),
         }),
+    ...(config.budgets === undefined ? {} : { budgets: config.budgets }),
   });
 }
 
@@ -281,5 +297,8 @@ export function kernelConfigFromConfiguration(
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
     behaviour,
+    ...(configuration.budgets === undefined
+      ? {}
+      : { budgets: definedBudgets(configuration.budgets) }),
   });
 }

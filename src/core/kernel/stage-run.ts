@@ -348,6 +348,8 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'redirect_requested':
     case 'stage_redirected':
     case 'redirect_rejected':
+    case 'budget_exhausted':
+    case 'budget_raised':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

@@ -1,3 +1,4 @@
+import { parseDuration } from '../../core/base/duration.js';
 import { z } from 'zod';
 import { OperatorModeSchema } from '../../core/approvals/approval-tier.js';
 import { ModelProfileListSchema } from '../../core/inference/model-profile.js';
@@ -55,6 +56,18 @@ export const UserHarnessConfigSchema = z.strictObject({
   defaults: z
     .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
     .default({}),
+  /** Per-session defaults; `correx run --max-…` overrides them. */
+  budgets: z
+    .strictObject({
+      maxTokens: z.number().int().positive().optional(),
+      maxCostUsd: z.number().positive().optional(),
+      /** `30m`, `2h`, `90s`. */
+      maxDuration: z
+        .string()
+        .refine((text) => parseDuration(text) !== null, 'a duration such as 90s, 30m or 2h')
+        .optional(),
+    })
+    .default({}),
 });
 export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 
@@ -72,7 +85,7 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
 });
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
-const USER_ONLY_KEYS = ['mode', 'providers', 'models'] as const;
+const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'budgets'] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

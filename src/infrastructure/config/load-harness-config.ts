@@ -1,3 +1,5 @@
+import { parseDuration } from '../../core/base/duration.js';
+import type { SessionBudgets } from '../../core/kernel/budget.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperatorMode } from '../../core/approvals/approval-tier.js';
@@ -27,6 +29,8 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
+  /** What each session may spend unless the run says otherwise. */
+  readonly budgets: SessionBudgets;
   /** The files that were read, in order. */
   readonly sources: readonly string[];
 };
@@ -113,6 +117,13 @@ export async function loadHarnessConfig(options: {
     refusedPolicy: merged.refused,
     workflows,
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
+    budgets: {
+      ...(user.budgets.maxTokens === undefined ? {} : { maxTokens: user.budgets.maxTokens }),
+      ...(user.budgets.maxCostUsd === undefined ? {} : { maxCostUsd: user.budgets.maxCostUsd }),
+      ...(user.budgets.maxDuration === undefined
+        ? {}
+        : { maxDurationMs: parseDuration(user.budgets.maxDuration)! }),
+    },
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,
     ),

@@ -25,6 +25,11 @@ export const WorldObservationSchema = z.strictObject({
   mtimeMs: z.number().int().nullable(),
   /** Hard-link count of a regular file; above 1 the same bytes live elsewhere too. */
   linkCount: z.number().int().min(0).nullable(),
+  /**
+   * The path kept changing while it was probed (twice): nothing above is trustworthy, so the
+   * other fields are empty and kind is `other`. Absent on every stable observation.
+   */
+  changedDuringObservation: z.literal(true).optional(),
 });
 export type WorldObservation = z.infer<typeof WorldObservationSchema>;
 

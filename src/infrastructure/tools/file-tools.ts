@@ -1,6 +1,3 @@
-import { constants } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { CorrexError } from '../../core/base/correx-error.js';
 import {
@@ -10,6 +7,7 @@ import {
   type ToolReceipt,
 } from './tool-executor.js';
 import { buildReceipt, sha256Of } from './tool-receipt-builder.js';
+import { moveVerifiedFile, readVerifiedFile, writeVerifiedFile } from './verified-directory.js';
 
 export type FileToolOptions = { readonly probe: WorldProbe; readonly maxOutputBytes?: number };
 
@@ -17,34 +15,6 @@ export type FileToolOptions = { readonly probe: WorldProbe; readonly maxOutputBy
 class ToolFailure extends CorrexError {
   constructor(message: string) {
     super('tool_failed', message);
-  }
-}
-
-/**
- * Writes `content` to an already re-checked real path. O_NOFOLLOW refuses a symlink swapped in
- * at the final component after the re-check; parent directories are created inside the
- * workspace only (the real path was checked to be there).
- */
-async function writeNoFollow(realPath: string, content: string | Buffer): Promise<void> {
-  await mkdir(dirname(realPath), { recursive: true });
-  const handle = await open(
-    realPath,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    await handle.writeFile(content);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readNoFollow(realPath: string): Promise<Buffer> {
-  const handle = await open(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
   }
 }
 
@@ -69,7 +39,7 @@ function guarded(
         const outcome =
           code === 'world_changed'
             ? 'world_changed'
-            : code === 'unassessed_target'
+            : code === 'unassessed_target' || code === 'special_file'
               ? 'refused'
               : 'failed';
         const message = error instanceof Error ? error.message : String(error);
@@ -91,7 +61,7 @@ function guarded(
 export function createReadFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded('read_file', options.maxOutputBytes, async (args, context, startedAt) => {
     const { realPath } = await recheckTarget(options.probe, args.path, context);
-    const bytes = await readNoFollow(realPath);
+    const bytes = await readVerifiedFile(realPath);
     const sha = sha256Of(bytes);
     const lines = bytes.toString('utf8').split('\n');
     const start = typeof args.startLine === 'number' ? args.startLine : 1;
@@ -115,7 +85,7 @@ export function createWriteFileExecutor(options: FileToolOptions): ToolExecutor 
   return guarded('write_file', options.maxOutputBytes, async (args, context, startedAt) => {
     const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
     const content = String(args.content);
-    await writeNoFollow(realPath, content);
+    const written = await writeVerifiedFile(realPath, content);
     return buildReceipt({
       callId: context.callId,
       tool: 'write_file',
@@ -124,7 +94,7 @@ export function createWriteFileExecutor(options: FileToolOptions): ToolExecutor 
       text: `wrote ${Buffer.byteLength(content)} bytes`,
       startedAt,
       files: [
-        { path: realPath, access: 'write', before: observed.sha256, after: sha256Of(content) },
+        { path: written, access: 'write', before: observed.sha256, after: sha256Of(content) },
       ],
     });
   });
@@ -133,7 +103,7 @@ export function createWriteFileExecutor(options: FileToolOptions): ToolExecutor 
 export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded('edit_file', options.maxOutputBytes, async (args, context, startedAt) => {
     const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
-    const before = (await readNoFollow(realPath)).toString('utf8');
+    const before = (await readVerifiedFile(realPath)).toString('utf8');
     const search = String(args.search);
     const first = before.indexOf(search);
     if (first < 0)
@@ -147,7 +117,7 @@ export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
       );
     const after =
       before.slice(0, first) + String(args.replace) + before.slice(first + search.length);
-    await writeNoFollow(realPath, after);
+    const written = await writeVerifiedFile(realPath, after);
     const line = before.slice(0, first).split('\n').length;
     return buildReceipt({
       callId: context.callId,
@@ -156,7 +126,7 @@ export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
       outcome: 'succeeded',
       text: `replaced 1 occurrence at line ${line}`,
       startedAt,
-      files: [{ path: realPath, access: 'write', before: observed.sha256, after: sha256Of(after) }],
+      files: [{ path: written, access: 'write', before: observed.sha256, after: sha256Of(after) }],
     });
   });
 }
@@ -165,8 +135,8 @@ export function createCopyFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded('copy_file', options.maxOutputBytes, async (args, context, startedAt) => {
     const source = await recheckTarget(options.probe, args.source, context);
     const destination = await recheckTarget(options.probe, args.destination, context);
-    const bytes = await readNoFollow(source.realPath);
-    await writeNoFollow(destination.realPath, bytes);
+    const bytes = await readVerifiedFile(source.realPath);
+    const written = await writeVerifiedFile(destination.realPath, bytes);
     const sha = sha256Of(bytes);
     return buildReceipt({
       callId: context.callId,
@@ -177,12 +147,7 @@ export function createCopyFileExecutor(options: FileToolOptions): ToolExecutor {
       startedAt,
       files: [
         { path: source.realPath, access: 'read', before: sha, after: sha },
-        {
-          path: destination.realPath,
-          access: 'write',
-          before: destination.observed.sha256,
-          after: sha,
-        },
+        { path: written, access: 'write', before: destination.observed.sha256, after: sha },
       ],
     });
   });
@@ -193,9 +158,8 @@ export function createMoveFileExecutor(options: FileToolOptions): ToolExecutor {
     const source = await recheckTarget(options.probe, args.source, context);
     const destination = await recheckTarget(options.probe, args.destination, context);
     if (source.observed.kind !== 'file') throw new ToolFailure('move_file moves files only');
-    await mkdir(dirname(destination.realPath), { recursive: true });
     // rename(2) replaces a destination symlink itself and never follows it.
-    await rename(source.realPath, destination.realPath);
+    const moved = await moveVerifiedFile(source.realPath, destination.realPath);
     const sha = source.observed.sha256;
     return buildReceipt({
       callId: context.callId,
@@ -206,12 +170,7 @@ export function createMoveFileExecutor(options: FileToolOptions): ToolExecutor {
       startedAt,
       files: [
         { path: source.realPath, access: 'delete', before: source.observed.sha256, after: null },
-        {
-          path: destination.realPath,
-          access: 'write',
-          before: destination.observed.sha256,
-          after: sha,
-        },
+        { path: moved, access: 'write', before: destination.observed.sha256, after: sha },
       ],
     });
   });

@@ -60,7 +60,7 @@ async function observeFor(tool: string, args: Record<string, unknown>) {
   const reads = Object.fromEntries(
     Object.entries(observations)
       .filter(([, seen]) => seen.sha256 !== null)
-      .map(([path, seen]) => [path, seen.sha256]),
+      .map(([path, seen]) => [path, seen.sha256 ?? '']),
   );
   const view = toolSessionView({ ...initial, observations, reads }, roots);
   const assessment = assessToolCall(policy, view, call);

@@ -24,9 +24,20 @@ export const LONE_SURROGATE_PATHS_BLOCKED = defineBehaviourFlag({
     'reference-exists blocks a path holding a lone UTF-16 surrogate: the disk would get a different name than the one assessed',
 });
 
+/**
+ * A new session's egress allowlist starts as the recorded policy's `egressAllowlist`: an
+ * `egress_allowlist_changed` by `policy` follows its start. Without it the allowlist starts empty.
+ */
+export const EGRESS_ALLOWLIST_FROM_POLICY = defineBehaviourFlag({
+  name: 'egress-allowlist-from-policy',
+  description:
+    "a session's egress allowlist is seeded at its start from the recorded policy's egressAllowlist (an egress_allowlist_changed by policy)",
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   UNSTABLE_OBSERVATION_BLOCKS,
   FILE_TOOL_TARGETS_REGULAR,
   LONE_SURROGATE_PATHS_BLOCKED,
+  EGRESS_ALLOWLIST_FROM_POLICY,
 ];

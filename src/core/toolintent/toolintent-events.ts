@@ -48,6 +48,16 @@ export const FindingSchema = z.strictObject({
   message: z.string().min(1),
   /** The least tier this finding needs; RiskMapping takes the maximum. */
   tier: ApprovalTierSchema,
+  /**
+   * For a stale write: the content hash the model last saw and the one on disk now (null where
+   * none: not a regular file, or too large to hash). Absent on other findings.
+   */
+  hashes: z
+    .strictObject({
+      atRead: z.string().nullable(),
+      now: z.string().nullable(),
+    })
+    .optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

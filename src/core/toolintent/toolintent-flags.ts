@@ -34,10 +34,18 @@ export const EGRESS_ALLOWLIST_FROM_POLICY = defineBehaviourFlag({
     "a session's egress allowlist is seeded at its start from the recorded policy's egressAllowlist (an egress_allowlist_changed by policy)",
 });
 
+/** A stale-write finding holds the hash the model read and the hash on disk now. */
+export const STALE_WRITE_HASHES = defineBehaviourFlag({
+  name: 'stale-write-hashes',
+  description:
+    'a stale-write finding records the content hash at the last read and the hash observed now (finding.hashes)',
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   UNSTABLE_OBSERVATION_BLOCKS,
   FILE_TOOL_TARGETS_REGULAR,
   LONE_SURROGATE_PATHS_BLOCKED,
   EGRESS_ALLOWLIST_FROM_POLICY,
+  STALE_WRITE_HASHES,
 ];

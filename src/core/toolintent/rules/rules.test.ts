@@ -304,6 +304,15 @@ describe('stale-write', () => {
       ),
     ).toEqual(['block:stale']);
   });
+
+  it('records the hash at read and the hash now (flagged), and neither without the flag', () => {
+    const reads = { reads: { '/w/src/a.ts': HASH_A } };
+    const stale = view([file('/w/src/a.ts', { sha256: HASH_B })], reads);
+    const args = { path: 'src/a.ts', content: '' };
+    const of = (a: ReturnType<typeof assess>) => a.findings.find((f) => f.code === 'stale');
+    expect(of(assess(stale, 'write_file', args))?.hashes).toEqual({ atRead: HASH_A, now: HASH_B });
+    expect(of(assess(stale, 'write_file', args, unflaggedPolicy))).not.toHaveProperty('hashes');
+  });
 });
 
 describe('manifest-containment and write-scope', () => {

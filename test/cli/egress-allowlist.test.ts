@@ -1,4 +1,5 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ function call(id: string, name: string, args: Record<string, unknown>) {
   return sse(chatCompletionStream({ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] }));
 }
 
-describe('the egress allowlist of the recorded policy, through correx run', () => {
+describe('the egress allowlist and configuration files of the recorded session, through correx run', () => {
   const root = realpathSync(tempDir('correx-egress-'));
   const home = join(root, 'home');
   const dir = join(root, 'ws');
@@ -74,7 +75,7 @@ describe('the egress allowlist of the recorded policy, through correx run', () =
     await new Promise<void>((closed) => site.close(() => closed()));
   });
 
-  it('seeds the allowlist at start; matching ignores case, wildcards take subdomains only, redirects are re-checked', async () => {
+  it('records its configuration files, seeds the allowlist at start; matching ignores case, wildcards take subdomains only, redirects are re-checked', async () => {
     model.reply(
       call('c1', 'http_fetch', { url: `http://LocalHost:${port}/ok` }),
       call('c2', 'http_fetch', { url: `http://localhost:${port}/redirect` }),
@@ -100,6 +101,12 @@ describe('the egress allowlist of the recorded policy, through correx run', () =
 
     const configured = payloads.find((payload) => payload.type === 'session_configured')!;
     expect(JSON.stringify(configured)).toContain('egress-allowlist-from-policy');
+    // It names the configuration files it was built from, with the digests of what was read.
+    const digest = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+    expect(configured.files).toEqual([
+      { path: join(home, 'harness.yaml'), sha256: digest(join(home, 'harness.yaml')) },
+      { path: workflowFile, sha256: digest(workflowFile) },
+    ]);
     const seeded = payloads.filter((payload) => payload.type === 'egress_allowlist_changed');
     expect(seeded).toEqual([
       expect.objectContaining({ added: ['*.pkg.test', 'localhost'], removed: [], by: 'policy' }),

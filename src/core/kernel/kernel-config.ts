@@ -60,7 +60,12 @@ export type KernelConfig = {
   readonly subWorkflows?: ReadonlyMap<string, Workflow>;
   /** The decider version and behaviour flags in force; `policy.flags` are the same flags. */
   readonly behaviour: KernelBehaviour;
+  /** The configuration files read to build this config (recorded beside it, not digested). */
+  readonly configurationFiles?: readonly ConfigurationFile[];
 };
+
+/** A configuration file a session was built from, and the SHA-256 of the bytes read. */
+export type ConfigurationFile = { readonly path: string; readonly sha256: string };
 
 export type KernelConfigOptions = {
   readonly workflow: Workflow;
@@ -79,6 +84,7 @@ export type KernelConfigOptions = {
   readonly subWorkflows?: readonly Workflow[];
   /** Default: this release's behaviour (a new session); replay passes the recorded one. */
   readonly behaviour?: KernelBehaviour;
+  readonly configurationFiles?: readonly ConfigurationFile[];
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -125,6 +131,9 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
     behaviour,
+    ...(options.configurationFiles === undefined || options.configurationFiles.length === 0
+      ? {}
+      : { configurationFiles: options.configurationFiles }),
   };
 }
 

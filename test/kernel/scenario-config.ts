@@ -74,12 +74,14 @@ export function scenarioConfig(
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
+    /** The workspace policy as harness.yaml would give it; default: all defaults. */
+    policy?: Record<string, unknown>;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    policy: createAssessmentPolicy(parseWorkspacePolicy(options.policy ?? {})),
     router: createInferenceRouter({
       profiles: [{ ...PROFILE, capabilities: [...PROFILE.capabilities] }],
     }),

@@ -26,6 +26,8 @@ export type KernelLimits = {
   readonly compactJournalAfter: number;
   /** How many of the newest journal entries compaction keeps verbatim. */
   readonly compactJournalKeep: number;
+  /** The most tokens one compaction's summary may take (with `bounded-journal-summary`). */
+  readonly compactJournalMaxTokens: number;
 };
 
 export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
@@ -35,6 +37,7 @@ export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
   inferenceTimeoutMs: 120_000,
   compactJournalAfter: 60,
   compactJournalKeep: 20,
+  compactJournalMaxTokens: 2_000,
 };
 
 /**

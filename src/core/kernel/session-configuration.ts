@@ -1,3 +1,4 @@
+import { BOUNDED_JOURNAL_SUMMARY } from './kernel-flags.js';
 import { z } from 'zod';
 import { CorrexError } from '../base/correx-error.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
@@ -23,7 +24,12 @@ import {
 } from '../tools/tool-contract.js';
 import { safeParseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
-import { createKernelConfig, DEFAULT_KERNEL_LIMITS, type KernelConfig } from './kernel-config.js';
+import {
+  createKernelConfig,
+  DEFAULT_KERNEL_LIMITS,
+  type KernelConfig,
+  type KernelLimits,
+} from './kernel-config.js';
 import { recordedBehaviour, UnknownBehaviourError, type KernelBehaviour } from './behaviour.js';
 
 const positive = z.number().int().min(1);
@@ -64,6 +70,8 @@ export const SessionConfigurationSchema = z.strictObject({
     inferenceTimeoutMs: positive,
     compactJournalAfter: positive,
     compactJournalKeep: positive,
+    /** Recorded only by sessions with `bounded-journal-summary`, the only ones it bounds. */
+    compactJournalMaxTokens: positive.optional(),
   }),
   /** The confinement the session's processes run under (absent: not stated, no tier raise). */
   sandbox: z.enum(['bubblewrap', 'none']).optional(),
@@ -141,6 +149,19 @@ export function toolFromRecord(record: RecordedTool): ToolDefinition {
   });
 }
 
+function withoutUndefined(limits: SessionConfiguration['limits']): Partial<KernelLimits> {
+  const { compactJournalMaxTokens, ...rest } = limits;
+  return compactJournalMaxTokens === undefined ? rest : { ...rest, compactJournalMaxTokens };
+}
+
+/** The limits a session records: those its behaviour reads, so older configurations keep their digests. */
+function recordedLimits(config: KernelConfig): SessionConfiguration['limits'] {
+  const { compactJournalMaxTokens, ...limits } = { ...DEFAULT_KERNEL_LIMITS, ...config.limits };
+  return config.behaviour.flags.has(BOUNDED_JOURNAL_SUMMARY.name)
+    ? { ...limits, compactJournalMaxTokens }
+    : limits;
+}
+
 /** The data a kernel config was built from. Fails for a tool that is neither built in nor recorded. */
 export function describeKernelConfig(config: KernelConfig): SessionConfiguration {
   const tools = [...config.tools.values()].map(describeTool);
@@ -159,7 +180,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     models: asJson(config.router.profiles),
     homeDirectory: config.homeDirectory,
     idempotentTools: [...config.idempotentTools].sort(),
-    limits: { ...DEFAULT_KERNEL_LIMITS, ...config.limits },
+    limits: recordedLimits(config),
     ...(config.policy.sandbox === undefined ? {} : { sandbox: config.policy.sandbox }),
     validators: 'default',
     tokenizer: 'estimating',
@@ -259,7 +280,7 @@ export function kernelConfigFromConfiguration(
     validators: createDefaultValidatorRegistry(),
     homeDirectory: configuration.homeDirectory,
     idempotentTools: configuration.idempotentTools,
-    limits: configuration.limits,
+    limits: withoutUndefined(configuration.limits),
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
     behaviour,

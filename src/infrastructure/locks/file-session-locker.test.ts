@@ -16,6 +16,7 @@ describe('createFileSessionLocker', () => {
     expect(JSON.parse(readFileSync(join(dir, 's-1.lock'), 'utf8'))).toEqual({
       pid: process.pid,
       host: hostname(),
+      token: expect.any(String),
     });
     await expectRejection(locker.acquire('s-1'), SessionBusyError);
     await lock.release();

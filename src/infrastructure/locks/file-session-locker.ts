@@ -1,9 +1,11 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SessionBusyError, type SessionLock, type SessionLocker } from './session-locker.js';
 
-type Holder = { readonly pid: number; readonly host: string };
+/** `token` tells this acquisition from any later one, even by the same process. */
+type Holder = { readonly pid: number; readonly host: string; readonly token?: string };
 
 function alive(pid: number): boolean {
   try {
@@ -32,7 +34,7 @@ function readHolder(path: string): Holder | undefined {
 function acquireSessionLock(directory: string, sessionId: string): SessionLock {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const path = join(directory, `${encodeURIComponent(sessionId)}.lock`);
-  const me: Holder = { pid: process.pid, host: hostname() };
+  const me: Holder = { pid: process.pid, host: hostname(), token: randomUUID() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
@@ -41,7 +43,7 @@ function acquireSessionLock(directory: string, sessionId: string): SessionLock {
       return {
         async release() {
           const holder = readHolder(path);
-          if (holder?.pid === me.pid && holder.host === me.host) rmSync(path, { force: true });
+          if (holder?.token === me.token) rmSync(path, { force: true });
         },
       };
     } catch (error) {
@@ -57,8 +59,22 @@ function acquireSessionLock(directory: string, sessionId: string): SessionLock {
 
 /** Driver locks as files in `directory` (`$CORREX_HOME/locks`), for processes on one machine. */
 export function createFileSessionLocker(directory: string): SessionLocker {
+  const held = new Set<SessionLock>();
   return {
-    acquire: async (sessionId) => acquireSessionLock(directory, sessionId),
-    close: async () => {},
+    acquire: async (sessionId) => {
+      const lock = acquireSessionLock(directory, sessionId);
+      const tracked: SessionLock = {
+        release: async () => {
+          held.delete(tracked);
+          await lock.release();
+        },
+      };
+      held.add(tracked);
+      return tracked;
+    },
+    // A closing driver hands back what it still holds, as its exit would.
+    close: async () => {
+      for (const lock of [...held]) await lock.release();
+    },
   };
 }

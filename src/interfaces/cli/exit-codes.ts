@@ -1,0 +1,93 @@
+import type { ErrorCode } from '../../core/base/error-code.js';
+
+/** Stable exit codes, documented in `--help` and the README. */
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, storeUnavailable: 3 } as const;
+
+export type ExitOutcome = keyof typeof EXIT_CODES;
+
+/**
+ * What each error means for a script that called correx: `usage` for what the person must fix in
+ * the command or its configuration (exit 2), `storeUnavailable` for a store that cannot be reached
+ * or is not migrated (exit 3), `failed` for the rest (exit 1). A `Record` over the closed list of
+ * codes, so a new code cannot ship without a decision here.
+ */
+export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'ok'>>> = {
+  non_canonical_value: 'failed',
+  invalid_event: 'failed',
+  invalid_append: 'failed',
+  duplicate_event: 'failed',
+  corrupt_event: 'failed',
+  concurrency_conflict: 'failed',
+  store_closed: 'failed',
+  store_location_invalid: 'usage',
+  store_copy_failed: 'failed',
+  sqlite_open_failed: 'storeUnavailable',
+  postgres_connect_failed: 'storeUnavailable',
+  postgres_schema_not_ready: 'storeUnavailable',
+  session_busy: 'failed',
+  session_not_found: 'failed',
+  usage: 'usage',
+  config_exists: 'usage',
+  config_invalid: 'usage',
+  invalid_policy: 'usage',
+  invalid_workflow: 'usage',
+  workflow_file: 'usage',
+  invalid_model_profiles: 'usage',
+  invalid_kernel_config: 'usage',
+  invalid_tool_path_roots: 'usage',
+  invalid_session_configuration: 'failed',
+  workspace_not_allowed: 'usage',
+  session_setup: 'usage',
+  provider_setup: 'usage',
+  server_config_invalid: 'usage',
+  server_token_insecure: 'usage',
+  server_token_invalid: 'usage',
+  demo_workspace_invalid: 'usage',
+  demo_assets_missing: 'failed',
+  grant_not_found: 'failed',
+  approval_not_pending: 'failed',
+  invalid_command: 'failed',
+  kernel_invariant: 'failed',
+  kernel_wiring: 'failed',
+  unknown_behaviour: 'failed',
+  session_configuration_mismatch: 'failed',
+  configuration_not_recorded: 'failed',
+  replay_missing_recording: 'failed',
+  artifact_integrity: 'failed',
+  artifact_lineage: 'failed',
+  validator_registration: 'failed',
+  context_input_invalid: 'failed',
+  pinned_context_over_budget: 'failed',
+  unknown_tool: 'failed',
+  tool_failed: 'failed',
+  world_changed: 'failed',
+  unassessed_target: 'failed',
+  inference_timeout: 'failed',
+  inference_rate_limit: 'failed',
+  inference_auth: 'failed',
+  inference_malformed_response: 'failed',
+  inference_provider_down: 'failed',
+  inference_cancelled: 'failed',
+  inference_invalid_request: 'failed',
+  llama_cpp_unavailable: 'failed',
+  llama_cpp_model_not_found: 'failed',
+  script_invalid: 'failed',
+  script_exhausted: 'failed',
+  router_input_invalid: 'failed',
+  router_session_not_found: 'failed',
+  router_wiring: 'failed',
+  api_unauthorized: 'failed',
+  api_forbidden_host: 'failed',
+  api_forbidden_origin: 'failed',
+  api_invalid_request: 'failed',
+  api_payload_too_large: 'failed',
+  api_not_found: 'failed',
+  api_session_not_found: 'failed',
+  api_workspace_not_allowed: 'failed',
+  api_conflict: 'failed',
+  api_internal: 'failed',
+};
+
+export function exitCodeOf(code: ErrorCode): number {
+  return EXIT_CODES[EXIT_OUTCOME_OF[code]];
+}

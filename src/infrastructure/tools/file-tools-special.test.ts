@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { createDiskWorldProbe } from '../world-probe/disk-world-probe.js';
 import { createBuiltinToolExecutors } from './builtin-tool-executors.js';
 import { executeToolCall, type ToolExecutionContext } from './tool-executor.js';
+import { readRegularFileInside } from './verified-directory.js';
 
 const base = realpathSync(tempDir('correx-special-'));
 const workspace = join(base, 'ws');
@@ -84,6 +85,21 @@ describe('special files', () => {
   it('a device is refused', async () => {
     const receipt = await run('read_file', { path: '/dev/zero' });
     expect(receipt).toMatchObject({ outcome: 'refused', error: expect.stringContaining('device') });
+  });
+});
+
+describe('search reads', () => {
+  it('a search tool reads only regular files that really lie inside the folder it walks', async () => {
+    mkdirSync(join(workspace, 'walked/real'), { recursive: true });
+    writeFileSync(join(workspace, 'walked/real/a.ts'), 'inside');
+    writeFileSync(join(outside, 'a.ts'), 'OUTSIDE SECRET');
+    symlinkSync(outside, join(workspace, 'walked/swapped'));
+    execFileSync('mkfifo', [join(workspace, 'walked/real/pipe.ts')]);
+    const root = join(workspace, 'walked');
+    expect(String(await readRegularFileInside(join(root, 'real/a.ts'), root))).toBe('inside');
+    // A folder swapped for a symlink after the walk: the descriptor's real path is outside.
+    expect(await readRegularFileInside(join(root, 'swapped/a.ts'), root)).toBeNull();
+    expect(await readRegularFileInside(join(root, 'real/pipe.ts'), root)).toBeNull();
   });
 });
 

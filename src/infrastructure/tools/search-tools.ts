@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { matchGlob } from '../../core/policies/path-glob.js';
 import {
   DEFAULT_FILE_TOOL_TIME_BOUND_MS,
@@ -6,6 +6,7 @@ import {
   ToolFailure,
   type FileToolOptions,
 } from './file-tools.js';
+import { readRegularFileInside } from './verified-directory.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { buildReceipt } from './tool-receipt-builder.js';
 
@@ -117,9 +118,10 @@ export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
       const results: string[] = [];
       for (const file of files) {
         if (typeof args.glob === 'string' && !matchGlob(args.glob, file)) continue;
-        const info = await lstat(`${dir}/${file}`);
-        if (info.size > MAX_GREP_FILE_BYTES) continue;
-        const bytes = await readFile(`${dir}/${file}`);
+        const info = await lstat(`${dir}/${file}`).catch(() => null);
+        if (info === null || info.size > MAX_GREP_FILE_BYTES) continue;
+        const bytes = await readRegularFileInside(`${dir}/${file}`, dir);
+        if (bytes === null) continue; // swapped, moved out or special since the walk
         if (bytes.subarray(0, 8000).includes(0)) continue; // binary
         const lines = bytes.toString('utf8').split('\n');
         for (let index = 0; index < lines.length && results.length < maxResults; index++) {

@@ -231,3 +231,26 @@ export async function moveVerifiedFile(
     await from.close();
   }
 }
+
+/**
+ * Reads `path` for a search tool walking `root` (a real path): opened without following a final
+ * symlink and without blocking on a FIFO, kept only when the descriptor is a regular file whose
+ * real path lies inside `root`, so a component swapped for a symlink after the walk cannot lead
+ * the read outside. Null when the file is not one to read (special, moved out, gone).
+ */
+export async function readRegularFileInside(path: string, root: string): Promise<Buffer | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return null;
+    const real = await readlink(`/proc/self/fd/${handle.fd}`);
+    if (!real.startsWith(root === '/' ? '/' : `${root}/`)) return null;
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}

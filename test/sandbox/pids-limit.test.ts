@@ -1,28 +1,20 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
+import type { ToolReceipt } from '../../src/infrastructure/tools/tool-executor.js';
+import { FORK_BOMB, forkBombCounts } from './fork-bomb.js';
 import { availability, describeSandboxed, execIn, sandboxFixture } from './sandbox-support.js';
 
 const fixture = sandboxFixture('correx-pids-');
-
-/**
- * A bounded fork bomb: tries to start 300 sleeping children (a failed spawn is an `error` event,
- * not the end of the script), then counts the processes of the sandbox's PID namespace.
- */
-const BOMB = `
-const { spawn } = require('node:child_process');
-let refused = 0;
-for (let i = 0; i < 300; i++) spawn('/bin/sleep', ['30']).on('error', () => refused++);
-setTimeout(() => {
-  const live = require('node:fs').readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name));
-  console.log('processes ' + live.length + ' refused ' + refused);
-  process.exit(0);
-}, 1000);`;
 
 describeSandboxed('exec under bubblewrap: the pids limit', () => {
   it('a fork bomb stops at the call’s pids limit, recorded in the receipt’s sandbox profile', async () => {
     const receipt = await execIn(
       fixture,
-      { argv: [process.execPath, '-e', BOMB], timeoutMs: 60_000 },
+      { argv: [process.execPath, '-e', FORK_BOMB], timeoutMs: 60_000 },
       {
         sandbox: { availability, neverWritable: [...DEFAULT_NEVER_WRITABLE], maxProcesses: 40 },
       },
@@ -31,10 +23,10 @@ describeSandboxed('exec under bubblewrap: the pids limit', () => {
     expect(receipt.sandbox?.pidsLimit).toEqual({ max: 40, mechanism: expect.any(String) });
     // Root is exempt from RLIMIT_NPROC, so only a cgroup bounds a root-run test.
     if (mechanism === 'rlimit-nproc' && process.getuid?.() === 0) return;
-    const [, live, refused] = /processes (\d+) refused (\d+)/.exec(receipt.output) ?? [];
-    expect(Number(live)).toBeGreaterThan(1);
-    expect(Number(live)).toBeLessThanOrEqual(40);
-    expect(Number(refused)).toBeGreaterThan(0);
+    const { live, refused } = forkBombCounts(receipt.output);
+    expect(live).toBeGreaterThan(1);
+    expect(live).toBeLessThanOrEqual(40);
+    expect(refused).toBeGreaterThan(0);
     // It ended when the shell did (the namespace took the sleepers with it), not at the timeout.
     expect(receipt.outcome).toBe('succeeded');
   });
@@ -48,4 +40,50 @@ describeSandboxed('exec under bubblewrap: the pids limit', () => {
     expect(receipt).toMatchObject({ outcome: 'succeeded', output: 'done\n' });
     expect(receipt.sandbox?.pidsLimit?.max).toBe(512);
   });
+
+  // An unprivileged user cannot write a cgroup here, so the limit falls back to RLIMIT_NPROC in
+  // the user namespace; only a root test process can start one (setpriv drops to nobody).
+  const asNobody =
+    process.getuid?.() === 0 &&
+    existsSync('/usr/bin/setpriv') &&
+    availability.kind === 'bubblewrap' &&
+    availability.userNamespace;
+  it.skipIf(!asNobody)(
+    'without a writable cgroup, RLIMIT_NPROC inside the user namespace stops the same bomb',
+    async () => {
+      const workspace = join(fixture.base, 'nobody-ws');
+      const home = join(fixture.base, 'nobody-home');
+      for (const dir of [workspace, home]) {
+        mkdirSync(dir, { recursive: true });
+        chmodSync(dir, 0o777);
+      }
+      chmodSync(fixture.base, 0o755);
+      const { stdout } = await promisify(execFile)(
+        '/usr/bin/setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          '--import',
+          'tsx',
+          'test/sandbox/pids-limit-child.ts',
+          workspace,
+          home,
+        ],
+        {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home },
+          timeout: 90_000,
+        },
+      );
+      const receipt = JSON.parse(stdout) as ToolReceipt;
+      expect(receipt.sandbox?.pidsLimit).toEqual({ max: 40, mechanism: 'rlimit-nproc' });
+      const { live, refused } = forkBombCounts(receipt.output);
+      expect(live).toBeGreaterThan(1);
+      expect(live).toBeLessThanOrEqual(40);
+      expect(refused).toBeGreaterThan(0);
+      expect(receipt.outcome).toBe('succeeded');
+    },
+    120_000,
+  );
 });

@@ -59,7 +59,6 @@ export const ERROR_CODES = [
   'world_changed',
   'unassessed_target',
   'special_file',
-  'descriptor_paths_unavailable',
   'tool_time_bound',
   // inference: `inference_<category>`, one per InferenceFailureCategory
   'inference_timeout',

@@ -35,11 +35,13 @@ function startFlipper(): ChildProcess {
   const script = `
     const fs = require('node:fs');
     const [d, outside, parked] = process.argv.slice(1);
-    for (let i = 0; ; i++) {
-      try { fs.renameSync(d, parked + '/' + i); } catch {}
+    fs.mkdirSync(parked + '/d', { recursive: true });
+    fs.rmdirSync(parked + '/d');
+    for (;;) {
+      try { fs.renameSync(d, parked + '/d'); } catch {}
       try { fs.symlinkSync(outside, d); } catch {}
       try { fs.unlinkSync(d); } catch {}
-      try { fs.mkdirSync(d); } catch {}
+      try { fs.renameSync(parked + '/d', d); } catch {}
     }`;
   return spawn(
     process.execPath,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,12 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { createDiskWorldProbe } from '../world-probe/disk-world-probe.js';
 import { createBuiltinToolExecutors } from './builtin-tool-executors.js';
 import { executeToolCall, type ToolExecutionContext } from './tool-executor.js';
-import { readRegularFileInside } from './verified-directory.js';
+import {
+  moveVerifiedFile,
+  readRegularFileInside,
+  readVerifiedFile,
+  writeVerifiedFile,
+} from './verified-directory.js';
 
 const base = realpathSync(tempDir('correx-special-'));
 const workspace = join(base, 'ws');
@@ -100,6 +105,31 @@ describe('search reads', () => {
     // A folder swapped for a symlink after the walk: the descriptor's real path is outside.
     expect(await readRegularFileInside(join(root, 'swapped/a.ts'), root)).toBeNull();
     expect(await readRegularFileInside(join(root, 'real/pipe.ts'), root)).toBeNull();
+  });
+});
+
+describe('the path holding (where /proc/self/fd is missing, e.g. macOS)', () => {
+  const folder = join(workspace, 'held');
+  it('writes, reads and moves through lstat-checked folders, creating missing ones', async () => {
+    expect(await writeVerifiedFile(join(folder, 'n/e/w.txt'), 'new', 'path')).toBe(
+      join(folder, 'n/e/w.txt'),
+    );
+    expect(String(await readVerifiedFile(join(folder, 'n/e/w.txt'), 'path'))).toBe('new');
+    expect(await moveVerifiedFile(join(folder, 'n/e/w.txt'), join(folder, 'm/w.txt'), 'path')).toBe(
+      join(folder, 'm/w.txt'),
+    );
+  });
+
+  it('refuses a folder that is a symlink now, and a FIFO', async () => {
+    symlinkSync(outside, join(folder, 'link'));
+    await expect(writeVerifiedFile(join(folder, 'link/x.txt'), 'x', 'path')).rejects.toMatchObject({
+      code: 'world_changed',
+    });
+    expect(existsSync(join(outside, 'x.txt'))).toBe(false);
+    execFileSync('mkfifo', [join(folder, 'fifo')]);
+    await expect(readVerifiedFile(join(folder, 'fifo'), 'path')).rejects.toMatchObject({
+      code: 'special_file',
+    });
   });
 });
 

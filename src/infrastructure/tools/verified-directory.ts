@@ -1,5 +1,5 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, rename, type FileHandle } from 'node:fs/promises';
+import { constants, existsSync, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { CorrexError } from '../../core/base/correx-error.js';
 import { WorldChangedError } from './tool-executor.js';
@@ -22,14 +22,20 @@ export class SpecialFileError extends CorrexError {
   }
 }
 
-/** The file tools need `/proc/self/fd` (Linux) to walk paths without following swapped links. */
-export class DescriptorPathsUnavailableError extends CorrexError {
-  constructor() {
-    super(
-      'descriptor_paths_unavailable',
-      'the file tools need /proc/self/fd (Linux procfs) to write without following swapped folders',
-    );
-  }
+/**
+ * How folders are held: `descriptor` (Linux procfs: every name is taken inside an open folder
+ * descriptor, no window at all) or `path` (elsewhere, macOS: each component is lstat-checked
+ * and the folder's real path verified again after the operation, which narrows the window to
+ * the moments between those checks and reports a move it sees instead of hiding it).
+ */
+export type FolderHolding = 'descriptor' | 'path';
+
+let detected: FolderHolding | undefined;
+
+/** `descriptor` where `/proc/self/fd` resolves folder descriptors, else `path`. */
+export function defaultFolderHolding(): FolderHolding {
+  detected ??= process.platform === 'linux' && existsSync('/proc/self/fd') ? 'descriptor' : 'path';
+  return detected;
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -69,15 +75,11 @@ function wrap(handle: FileHandle): VerifiedDirectory {
  */
 export async function openVerifiedDirectory(
   realDirectory: string,
-  options: { readonly create: boolean },
+  options: { readonly create: boolean; readonly holding?: FolderHolding },
 ): Promise<VerifiedDirectory> {
-  let current: FileHandle;
-  try {
-    current = await open('/', constants.O_RDONLY | constants.O_DIRECTORY);
-    await readlink(`/proc/self/fd/${current.fd}`);
-  } catch {
-    throw new DescriptorPathsUnavailableError();
-  }
+  if ((options.holding ?? defaultFolderHolding()) === 'path')
+    return openPathDirectory(realDirectory, options.create);
+  let current = await open('/', constants.O_RDONLY | constants.O_DIRECTORY);
   const components = realDirectory.split('/').filter((part) => part !== '');
   let walked = '';
   try {
@@ -122,6 +124,49 @@ export async function openVerifiedDirectory(
   }
 }
 
+/** The `path` holding: every component lstat-checked to be a real folder (created when missing). */
+async function openPathDirectory(
+  realDirectory: string,
+  create: boolean,
+): Promise<VerifiedDirectory> {
+  let walked = '';
+  for (const component of realDirectory.split('/').filter((part) => part !== '')) {
+    if (component === '.' || component === '..')
+      throw new WorldChangedError(`${realDirectory} is not a resolved path`);
+    walked += `/${component}`;
+    let info = await lstat(walked).catch((error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return null;
+      throw error;
+    });
+    if (info === null && create) {
+      await mkdir(walked, 0o755).catch((error: unknown) => {
+        if (errorCode(error) !== 'EEXIST') throw error;
+      });
+      info = await lstat(walked);
+    }
+    if (info === null) throw new WorldChangedError(`${walked} no longer exists`);
+    if (!info.isDirectory())
+      throw new WorldChangedError(
+        `${walked} is no longer a folder (a symlink or file was put there); nothing was written`,
+      );
+  }
+  const expected = walked === '' ? '/' : walked;
+  return {
+    inside: (name) => `${expected === '/' ? '' : expected}/${name}`,
+    realPath: () => realpath(expected),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** After a `path`-held operation: the folder must still be where it was checked to be. */
+async function confirmStillAt(directory: VerifiedDirectory, expected: string, name: string) {
+  const now = await directory.realPath().catch(() => null);
+  if (now !== expected)
+    throw new WorldChangedError(
+      `${expected} was moved or swapped during the operation${now === null ? '' : ` (it now resolves to ${now})`}; check ${now ?? expected}/${name}`,
+    );
+}
+
 async function openOrChanged(inside: string, walked: string): Promise<FileHandle> {
   try {
     return await open(inside, DIRECTORY_FLAGS);
@@ -150,8 +195,11 @@ async function refuseSpecial(directory: VerifiedDirectory, name: string, shown: 
 }
 
 /** Reads the regular file at the symlink-free `realPath`; a FIFO, socket or device is refused. */
-export async function readVerifiedFile(realPath: string): Promise<Buffer> {
-  const directory = await openVerifiedDirectory(dirname(realPath), { create: false });
+export async function readVerifiedFile(
+  realPath: string,
+  holding: FolderHolding = defaultFolderHolding(),
+): Promise<Buffer> {
+  const directory = await openVerifiedDirectory(dirname(realPath), { create: false, holding });
   try {
     const name = basename(realPath);
     await refuseSpecial(directory, name, realPath);
@@ -163,7 +211,9 @@ export async function readVerifiedFile(realPath: string): Promise<Buffer> {
     try {
       const special = describeSpecial(await handle.stat());
       if (special !== null) throw new SpecialFileError(realPath, special);
-      return await handle.readFile();
+      const bytes = await handle.readFile();
+      if (holding === 'path') await confirmStillAt(directory, dirname(realPath), name);
+      return bytes;
     } finally {
       await handle.close();
     }
@@ -180,8 +230,9 @@ export async function readVerifiedFile(realPath: string): Promise<Buffer> {
 export async function writeVerifiedFile(
   realPath: string,
   content: string | Buffer,
+  holding: FolderHolding = defaultFolderHolding(),
 ): Promise<string> {
-  const directory = await openVerifiedDirectory(dirname(realPath), { create: true });
+  const directory = await openVerifiedDirectory(dirname(realPath), { create: true, holding });
   try {
     const name = basename(realPath);
     await refuseSpecial(directory, name, realPath);
@@ -198,6 +249,7 @@ export async function writeVerifiedFile(
     } finally {
       await handle.close();
     }
+    if (holding === 'path') await confirmStillAt(directory, dirname(realPath), name);
     return `${await directory.realPath()}/${name}`;
   } finally {
     await directory.close();
@@ -212,10 +264,14 @@ export async function writeVerifiedFile(
 export async function moveVerifiedFile(
   sourceRealPath: string,
   destinationRealPath: string,
+  holding: FolderHolding = defaultFolderHolding(),
 ): Promise<string> {
-  const from = await openVerifiedDirectory(dirname(sourceRealPath), { create: false });
+  const from = await openVerifiedDirectory(dirname(sourceRealPath), { create: false, holding });
   try {
-    const to = await openVerifiedDirectory(dirname(destinationRealPath), { create: true });
+    const to = await openVerifiedDirectory(dirname(destinationRealPath), {
+      create: true,
+      holding,
+    });
     try {
       const sourceName = basename(sourceRealPath);
       const destinationName = basename(destinationRealPath);
@@ -223,6 +279,8 @@ export async function moveVerifiedFile(
       if (source === null) throw new WorldChangedError(`${sourceRealPath} no longer exists`);
       await refuseSpecial(to, destinationName, destinationRealPath);
       await rename(from.inside(sourceName), to.inside(destinationName));
+      if (holding === 'path')
+        await confirmStillAt(to, dirname(destinationRealPath), destinationName);
       return `${await to.realPath()}/${destinationName}`;
     } finally {
       await to.close();
@@ -238,7 +296,11 @@ export async function moveVerifiedFile(
  * real path lies inside `root`, so a component swapped for a symlink after the walk cannot lead
  * the read outside. Null when the file is not one to read (special, moved out, gone).
  */
-export async function readRegularFileInside(path: string, root: string): Promise<Buffer | null> {
+export async function readRegularFileInside(
+  path: string,
+  root: string,
+  holding: FolderHolding = defaultFolderHolding(),
+): Promise<Buffer | null> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -247,7 +309,10 @@ export async function readRegularFileInside(path: string, root: string): Promise
   }
   try {
     if (!(await handle.stat()).isFile()) return null;
-    const real = await readlink(`/proc/self/fd/${handle.fd}`);
+    const real =
+      holding === 'descriptor'
+        ? await readlink(`/proc/self/fd/${handle.fd}`)
+        : await realpath(path).catch(() => '');
     if (!real.startsWith(root === '/' ? '/' : `${root}/`)) return null;
     return await handle.readFile();
   } finally {

@@ -63,7 +63,6 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   world_changed: 'failed',
   unassessed_target: 'failed',
   special_file: 'failed',
-  descriptor_paths_unavailable: 'failed',
   tool_time_bound: 'failed',
   inference_timeout: 'failed',
   inference_rate_limit: 'failed',

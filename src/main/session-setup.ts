@@ -17,7 +17,7 @@ import {
   loadHarnessConfig,
   type HarnessConfig,
 } from '../infrastructure/config/load-harness-config.js';
-import { loadWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
+import { readWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
 
@@ -98,7 +98,10 @@ export async function prepareSession(
 ): Promise<SessionSetup> {
   const workspace = resolveWorkspace(request.workspace, options);
   const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
-  const workflow = await resolveWorkflow(request.workflow ?? harness.defaults.workflow, harness);
+  const { workflow, file: workflowFile } = await resolveWorkflow(
+    request.workflow ?? harness.defaults.workflow,
+    harness,
+  );
   const { profiles, providers } = resolveModels(harness, options.env);
   const chosen = request.modelProfile ?? harness.defaults.model;
   let routed: readonly ModelProfile[] = profiles;
@@ -123,6 +126,7 @@ export async function prepareSession(
     homeDirectory: options.homeDirectory,
     sha256: nodeSha256,
     budgets: { ...harness.budgets, ...request.budgets },
+    configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
   });
   return {
     workspace,
@@ -164,14 +168,21 @@ function reachableSubWorkflows(
   return [...found.values()];
 }
 
-async function resolveWorkflow(name: string, harness: HarnessConfig): Promise<Workflow> {
-  if (name.includes('/') || /\.ya?ml$/.test(name)) return loadWorkflowYamlFile(resolve(name));
+async function resolveWorkflow(
+  name: string,
+  harness: HarnessConfig,
+): Promise<{ workflow: Workflow; file?: { path: string; sha256: string } }> {
+  if (name.includes('/') || /\.ya?ml$/.test(name)) {
+    const path = resolve(name);
+    const read = await readWorkflowYamlFile(path);
+    return { workflow: read.workflow, file: { path, sha256: read.sha256 } };
+  }
   const workflow = harness.workflows.get(name);
   if (workflow === undefined)
     throw new SessionSetupError(
       `no workflow "${name}" (known: ${[...harness.workflows.keys()].join(', ')}; or give a workflow YAML file)`,
     );
-  return workflow;
+  return { workflow };
 }
 
 /** The model profiles and providers configured (or, with none, the environment's model). */

@@ -77,12 +77,14 @@ export function scenarioConfig(
     behaviour?: KernelBehaviour;
     budgets?: SessionBudgets;
     prices?: { inputPerMillion: number; outputPerMillion: number };
+    /** The workspace policy as harness.yaml would give it; default: all defaults. */
+    policy?: Record<string, unknown>;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    policy: createAssessmentPolicy(parseWorkspacePolicy(options.policy ?? {})),
     router: createInferenceRouter({
       profiles: [
         {

@@ -58,6 +58,8 @@ export const ERROR_CODES = [
   'tool_failed',
   'world_changed',
   'unassessed_target',
+  'special_file',
+  'tool_time_bound',
   // inference: `inference_<category>`, one per InferenceFailureCategory
   'inference_timeout',
   'inference_rate_limit',

@@ -66,7 +66,12 @@ export type KernelConfig = {
   readonly behaviour: KernelBehaviour;
   /** What the session may spend (flag `session-budgets`). Absent: no budget. */
   readonly budgets?: SessionBudgets;
+  /** The configuration files read to build this config (recorded beside it, not digested). */
+  readonly configurationFiles?: readonly ConfigurationFile[];
 };
+
+/** A configuration file a session was built from, and the SHA-256 of the bytes read. */
+export type ConfigurationFile = { readonly path: string; readonly sha256: string };
 
 export type KernelConfigOptions = {
   readonly workflow: Workflow;
@@ -86,6 +91,7 @@ export type KernelConfigOptions = {
   /** Default: this release's behaviour (a new session); replay passes the recorded one. */
   readonly behaviour?: KernelBehaviour;
   readonly budgets?: SessionBudgets;
+  readonly configurationFiles?: readonly ConfigurationFile[];
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -134,6 +140,9 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
     behaviour,
     ...(budgets === undefined ? {} : { budgets }),
+    ...(options.configurationFiles === undefined || options.configurationFiles.length === 0
+      ? {}
+      : { configurationFiles: options.configurationFiles }),
   };
 }
 

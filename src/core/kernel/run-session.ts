@@ -1,6 +1,7 @@
 import { CorrexError } from '../base/correx-error.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { isFinalStatus } from '../sessions/session-status.js';
+import { egressAllowlistSeed } from '../toolintent/egress-allowlist-seed.js';
 import { decide, pendingEffect } from './decide.js';
 import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
@@ -236,8 +237,11 @@ async function drive(
   if (command !== undefined) {
     const payloads: Payload[] = decideCommand(state, sessionId, command);
     // A new session's first event records the configuration replay and resume rebuild.
-    if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0)
+    // and, behind its flag, the egress allowlist the recorded policy names.
+    if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0) {
       payloads.unshift(sessionConfiguredPayload(config));
+      payloads.push(...egressAllowlistSeed(config.policy.policy, config.behaviour.flags));
+    }
     // A sub-session's first events are correlated to the parent's `subagent_started`.
     const correlation = command.type === 'start' ? (command.parent?.eventId ?? null) : null;
     await appendInputs(payloads, null, correlation);

@@ -227,6 +227,9 @@ export function sessionConfiguredPayload(
     type: 'session_configured',
     configuration: asJson(configuration),
     digest: config.sha256(canonicalJson(configuration)),
+    ...(config.configurationFiles === undefined
+      ? {}
+      : { files: config.configurationFiles.map((file) => ({ ...file })) }),
   };
 }
 

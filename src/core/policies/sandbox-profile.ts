@@ -25,6 +25,17 @@ export const SandboxProfileSchema = z.strictObject({
   /** Paths under a hidden one made readable again (policy grants, the trusted PATH). */
   granted: z.array(z.string()),
   allowedHosts: z.array(z.string()),
+  /**
+   * The most processes (tasks, threads included) the call could run at once, and how that was
+   * enforced: a cgroup's `pids.max` (v2, or the v1 pids controller), or RLIMIT_NPROC set inside
+   * the sandbox's own user namespace. Absent on receipts recorded before the limit existed.
+   */
+  pidsLimit: z
+    .strictObject({
+      max: z.number().int().min(1),
+      mechanism: z.enum(['cgroup-v2', 'cgroup-v1', 'rlimit-nproc']),
+    })
+    .optional(),
   /** Why there is no sandbox, when `kind` is `none`. */
   reason: z.string().nullable(),
 });

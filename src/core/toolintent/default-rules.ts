@@ -13,11 +13,15 @@ import {
   staleWriteRule,
   writeScopeRule,
 } from './rules/write-rules.js';
+import { targetKindRule } from './rules/target-kind-rule.js';
 import type { ToolCallRule } from './tool-call-rule.js';
 import { flagSet, type BehaviourFlags } from '../base/behaviour-flag.js';
 import { toolIntentFlags } from './toolintent-flags.js';
 
-/** The eight built-in plane-2 rules, in the order their findings are reported. */
+/**
+ * The built-in plane-2 rules, in the order their findings are reported: the spec's eight, then
+ * target-kind (whose checks are all behind behaviour flags, so older sessions get no finding).
+ */
 export const defaultToolCallRules: readonly ToolCallRule[] = [
   pathContainmentRule,
   referenceExistsRule,
@@ -27,6 +31,7 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   writeScopeRule,
   networkHostRule,
   execInterpreterRule,
+  targetKindRule,
 ];
 
 const UNSANDBOXED = 'unsandboxed-exec';

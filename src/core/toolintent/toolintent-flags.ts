@@ -1,4 +1,51 @@
-import type { BehaviourFlag } from '../base/behaviour-flag.js';
+import { defineBehaviourFlag, type BehaviourFlag } from '../base/behaviour-flag.js';
+
+/** A path the probe saw changing while it looked (changedDuringObservation) is blocked, never judged. */
+export const UNSTABLE_OBSERVATION_BLOCKS = defineBehaviourFlag({
+  name: 'unstable-observation-blocks',
+  description:
+    'reference-exists blocks a call whose target changed during observation (the probe saw it swapped twice)',
+});
+
+/**
+ * A file tool's targets must be regular files (or missing, for a write): a FIFO, socket or device
+ * is blocked at assessment instead of asked at T2, and so is a write whose target is a folder.
+ */
+export const FILE_TOOL_TARGETS_REGULAR = defineBehaviourFlag({
+  name: 'file-tool-targets-regular',
+  description:
+    'reference-exists blocks a file tool (not exec) whose target is a FIFO, socket or device (reading one can block forever), or whose write target is a folder',
+});
+
+/** A path with a lone UTF-16 surrogate (assessed as one name, created as U+FFFD) is blocked. */
+export const LONE_SURROGATE_PATHS_BLOCKED = defineBehaviourFlag({
+  name: 'lone-surrogate-paths-blocked',
+  description:
+    'reference-exists blocks a path holding a lone UTF-16 surrogate: the disk would get a different name than the one assessed',
+});
+
+/**
+ * A new session's egress allowlist starts as the recorded policy's `egressAllowlist`: an
+ * `egress_allowlist_changed` by `policy` follows its start. Without it the allowlist starts empty.
+ */
+export const EGRESS_ALLOWLIST_FROM_POLICY = defineBehaviourFlag({
+  name: 'egress-allowlist-from-policy',
+  description:
+    "a session's egress allowlist is seeded at its start from the recorded policy's egressAllowlist (an egress_allowlist_changed by policy)",
+});
+
+/** A stale-write finding holds the hash the model read and the hash on disk now. */
+export const STALE_WRITE_HASHES = defineBehaviourFlag({
+  name: 'stale-write-hashes',
+  description:
+    'a stale-write finding records the content hash at the last read and the hash observed now (finding.hashes)',
+});
 
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
-export const toolIntentFlags: readonly BehaviourFlag[] = [];
+export const toolIntentFlags: readonly BehaviourFlag[] = [
+  UNSTABLE_OBSERVATION_BLOCKS,
+  FILE_TOOL_TARGETS_REGULAR,
+  LONE_SURROGATE_PATHS_BLOCKED,
+  EGRESS_ALLOWLIST_FROM_POLICY,
+  STALE_WRITE_HASHES,
+];

@@ -88,6 +88,8 @@ export const toolReceipt = defineEvent({
     sandbox: SandboxProfileSchema.optional(),
     /** The egress proxy's decisions for this call, when its network went through the proxy. */
     egress: z.array(EgressDecisionSchema).optional(),
+    /** The real path of the program that ran (exec): argv[0] resolved on the trusted PATH. */
+    executable: z.string().min(1).optional(),
   },
 });
 

@@ -2,6 +2,7 @@ import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
 import { trustedSearchPath } from '../sandbox/trusted-search-path.js';
 import { guardedExecutor, ToolFailure } from './file-tools.js';
+import { resolveExecutable } from './resolve-executable.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { createOutputBuffer, finishReceipt } from './tool-receipt-builder.js';
 
@@ -72,6 +73,7 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
       options.searchPath ?? '/usr/local/bin:/usr/bin:/bin',
       context.roots.workspaceRoot,
     );
+    const executable = await resolveExecutable(argv[0]!, searchPath, cwd);
     const output = createOutputBuffer(options.maxOutputBytes);
     const run = await runConfinedProcess(
       {
@@ -115,6 +117,7 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
       startedAt,
       sandbox: run.profile,
       ...(run.egress === undefined ? {} : { egress: run.egress }),
+      ...(executable === null ? {} : { executable }),
     });
   });
 }

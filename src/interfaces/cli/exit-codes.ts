@@ -62,6 +62,8 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   tool_failed: 'failed',
   world_changed: 'failed',
   unassessed_target: 'failed',
+  special_file: 'failed',
+  tool_time_bound: 'failed',
   inference_timeout: 'failed',
   inference_rate_limit: 'failed',
   inference_auth: 'failed',

@@ -1,3 +1,4 @@
+import { STALE_WRITE_HASHES } from '../toolintent-flags.js';
 import { matchGlob } from '../../policies/path-glob.js';
 import { hasCapability } from '../../tools/tool-contract.js';
 import { relativeInside } from '../../tools/tool-path.js';
@@ -71,26 +72,32 @@ export const staleWriteRule: ToolCallRule = {
       if (observation === undefined) continue;
       const seen = context.view.reads[observation.realPath];
       if (seen === undefined) continue;
+      // Under its flag the finding carries both hashes, so an operator sees what changed.
+      const hashes = context.flags.has(STALE_WRITE_HASHES.name)
+        ? { hashes: { atRead: seen, now: observation.sha256 } }
+        : {};
       if (observation.kind !== 'file') {
-        findings.push(
-          finding(
+        findings.push({
+          ...finding(
             STALE_WRITE,
             'ask',
             'replaced',
             `${target.path.raw} was read as a file but is now ${observation.kind}`,
             'T2',
           ),
-        );
+          ...hashes,
+        });
       } else if (observation.sha256 !== seen) {
-        findings.push(
-          finding(
+        findings.push({
+          ...finding(
             STALE_WRITE,
             'block',
             'stale',
             `${target.path.raw} changed on disk since it was last read; read it again before writing`,
             'T1',
           ),
-        );
+          ...hashes,
+        });
       }
     }
     return findings;

@@ -300,7 +300,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    return verifySession(this.#rowSource, this.#sha256, sessionId);
+    return verifySession(this.#rowSource, this.#codec, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -330,7 +330,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
       const row = tupleToEventRow(raw);
       checkRowHash(this.#sha256, row);
-      return this.#codec.decodeRow(row);
+      return this.#codec.decodeVerifiedRow(row);
     });
   }
 

@@ -56,7 +56,7 @@ describe('tool calls in a stage turn', () => {
       {
         reason: 'malformed_args',
         tool: 'write_file',
-        message: expect.stringContaining('not a JSON object'),
+        message: expect.stringContaining('not valid JSON'),
       },
       {
         reason: 'malformed_args',

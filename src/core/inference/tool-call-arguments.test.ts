@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createToolCallProposal, safeParseToolArguments } from './tool-call-arguments.js';
+import {
+  createToolCallProposal,
+  MAX_ARGUMENT_DEPTH,
+  safeParseToolArguments,
+} from './tool-call-arguments.js';
 import { InferenceError, isRetryableCategory } from './inference-failure.js';
 
 describe('tool call arguments', () => {
@@ -25,6 +29,34 @@ describe('tool call arguments', () => {
       error: 'arguments must be a JSON object',
     });
     expect(safeParseToolArguments('null')).toMatchObject({ ok: false });
+  });
+
+  it('refuses arguments that have no canonical form, so what a model sends can always be recorded', () => {
+    const nest = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    expect(createToolCallProposal('c', 'read', '{"startLine": 1e400}')).toMatchObject({
+      argsRaw: '{"startLine": 1e400}',
+      argsError: expect.stringContaining('Infinity'),
+    });
+    expect(safeParseToolArguments('{"n": [-1e999]}')).toMatchObject({ ok: false });
+    expect(safeParseToolArguments(`{"x":${nest(299)}}`)).toEqual({
+      ok: false,
+      error: `arguments are nested 300 levels deep; at most ${MAX_ARGUMENT_DEPTH} are accepted`,
+    });
+    expect(safeParseToolArguments(`{"x":${nest(100_000)}}`)).toMatchObject({ ok: false });
+    expect(safeParseToolArguments(`{"x":${nest(MAX_ARGUMENT_DEPTH - 1)}}`)).toMatchObject({
+      ok: true,
+    });
+    // Brackets inside strings are text, not nesting.
+    expect(safeParseToolArguments(JSON.stringify({ s: '['.repeat(1000) }))).toMatchObject({
+      ok: true,
+    });
+    expect(safeParseToolArguments('{"path": "\\ud83d\\ude00.ts"}')).toMatchObject({ ok: true });
+    // An escaped lone surrogate in the JSON text, as a model sends it.
+    expect(safeParseToolArguments('{"path": "\\ud800.ts"}')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('lone surrogate'),
+    });
+    expect(safeParseToolArguments('{"\\udfff": 1}')).toMatchObject({ ok: false });
   });
 });
 

@@ -1,5 +1,6 @@
 import { decideApproval } from '../approvals/decide-approval.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import {
   approvalSubjectOf,
   assessToolCall,
@@ -12,6 +13,7 @@ import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
+import { MALFORMED_ARGS_SAY_WHY } from './kernel-flags.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -133,7 +135,9 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     };
   }
   if (call.args === null) {
-    return refuse('malformed_args', 'the arguments are not a JSON object');
+    const parsed = safeParseToolArguments(call.argsRaw);
+    const why = config.behaviour.flags.has(MALFORMED_ARGS_SAY_WHY.name) && !parsed.ok;
+    return refuse('malformed_args', why ? parsed.error : 'the arguments are not a JSON object');
   }
   const parsed = tool.argsSchema.safeParse(call.args);
   if (!parsed.success) {

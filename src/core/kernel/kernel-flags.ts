@@ -1,0 +1,14 @@
+import { defineBehaviourFlag, type BehaviourFlag } from '../base/behaviour-flag.js';
+
+/*
+ * The behaviour flags the kernel's decisions branch on (see core/base/behaviour-flag.ts). A
+ * session recorded without one re-derives exactly what it did before the change.
+ */
+
+export const MALFORMED_ARGS_SAY_WHY = defineBehaviourFlag({
+  name: 'malformed-args-say-why',
+  description:
+    'A malformed_args rejection of arguments that could not be read says why (invalid JSON, a number JSON cannot hold, too deep, a lone surrogate) instead of "not a JSON object".',
+});
+
+export const kernelFlags: readonly BehaviourFlag[] = [MALFORMED_ARGS_SAY_WHY];

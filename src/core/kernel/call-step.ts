@@ -172,6 +172,7 @@ function classify(context: StageContext, call: CallRecord): Step {
     state.tools.observations,
     config.idempotentTools,
     config.sha256,
+    config.behaviour.flags,
   );
   if (classified.action !== 'ask') return emit(classified);
   return emit(classified, {

@@ -11,4 +11,13 @@ export const MALFORMED_ARGS_SAY_WHY = defineBehaviourFlag({
     'A malformed_args rejection of arguments that could not be read says why (invalid JSON, a number JSON cannot hold, too deep, a lone surrogate) instead of "not a JSON object".',
 });
 
-export const kernelFlags: readonly BehaviourFlag[] = [MALFORMED_ARGS_SAY_WHY];
+export const INTERRUPTED_EXEC_IS_UNKNOWN = defineBehaviourFlag({
+  name: 'interrupted-exec-is-unknown',
+  description:
+    'An interrupted call of a tool that executes code is never "not applied" because its redirect targets are unchanged: it is unknown (asked, or re-run only when policy declares it idempotent).',
+});
+
+export const kernelFlags: readonly BehaviourFlag[] = [
+  MALFORMED_ARGS_SAY_WHY,
+  INTERRUPTED_EXEC_IS_UNKNOWN,
+];

@@ -29,7 +29,7 @@ function runWriter(path: string, name: string, count: number): Promise<string> {
 describe('SQLite store: several processes on one file', () => {
   it('four processes open and append at once: every append lands, no raw SQLITE_BUSY', async () => {
     const path = join(tempDir('correx-sqlite-'), 'shared.db');
-    openSqliteEventStore(path, { catalog: correxEventCatalog }).close();
+    await openSqliteEventStore(path, { catalog: correxEventCatalog }).close();
     const writers = ['a', 'b', 'c', 'd'];
     const outputs = await Promise.all(writers.map((name) => runWriter(path, name, 40)));
     for (const output of outputs) expect(output).toMatch(/^done /);
@@ -48,7 +48,7 @@ describe('SQLite store: several processes on one file', () => {
 
   it('opens a current store while another connection holds the write lock', async () => {
     const path = join(tempDir('correx-sqlite-'), 'locked.db');
-    openSqliteEventStore(path, { catalog: correxEventCatalog }).close();
+    await openSqliteEventStore(path, { catalog: correxEventCatalog }).close();
     const holder = new Database(path);
     holder.exec('BEGIN IMMEDIATE');
     try {

@@ -1,5 +1,6 @@
 import type { CorrexEvent } from '../event-catalog.js';
 import { decideLifecycle } from '../sessions/session-lifecycle.js';
+import { isFinalStatus } from '../sessions/session-status.js';
 import { normalizeAbsolute } from '../tools/tool-path.js';
 import { KernelCommandError } from './kernel-errors.js';
 import type { KernelCommand } from './kernel-input.js';
@@ -85,6 +86,13 @@ export function decideCommand(
     case 'steer':
       if (command.content.trim() === '') {
         throw new KernelCommandError('invalid_command', 'a steering note needs some text');
+      }
+      // A note reaches the next context pack; a finished session has none, so it would never be read.
+      if (isFinalStatus(session.status)) {
+        throw new KernelCommandError(
+          'session_finished',
+          `session ${sessionId} is ${session.status}; a steering note could never reach its model`,
+        );
       }
       return [
         {

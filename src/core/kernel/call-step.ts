@@ -13,7 +13,7 @@ import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
-import { MALFORMED_ARGS_SAY_WHY } from './kernel-flags.js';
+import { EVERY_PROPOSAL_HAS_AN_OUTCOME, MALFORMED_ARGS_SAY_WHY } from './kernel-flags.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -68,12 +68,12 @@ export function nextForCall(context: StageContext, call: CallRecord): Step {
 /** A proposed call's validated form, or the event that refuses it. */
 type CheckedCall =
   | { readonly ok: true; readonly proposed: ProposedToolCall; readonly paths: readonly string[] }
-  | { readonly ok: false; readonly event: Payload };
+  | { readonly ok: false; readonly events: readonly Payload[] };
 
 function assess(context: StageContext, call: CallRecord): Step {
   const { config, state, stage } = context;
   const checked = checkCall(context, call);
-  if (!checked.ok) return emit(checked.event);
+  if (!checked.ok) return emit(...checked.events);
   const missing = missingPaths(call, checked.paths);
   if (missing.length > 0)
     return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
@@ -115,7 +115,7 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
   const tool = config.tools.get(call.tool);
   const refuse = (reason: ToolCallRejection, message: string): CheckedCall => ({
     ok: false,
-    event: rejected(config, stage, call.callId, call.tool, reason, message),
+    events: [rejected(config, stage, call.callId, call.tool, reason, message)],
   });
   if (tool === undefined) {
     const known = stage.allowedTools.filter((name) => config.tools.has(name)).join(', ');
@@ -125,14 +125,18 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     return refuse('tool_not_allowed', `stage ${stage.id} does not grant ${tool.name}`);
   }
   if ((run.failures[call.fingerprint] ?? 0) >= config.limits.maxRepeatedFailures) {
-    return {
-      ok: false,
-      event: stageFailed(
-        run,
-        'tool',
-        `the model proposed the same failing ${call.tool} call ${config.limits.maxRepeatedFailures + 1} times; stopping the attempt instead of running it again`,
-      ),
-    };
+    const message = `the model proposed the same failing ${call.tool} call ${config.limits.maxRepeatedFailures + 1} times; stopping the attempt instead of running it again`;
+    const failed = stageFailed(run, 'tool', message);
+    // Every proposal ends with exactly one outcome: the repeat is refused, then the attempt ends.
+    return config.behaviour.flags.has(EVERY_PROPOSAL_HAS_AN_OUTCOME.name)
+      ? {
+          ok: false,
+          events: [
+            rejected(config, stage, call.callId, call.tool, 'repeated_failure', message),
+            failed,
+          ],
+        }
+      : { ok: false, events: [failed] };
   }
   if (call.args === null) {
     const parsed = safeParseToolArguments(call.argsRaw);

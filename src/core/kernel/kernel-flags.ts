@@ -17,7 +17,14 @@ export const INTERRUPTED_EXEC_IS_UNKNOWN = defineBehaviourFlag({
     'An interrupted call of a tool that executes code is never "not applied" because its redirect targets are unchanged: it is unknown (asked, or re-run only when policy declares it idempotent).',
 });
 
+export const EVERY_PROPOSAL_HAS_AN_OUTCOME = defineBehaviourFlag({
+  name: 'every-proposal-has-an-outcome',
+  description:
+    'A proposal that repeats a failing call past the limit is refused (tool_call_rejected, repeated_failure) before the attempt fails, so every proposal ends with exactly one outcome.',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   MALFORMED_ARGS_SAY_WHY,
   INTERRUPTED_EXEC_IS_UNKNOWN,
+  EVERY_PROPOSAL_HAS_AN_OUTCOME,
 ];

@@ -9,7 +9,10 @@ import {
   type KernelLimits,
 } from '../../src/core/kernel/kernel-config.js';
 import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
-import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
+import {
+  parseWorkspacePolicy,
+  type WorkspacePolicyInput,
+} from '../../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
 import {
@@ -74,12 +77,13 @@ export function scenarioConfig(
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
+    policy?: WorkspacePolicyInput;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    policy: createAssessmentPolicy(parseWorkspacePolicy(options.policy ?? {})),
     router: createInferenceRouter({
       profiles: [{ ...PROFILE, capabilities: [...PROFILE.capabilities] }],
     }),

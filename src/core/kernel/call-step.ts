@@ -13,7 +13,11 @@ import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
-import { EVERY_PROPOSAL_HAS_AN_OUTCOME, MALFORMED_ARGS_SAY_WHY } from './kernel-flags.js';
+import {
+  APPROVAL_TIMEOUT,
+  EVERY_PROPOSAL_HAS_AN_OUTCOME,
+  MALFORMED_ARGS_SAY_WHY,
+} from './kernel-flags.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -59,10 +63,50 @@ export function nextForCall(context: StageContext, call: CallRecord): Step {
     case 'interrupted':
       return classify(context, call);
     case 'awaiting_approval':
-      return awaitEffect({ type: 'await_approval', callId: call.callId });
+      return awaitApproval(context, call);
     case 'done':
       return IDLE;
   }
+}
+
+/**
+ * A call waits for a person, until its deadline when `approval_requested` set one; once a runner
+ * recorded that it passed, the call is denied by timeout (never approved).
+ */
+function awaitApproval(context: StageContext, call: CallRecord): Step {
+  if (call.approvalDeadline === undefined)
+    return awaitEffect({ type: 'await_approval', callId: call.callId });
+  if (call.approvalTimedOut === true)
+    return emit({
+      type: 'approval_denied',
+      callId: call.callId,
+      by: { kind: 'timeout', id: 'approvalTimeoutMs' },
+      reason: `nobody decided by ${call.approvalDeadline} (the policy's approvalTimeoutMs is ${context.config.policy.policy.approvalTimeoutMs ?? '?'} ms), so it was denied`,
+    });
+  return awaitEffect({
+    type: 'await_approval',
+    callId: call.callId,
+    deadline: call.approvalDeadline,
+  });
+}
+
+/**
+ * Under `approval-timeout`, with the policy's `approvalTimeoutMs`, a request for approval carries
+ * its deadline, counted from the last recorded time the decision read.
+ */
+function withDeadline(context: StageContext, events: readonly Payload[]): Payload[] {
+  const { config, state } = context;
+  const timeoutMs = config.policy.policy.approvalTimeoutMs;
+  if (
+    !config.behaviour.flags.has(APPROVAL_TIMEOUT.name) ||
+    timeoutMs === undefined ||
+    state.lastTimestamp === null
+  )
+    return [...events];
+  const deadline = new Date(Date.parse(state.lastTimestamp) + timeoutMs).toISOString();
+  return events.map((event) =>
+    event.type === 'approval_requested' ? { ...event, deadline } : event,
+  );
 }
 
 /** A proposed call's validated form, or the event that refuses it. */
@@ -93,12 +137,12 @@ function assess(context: StageContext, call: CallRecord): Step {
   const blockedOnMissing = assessment.findings.some(
     (finding) => finding.ruleId === 'reference-exists' && finding.severity === 'block',
   );
-  if (!blockedOnMissing || !canCreateFiles(stage, config.tools))
-    return emit(assessment, ...decision.events);
+  const events = withDeadline(context, decision.events);
+  if (!blockedOnMissing || !canCreateFiles(stage, config.tools)) return emit(assessment, ...events);
   // Capability-gated: the stage holds a tool that can create the missing file, so say so.
   return emit(
     assessment,
-    ...decision.events.map((event) =>
+    ...events.map((event) =>
       event.type === 'approval_denied'
         ? {
             ...event,
@@ -179,13 +223,18 @@ function classify(context: StageContext, call: CallRecord): Step {
     config.behaviour.flags,
   );
   if (classified.action !== 'ask') return emit(classified);
-  return emit(classified, {
-    type: 'approval_requested',
-    callId: call.callId,
-    tool: call.tool,
-    tier: call.tier ?? 'T2',
-    reason: classified.reason,
-  });
+  return emit(
+    classified,
+    ...withDeadline(context, [
+      {
+        type: 'approval_requested',
+        callId: call.callId,
+        tool: call.tool,
+        tier: call.tier ?? 'T2',
+        reason: classified.reason,
+      },
+    ]),
+  );
 }
 
 /** Paths among `paths` not yet observed for the call. */

@@ -23,8 +23,15 @@ export const EVERY_PROPOSAL_HAS_AN_OUTCOME = defineBehaviourFlag({
     'A proposal that repeats a failing call past the limit is refused (tool_call_rejected, repeated_failure) before the attempt fails, so every proposal ends with exactly one outcome.',
 });
 
+export const APPROVAL_TIMEOUT = defineBehaviourFlag({
+  name: 'approval-timeout',
+  description:
+    "A call waiting for approval longer than the policy's approvalTimeoutMs is denied by timeout (approval_timed_out, then approval_denied by timeout), never approved.",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   MALFORMED_ARGS_SAY_WHY,
   INTERRUPTED_EXEC_IS_UNKNOWN,
   EVERY_PROPOSAL_HAS_AN_OUTCOME,
+  APPROVAL_TIMEOUT,
 ];

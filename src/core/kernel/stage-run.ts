@@ -37,6 +37,10 @@ export type CallRecord = {
   readonly failed: boolean;
   /** Its assessment blocked on a missing reference: counted by path, not by fingerprint. */
   readonly referenceBlocked: boolean;
+  /** When its approval wait ends by the policy's timeout (from `approval_requested`). */
+  readonly approvalDeadline?: string;
+  /** A runner recorded that its approval wait outlived the policy's timeout. */
+  readonly approvalTimedOut?: boolean;
 };
 
 /** The answer's artifact, once proposed: what validation checks and a person may approve. */
@@ -220,6 +224,12 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
       return mapCall(withEntry, payload.callId, ['proposed', 'interrupted'], (call) => ({
         ...call,
         status: 'awaiting_approval',
+        ...(payload.deadline === undefined ? {} : { approvalDeadline: payload.deadline }),
+      }));
+    case 'approval_timed_out':
+      return mapCall(withEntry, payload.callId, ['awaiting_approval'], (call) => ({
+        ...call,
+        approvalTimedOut: true,
       }));
     case 'approval_granted':
       if (isArtifactApproval(payload.callId))

@@ -105,6 +105,9 @@ export function mergePolicy(user: WorkspacePolicy, workspace: PolicyOverlay): Me
       ...(user.sandboxReadablePaths === undefined
         ? {}
         : { sandboxReadablePaths: [...user.sandboxReadablePaths] }),
+      ...(user.approvalTimeoutMs === undefined
+        ? {}
+        : { approvalTimeoutMs: user.approvalTimeoutMs }),
     },
     refused,
   };

@@ -133,6 +133,16 @@ export const WorkspacePolicySchema = z.strictObject({
    * home; nothing under the home is readable otherwise.
    */
   sandboxReadablePaths: z.array(GlobSchema).optional(),
+  /**
+   * How long a call may wait for a person's approval; past it the call is denied by timeout
+   * (recorded), never approved. Absent: it waits until someone decides.
+   */
+  approvalTimeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600 * 1000)
+    .optional(),
 });
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof WorkspacePolicySchema>;

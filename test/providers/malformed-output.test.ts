@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_KEPT_REJECTED_ARGS_CHARS } from '../../src/core/inference/tool-call-arguments.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
 import { createOpenAICompatibleProvider } from '../../src/infrastructure/providers/openai-compatible-provider.js';
 import { MAX_ANSWER_CHARS } from '../../src/infrastructure/providers/tool-call-normaliser.js';
@@ -100,7 +101,11 @@ const shapes: {
   {
     name: 'arguments nested 100,000 levels deep',
     reply: (s) => answer(s, { toolCalls: [call(`{"x":${nest(100_000)}}`)] }),
-    expected: { outcome: 'rejected', message: /nested 100001 levels deep/ },
+    expected: {
+      outcome: 'rejected',
+      message:
+        /the arguments \(\d+ characters\) could not be read \(the answer records why\); only their first 2048/,
+    },
   },
   {
     name: 'a lone surrogate in the arguments',
@@ -187,6 +192,15 @@ describe.each([false, true])('untrusted provider output (streaming: %s)', (strea
       const failures = payloads.filter((payload) => payload.type === 'inference_failed');
       const rejections = payloads.filter((payload) => payload.type === 'tool_call_rejected');
       const receipts = payloads.filter((payload) => payload.type === 'tool_receipt');
+      // Refused argument text is recorded bounded: its head, length and digest, never megabytes.
+      for (const payload of payloads) {
+        if (payload.type !== 'inference_completed') continue;
+        for (const proposal of payload.result.toolCalls) {
+          expect(proposal.argsRaw.length).toBeLessThanOrEqual(MAX_KEPT_REJECTED_ARGS_CHARS);
+          if (proposal.argsLength !== undefined)
+            expect(proposal.argsSha256).toMatch(/^[0-9a-f]{64}$/);
+        }
+      }
       switch (expected.outcome) {
         case 'rejected':
           expect(failures).toEqual([]);

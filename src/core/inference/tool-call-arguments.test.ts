@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   createToolCallProposal,
   MAX_ARGUMENT_DEPTH,
+  MAX_KEPT_REJECTED_ARGS_CHARS,
+  REJECTED_ARGS_HEAD_CHARS,
   safeParseToolArguments,
 } from './tool-call-arguments.js';
+import { sha256Hex } from '../base/sha256.js';
 import { InferenceError, isRetryableCategory } from './inference-failure.js';
 
 describe('tool call arguments', () => {
@@ -29,6 +32,32 @@ describe('tool call arguments', () => {
       error: 'arguments must be a JSON object',
     });
     expect(safeParseToolArguments('null')).toMatchObject({ ok: false });
+  });
+
+  it('keeps only the head, length and digest of long arguments it refuses', () => {
+    const garbage = `{"content": "${'x'.repeat(100_000)}`;
+    const proposal = createToolCallProposal('c', 'write_file', garbage);
+    expect(proposal).toEqual({
+      callId: 'c',
+      name: 'write_file',
+      argsRaw: garbage.slice(0, REJECTED_ARGS_HEAD_CHARS),
+      argsError: expect.stringMatching(
+        new RegExp(
+          `not valid JSON.*\\(${garbage.length} characters; only the first ${REJECTED_ARGS_HEAD_CHARS} are kept\\)$`,
+        ),
+      ),
+      argsLength: garbage.length,
+      argsSha256: sha256Hex(garbage),
+    });
+    // The head is refused as the whole was.
+    expect(safeParseToolArguments(proposal.argsRaw).ok).toBe(false);
+    // Readable arguments are kept whole however long; short unreadable ones too.
+    const long = JSON.stringify({ content: 'y'.repeat(100_000) });
+    expect(createToolCallProposal('c', 'write_file', long).argsRaw).toBe(long);
+    expect(createToolCallProposal('c', 'write_file', '{"a":').argsRaw).toBe('{"a":');
+    // A head that would parse is never what is kept: `{}` and spaces before the garbage.
+    const sneaky = `{}${' '.repeat(REJECTED_ARGS_HEAD_CHARS)}${'z'.repeat(MAX_KEPT_REJECTED_ARGS_CHARS)}`;
+    expect(createToolCallProposal('c', 'exec', sneaky).argsRaw).toBe(sneaky);
   });
 
   it('refuses arguments that have no canonical form, so what a model sends can always be recorded', () => {

@@ -1,3 +1,4 @@
+import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { ToolCallProposal } from './inference-result.js';
 
 export type ToolArgumentsParse =
@@ -82,14 +83,46 @@ function nonCanonicalPart(root: object): string | undefined {
   return undefined;
 }
 
-/** Builds a proposal from what a provider saw on the wire, parsing the arguments once. */
+/**
+ * Unreadable argument text longer than this is not recorded whole: it will be rejected, and a
+ * model's megabytes of garbage would otherwise be written to the log twice.
+ */
+export const MAX_KEPT_REJECTED_ARGS_CHARS = 16 * 1024;
+
+/** How much of such text is kept, to show the model and a person what it sent. */
+export const REJECTED_ARGS_HEAD_CHARS = 2 * 1024;
+
+/**
+ * Builds a proposal from what a provider saw on the wire, parsing the arguments once. Text that
+ * does not parse is kept verbatim up to `MAX_KEPT_REJECTED_ARGS_CHARS`; past that only its head,
+ * with the whole text's length and SHA-256 (the head parses no better, so the kernel still
+ * rejects the call).
+ */
 export function createToolCallProposal(
   callId: string,
   name: string,
   argsRaw: string,
+  sha256: Sha256 = sha256Hex,
 ): ToolCallProposal {
   const parsed = safeParseToolArguments(argsRaw);
-  return parsed.ok
-    ? { callId, name, argsRaw, args: parsed.args }
-    : { callId, name, argsRaw, argsError: parsed.error };
+  if (parsed.ok) return { callId, name, argsRaw, args: parsed.args };
+  const head = wellFormedHead(argsRaw, REJECTED_ARGS_HEAD_CHARS);
+  // A head that parses (`{}` and then spaces before the garbage) would run as a call: keep it all.
+  if (argsRaw.length <= MAX_KEPT_REJECTED_ARGS_CHARS || safeParseToolArguments(head).ok)
+    return { callId, name, argsRaw, argsError: parsed.error };
+  return {
+    callId,
+    name,
+    argsRaw: head,
+    argsError: `${parsed.error} (${argsRaw.length} characters; only the first ${REJECTED_ARGS_HEAD_CHARS} are kept)`,
+    argsLength: argsRaw.length,
+    argsSha256: sha256(argsRaw),
+  };
+}
+
+/** The first `length` code units, not ending on half of a surrogate pair. */
+function wellFormedHead(text: string, length: number): string {
+  const head = text.slice(0, length);
+  const last = head.charCodeAt(head.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
 }

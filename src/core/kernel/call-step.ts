@@ -184,8 +184,14 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
   }
   if (call.args === null) {
     const parsed = safeParseToolArguments(call.argsRaw);
-    const why = config.behaviour.flags.has(MALFORMED_ARGS_SAY_WHY.name) && !parsed.ok;
-    return refuse('malformed_args', why ? parsed.error : 'the arguments are not a JSON object');
+    if (!config.behaviour.flags.has(MALFORMED_ARGS_SAY_WHY.name) || parsed.ok)
+      return refuse('malformed_args', 'the arguments are not a JSON object');
+    return refuse(
+      'malformed_args',
+      call.argsLength === undefined
+        ? parsed.error
+        : `the arguments (${call.argsLength} characters) could not be read (the answer records why); only their first ${call.argsRaw.length} characters were kept`,
+    );
   }
   const parsed = tool.argsSchema.safeParse(call.args);
   if (!parsed.success) {

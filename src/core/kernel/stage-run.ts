@@ -23,6 +23,8 @@ export type CallRecord = {
   readonly callId: string;
   readonly tool: string;
   readonly argsRaw: string;
+  /** Set when `argsRaw` is only the head of the model's unreadable text: its whole length. */
+  readonly argsLength?: number;
   /** The decoded arguments, or null when the text was not a JSON object. */
   readonly args: { readonly [key: string]: JsonValue } | null;
   readonly fingerprint: string;
@@ -169,6 +171,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         callId: payload.callId,
         tool: payload.tool,
         argsRaw: payload.argsRaw,
+        ...(payload.argsLength === undefined ? {} : { argsLength: payload.argsLength }),
         args,
         fingerprint: callFingerprint(payload.tool, args, payload.argsRaw),
         status: 'proposed',

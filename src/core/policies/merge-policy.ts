@@ -108,6 +108,7 @@ export function mergePolicy(user: WorkspacePolicy, workspace: PolicyOverlay): Me
       ...(user.approvalTimeoutMs === undefined
         ? {}
         : { approvalTimeoutMs: user.approvalTimeoutMs }),
+      ...(user.writeBudgetBytes === undefined ? {} : { writeBudgetBytes: user.writeBudgetBytes }),
     },
     refused,
   };

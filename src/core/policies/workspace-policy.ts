@@ -143,6 +143,11 @@ export const WorkspacePolicySchema = z.strictObject({
     .min(1)
     .max(30 * 24 * 3600 * 1000)
     .optional(),
+  /**
+   * The most bytes of content the model's file writes may carry in one session (UTF-8, counted
+   * over successful writes); a write past it is blocked. Absent: no budget.
+   */
+  writeBudgetBytes: z.number().int().min(1).optional(),
 });
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof WorkspacePolicySchema>;

@@ -11,13 +11,14 @@ import {
   manifestContainmentRule,
   readBeforeWriteRule,
   staleWriteRule,
+  writeBudgetRule,
   writeScopeRule,
 } from './rules/write-rules.js';
 import type { ToolCallRule } from './tool-call-rule.js';
 import { flagSet, type BehaviourFlags } from '../base/behaviour-flag.js';
 import { toolIntentFlags } from './toolintent-flags.js';
 
-/** The eight built-in plane-2 rules, in the order their findings are reported. */
+/** The built-in plane-2 rules, in the order their findings are reported. */
 export const defaultToolCallRules: readonly ToolCallRule[] = [
   pathContainmentRule,
   referenceExistsRule,
@@ -25,6 +26,7 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   staleWriteRule,
   manifestContainmentRule,
   writeScopeRule,
+  writeBudgetRule,
   networkHostRule,
   execInterpreterRule,
 ];

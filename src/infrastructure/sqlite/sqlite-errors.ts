@@ -49,3 +49,36 @@ export function storageErrorOf(path: string, error: unknown): SqliteStorageError
     return new SqliteStorageError(path, 'the file is read-only', code);
   return undefined;
 }
+
+/** Tries of one write while SQLite reports the file locked, each after its own busy timeout. */
+const BUSY_ATTEMPTS = 5;
+
+/** Spaced out and jittered, so writers that collided do not collide again in step. */
+function busyBackoffMs(attempt: number): number {
+  return Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * Runs one write transaction of the store at `path`. SQLite already waited its busy timeout for
+ * the lock; a few more tries, spaced out, ride out a writer that holds it longer, then it is
+ * `SqliteBusyError`. A rolled-back transaction makes a retry clean. A full disk or an I/O error
+ * is `SqliteStorageError`; anything else (a conflict, a constraint) is rethrown as it is.
+ * `stillOpen` is called before each retry (the store may have been closed meanwhile).
+ */
+export async function writeWithRetry<T>(
+  path: string,
+  write: () => T,
+  stillOpen: () => void = () => {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return write();
+    } catch (error) {
+      if (!isSqliteBusy(error)) throw storageErrorOf(path, error) ?? error;
+      if (attempt >= BUSY_ATTEMPTS) throw new SqliteBusyError(path, attempt);
+    }
+    // A held timer: a write in flight keeps the process alive until it lands or fails.
+    await new Promise((resolve) => setTimeout(resolve, busyBackoffMs(attempt)));
+    stillOpen();
+  }
+}

@@ -41,7 +41,7 @@ import {
 } from '../../core/events/session-reads.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
 import { nodeSha256 } from '../system/node-sha256.js';
-import { isSqliteBusy, SqliteBusyError, storageErrorOf } from './sqlite-errors.js';
+import { writeWithRetry } from './sqlite-errors.js';
 import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 
 export type SqliteEventStoreOptions<Payload extends PayloadShape> = SqliteOptions & {
@@ -226,25 +226,18 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     this.#open();
     const batch = normalizeBatch(this.#codec, events);
     let stored: StoredEvent<Payload>[];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        stored = this.#appendTransaction.immediate(batch, options);
-        break;
-      } catch (error) {
-        if (error instanceof ConcurrencyError || isUniqueEventIdViolation(error))
-          return this.#settle(batch, error);
-        // SQLite already waited `busyTimeoutMs` for the lock; a few more tries, spaced out, ride
-        // out a writer that holds it longer. The transaction was rolled back, so a retry is clean
-        // (and a batch that did commit comes back as stored through its event ids).
-        if (isSqliteBusy(error)) {
-          if (attempt >= BUSY_ATTEMPTS) throw new SqliteBusyError(this.path, attempt);
-          // A held timer: an append in flight keeps the process alive until it lands or fails.
-          await new Promise((resolve) => setTimeout(resolve, busyBackoffMs(attempt)));
-          this.#open();
-          continue;
-        }
-        throw storageErrorOf(this.path, error) ?? error;
-      }
+    try {
+      // The transaction was rolled back on any failure; a batch that did commit before a retry
+      // comes back as stored through its event ids.
+      stored = await writeWithRetry(
+        this.path,
+        () => this.#appendTransaction.immediate(batch, options),
+        () => this.#open(),
+      );
+    } catch (error) {
+      if (error instanceof ConcurrencyError || isUniqueEventIdViolation(error))
+        return this.#settle(batch, error);
+      throw error;
     }
     this.#notifier.notify();
     return stored;
@@ -352,14 +345,6 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   #open(): void {
     if (this.#closed) throw new StoreClosedError(`SQLite event store ${this.path}`);
   }
-}
-
-/** Tries of one append while SQLite reports the file locked, each after its own busy timeout. */
-const BUSY_ATTEMPTS = 5;
-
-/** Spaced out and jittered, so writers that collided do not collide again in step. */
-function busyBackoffMs(attempt: number): number {
-  return Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2);
 }
 
 function isUniqueEventIdViolation(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
@@ -8,6 +8,17 @@ import { SqliteStorageError } from '../../src/infrastructure/sqlite/sqlite-error
 import { expectRejection } from '../support/expect-rejection.js';
 import { noteEvent } from '../support/sample-events.js';
 import { tempDir } from '../support/temp-dir.js';
+import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { runSession } from '../../src/core/kernel/run-session.js';
+import {
+  implementOnlyWorkflow,
+  livePorts,
+  newClock,
+  newIds,
+  scenarioConfig,
+  scenarioWorkspace,
+  scriptedModel,
+} from '../kernel/kernel-harness.js';
 
 /** A real full disk: a 1 MiB tmpfs, where the machine lets this process mount one (root). */
 function mountTinyDisk(): string | undefined {
@@ -25,6 +36,7 @@ function mountTinyDisk(): string | undefined {
 }
 
 const disk = mountTinyDisk();
+const sessionDisk = mountTinyDisk();
 
 describe('SQLite store: the disk is full', () => {
   it.skipIf(disk === undefined)(
@@ -73,5 +85,64 @@ describe('SQLite store: the disk is full', () => {
         await store.close();
       }
     },
+  );
+
+  it.skipIf(sessionDisk === undefined)(
+    'stops a session with that error, and the session resumes to its end once there is space',
+    async () => {
+      const { workspace } = scenarioWorkspace({});
+      const path = join(sessionDisk!, 'session.db');
+      const big = (n: number) => `${n}`.repeat(150_000);
+      const turns = [1, 2, 3, 4, 5].map((n) => ({
+        toolCalls: [{ name: 'write_file', args: { path: `f${n}.txt`, content: big(n) } }],
+      }));
+      const done = { text: JSON.stringify({ summary: 'wrote five files', filesChanged: [] }) };
+      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+      const drive = async (round: number) => {
+        const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+        const answered = (await store.read('s-full')).filter(
+          (event) => event.payload.type === 'inference_completed',
+        ).length;
+        try {
+          return await runSession(
+            {
+              store,
+              sessionId: 's-full',
+              config,
+              ports: livePorts(scriptedModel([...turns, done].slice(answered))),
+              clock: newClock(),
+              ids: newIds(`r${round}`),
+            },
+            round === 0
+              ? {
+                  type: 'start',
+                  task: 'write five files',
+                  workspace,
+                  workflowId: 'implement-only',
+                  mode: 'auto',
+                }
+              : undefined,
+          );
+        } finally {
+          await store.close();
+        }
+      };
+      const failure = await drive(0).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(SqliteStorageError);
+      execFileSync('mount', ['-o', 'remount,size=64m', sessionDisk!], { stdio: 'ignore' });
+      const resumed = await drive(1);
+      expect(resumed.status).toBe('completed');
+      for (const n of [1, 2, 3, 4, 5])
+        expect(readFileSync(join(workspace, `f${n}.txt`), 'utf8')).toBe(big(n));
+      const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+      try {
+        expect((await store.verify('s-full')).ok).toBe(true);
+        const report = await replaySession(store, 's-full', config);
+        expect(report.ok).toBe(true);
+      } finally {
+        await store.close();
+      }
+    },
+    60_000,
   );
 });

@@ -1,5 +1,6 @@
 import { CorrexError } from '../base/correx-error.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import { wellFormedDeep } from '../base/well-formed.js';
 import { canonicalJson, NonCanonicalValueError } from '../events/canonical-json.js';
 import { InferenceError } from '../inference/inference-failure.js';
 import { InferenceResultSchema } from '../inference/inference-result.js';
@@ -143,7 +144,7 @@ export async function runEffect(
           attempt: effect.attempt,
           name: effect.name,
           command: effect.command,
-          ...run,
+          ...wellFormedDeep(run),
         },
       ];
     }
@@ -172,7 +173,9 @@ export async function runEffect(
           callId: effect.callId,
           tool: effect.tool,
           args: effect.args as Record<string, never>,
-          ...execution,
+          // What a tool hands back is the world's text: a lone surrogate in it (output parsed
+          // from JSON) would make the receipt unrecordable, and the call would run again.
+          ...wellFormedDeep(execution),
         },
       ];
     }

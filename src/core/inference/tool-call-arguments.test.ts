@@ -7,6 +7,7 @@ import {
   safeParseToolArguments,
 } from './tool-call-arguments.js';
 import { sha256Hex } from '../base/sha256.js';
+import { canonicalJson, NonCanonicalValueError } from '../events/canonical-json.js';
 import { InferenceError, isRetryableCategory } from './inference-failure.js';
 
 describe('tool call arguments', () => {
@@ -32,6 +33,28 @@ describe('tool call arguments', () => {
       error: 'arguments must be a JSON object',
     });
     expect(safeParseToolArguments('null')).toMatchObject({ ok: false });
+  });
+
+  it('accepts exactly the depths an inference_completed event can record', () => {
+    // `depth` objects, the arguments object itself the first.
+    const nest = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    const recorded = (depth: number) => {
+      const proposal = createToolCallProposal('c', 'read', nest(depth));
+      return canonicalJson({
+        type: 'inference_completed',
+        requestId: 'r',
+        provider: 'p',
+        requestDigest: 'd',
+        result: {
+          text: '',
+          toolCalls: [{ ...proposal, args: JSON.parse(proposal.argsRaw) as unknown }],
+        },
+      });
+    };
+    expect(safeParseToolArguments(nest(MAX_ARGUMENT_DEPTH)).ok).toBe(true);
+    expect(() => recorded(MAX_ARGUMENT_DEPTH)).not.toThrow();
+    expect(safeParseToolArguments(nest(MAX_ARGUMENT_DEPTH + 1)).ok).toBe(false);
+    expect(() => recorded(MAX_ARGUMENT_DEPTH + 1)).toThrow(NonCanonicalValueError);
   });
 
   it('keeps only the head, length and digest of long arguments it refuses', () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
 import { createTerminal } from './terminal.js';
 
@@ -25,6 +26,7 @@ function builtWebPage(): string | undefined {
     .find((dir) => existsSync(`${dir}index.html`));
 }
 const terminal = createTerminal();
+endQuietlyOnClosedPipe(process.stdout, process.stderr);
 
 process.exitCode = await runCli(
   {

@@ -55,6 +55,7 @@ export const eventSamples: SampleMap = {
   },
   approval_requested: { type: 'approval_requested', callId: 'call-2', tool: 'exec', tier: 'T2', reason: 'runs npm test' },
   approval_granted: { type: 'approval_granted', callId: 'call-2', by: { kind: 'human', id: 'alice' }, reason: 'looks fine' },
+  approval_timed_out: { type: 'approval_timed_out', callId: 'call-3', deadline: '2026-11-30T12:30:00.000Z' },
   approval_denied: { type: 'approval_denied', callId: 'call-3', by: { kind: 'auto', id: 'deny' }, reason: 'mode is deny' },
   approval_grant_added: {
     type: 'approval_grant_added',

@@ -10,7 +10,10 @@ import {
   type KernelLimits,
 } from '../../src/core/kernel/kernel-config.js';
 import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
-import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
+import {
+  parseWorkspacePolicy,
+  type WorkspacePolicyInput,
+} from '../../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
 import {
@@ -78,7 +81,7 @@ export function scenarioConfig(
     budgets?: SessionBudgets;
     prices?: { inputPerMillion: number; outputPerMillion: number };
     /** The workspace policy as harness.yaml would give it; default: all defaults. */
-    policy?: Record<string, unknown>;
+    policy?: WorkspacePolicyInput;
   } = {},
 ): KernelConfig {
   return createKernelConfig({

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'store_location_invalid',
   'store_copy_failed',
   'sqlite_open_failed',
+  'sqlite_busy',
+  'sqlite_storage_failed',
   'postgres_connect_failed',
   'postgres_schema_not_ready',
   'session_busy',
@@ -42,6 +44,7 @@ export const ERROR_CODES = [
   // the kernel
   'approval_not_pending',
   'invalid_command',
+  'session_finished',
   'kernel_invariant',
   'kernel_wiring',
   'unknown_behaviour',
@@ -77,6 +80,7 @@ export const ERROR_CODES = [
   // the router
   'router_input_invalid',
   'router_session_not_found',
+  'router_session_finished',
   'router_wiring',
   // the server's refusals: `api_<wire code>`
   'api_unauthorized',

@@ -100,6 +100,13 @@ export function decideCommand(
       if (command.content.trim() === '') {
         throw new KernelCommandError('invalid_command', 'a steering note needs some text');
       }
+      // A note reaches the next context pack; a finished session has none, so it would never be read.
+      if (isFinalStatus(session.status)) {
+        throw new KernelCommandError(
+          'session_finished',
+          `session ${sessionId} is ${session.status}; a steering note could never reach its model`,
+        );
+      }
       return [
         {
           type: 'steering_note_added',

@@ -288,6 +288,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'approval_requested':
     case 'approval_granted':
     case 'approval_denied':
+    case 'approval_timed_out':
     case 'approval_grant_added':
     case 'approval_grant_revoked':
     case 'approval_bypassed':

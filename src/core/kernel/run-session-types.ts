@@ -43,7 +43,13 @@ export type RunOutcome = {
    * resume this one; or the child alone was paused): resuming this session resumes the child.
    */
   readonly waiting:
-    | { readonly kind: 'approval'; readonly callId: string; readonly sessionId?: string }
+    | {
+        readonly kind: 'approval';
+        readonly callId: string;
+        readonly sessionId?: string;
+        /** When the wait ends by the policy's approval timeout: drive the session again then. */
+        readonly deadline?: string;
+      }
     | { readonly kind: 'paused'; readonly sessionId?: string }
     | { readonly kind: 'stopped' }
     /** Stopped at a budget (prompt mode): a person raises it (`raise_budget`) to go on. */

@@ -283,6 +283,19 @@ async function drive(
     running.state = state;
     // A command issued here while deciding comes first (a pause before the next model call).
     if (await readCommands()) continue;
+    // A wait for a person past the policy's approval timeout ends here, by this runner's clock.
+    if (
+      effect?.type === 'await_approval' &&
+      effect.deadline !== undefined &&
+      options.signal?.aborted !== true &&
+      Date.parse(options.clock.now()) >= Date.parse(effect.deadline)
+    ) {
+      await appendInputs(
+        [{ type: 'approval_timed_out', callId: effect.callId, deadline: effect.deadline }],
+        null,
+      );
+      continue;
+    }
     if (effect === null || effect.type === 'await_approval' || options.signal?.aborted === true) {
       return outcome(state, effect, options.signal?.aborted === true);
     }
@@ -331,7 +344,15 @@ function outcome(state: KernelState, effect: Effect | null, stopped: boolean): R
   const status = state.session.status;
   if (status === 'paused') return { status, waiting: { kind: 'paused' }, state };
   if (effect?.type === 'await_approval')
-    return { status, waiting: { kind: 'approval', callId: effect.callId }, state };
+    return {
+      status,
+      waiting: {
+        kind: 'approval',
+        callId: effect.callId,
+        ...(effect.deadline === undefined ? {} : { deadline: effect.deadline }),
+      },
+      state,
+    };
   if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
   const stop = state.budget.stop;
   if (stop !== null && status === 'running' && effect === null)

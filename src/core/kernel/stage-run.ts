@@ -23,6 +23,8 @@ export type CallRecord = {
   readonly callId: string;
   readonly tool: string;
   readonly argsRaw: string;
+  /** Set when `argsRaw` is only the head of the model's unreadable text: its whole length. */
+  readonly argsLength?: number;
   /** The decoded arguments, or null when the text was not a JSON object. */
   readonly args: { readonly [key: string]: JsonValue } | null;
   readonly fingerprint: string;
@@ -37,6 +39,10 @@ export type CallRecord = {
   readonly failed: boolean;
   /** Its assessment blocked on a missing reference: counted by path, not by fingerprint. */
   readonly referenceBlocked: boolean;
+  /** When its approval wait ends by the policy's timeout (from `approval_requested`). */
+  readonly approvalDeadline?: string;
+  /** A runner recorded that its approval wait outlived the policy's timeout. */
+  readonly approvalTimedOut?: boolean;
 };
 
 /** The answer's artifact, once proposed: what validation checks and a person may approve. */
@@ -165,6 +171,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         callId: payload.callId,
         tool: payload.tool,
         argsRaw: payload.argsRaw,
+        ...(payload.argsLength === undefined ? {} : { argsLength: payload.argsLength }),
         args,
         fingerprint: callFingerprint(payload.tool, args, payload.argsRaw),
         status: 'proposed',
@@ -220,6 +227,12 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
       return mapCall(withEntry, payload.callId, ['proposed', 'interrupted'], (call) => ({
         ...call,
         status: 'awaiting_approval',
+        ...(payload.deadline === undefined ? {} : { approvalDeadline: payload.deadline }),
+      }));
+    case 'approval_timed_out':
+      return mapCall(withEntry, payload.callId, ['awaiting_approval'], (call) => ({
+        ...call,
+        approvalTimedOut: true,
       }));
     case 'approval_granted':
       if (isArtifactApproval(payload.callId))

@@ -170,6 +170,8 @@ function answer(context: StageContext, turn: Extract<TurnRecord, { status: 'answ
       stageId: stage.id,
       tool: call.name,
       argsRaw: call.argsRaw,
+      // Present only on answers recorded with a kept head, so older sessions derive the same bytes.
+      ...(call.argsLength === undefined ? {} : { argsLength: call.argsLength }),
     })),
     ...result.toolCalls.flatMap((call, index) =>
       index < config.limits.maxCallsPerTurn

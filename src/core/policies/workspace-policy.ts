@@ -133,6 +133,21 @@ export const WorkspacePolicySchema = z.strictObject({
    * home; nothing under the home is readable otherwise.
    */
   sandboxReadablePaths: z.array(GlobSchema).optional(),
+  /**
+   * How long a call may wait for a person's approval; past it the call is denied by timeout
+   * (recorded), never approved. Absent: it waits until someone decides.
+   */
+  approvalTimeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600 * 1000)
+    .optional(),
+  /**
+   * The most bytes of content the model's file writes may carry in one session (UTF-8, counted
+   * over successful writes); a write past it is blocked. Absent: no budget.
+   */
+  writeBudgetBytes: z.number().int().min(1).optional(),
 });
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof WorkspacePolicySchema>;

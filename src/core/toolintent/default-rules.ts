@@ -11,6 +11,7 @@ import {
   manifestContainmentRule,
   readBeforeWriteRule,
   staleWriteRule,
+  writeBudgetRule,
   writeScopeRule,
 } from './rules/write-rules.js';
 import { targetKindRule } from './rules/target-kind-rule.js';
@@ -29,6 +30,7 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   staleWriteRule,
   manifestContainmentRule,
   writeScopeRule,
+  writeBudgetRule,
   networkHostRule,
   execInterpreterRule,
   targetKindRule,

@@ -15,6 +15,8 @@ export type ToolSessionState = {
   readonly observations: Readonly<Record<string, WorldObservation>>;
   readonly reads: Readonly<Record<string, string>>;
   readonly egressAllowlist: readonly string[];
+  /** UTF-8 bytes of content the session's successful file writes carried (absent: none yet). */
+  readonly bytesWritten?: number;
 };
 
 /**
@@ -41,7 +43,11 @@ export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> =
           reads[file.path] = file.after;
         else if (file.access === 'delete') delete reads[file.path];
       }
-      return { ...state, reads };
+      const written =
+        receipt.outcome === 'succeeded' ? writtenBytes(receipt.args as Record<string, unknown>) : 0;
+      return written === 0
+        ? { ...state, reads }
+        : { ...state, reads, bytesWritten: (state.bytesWritten ?? 0) + written };
     }
     if (payload.type === 'egress_allowlist_changed') {
       const change = payload as PayloadOf<typeof egressAllowlistChanged>;
@@ -66,5 +72,31 @@ export function toolSessionView(
     reads: state.reads,
     egressAllowlist: state.egressAllowlist,
     writeManifest,
+    bytesWritten: state.bytesWritten ?? 0,
   };
+}
+
+/** The bytes of content a file-writing call carries: `content` (write_file) or `replace` (edit_file). */
+export function writtenBytes(args: Readonly<Record<string, unknown>>): number {
+  const text =
+    typeof args.content === 'string'
+      ? args.content
+      : typeof args.replace === 'string'
+        ? args.replace
+        : '';
+  return utf8Length(text);
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -1,5 +1,11 @@
 import { defineBehaviourFlag, type BehaviourFlag } from '../base/behaviour-flag.js';
 
+export const WRITE_BUDGET = defineBehaviourFlag({
+  name: 'write-budget',
+  description:
+    "A file write that would carry the session's written content past the policy's writeBudgetBytes is blocked (rule write-budget).",
+});
+
 /** A path the probe saw changing while it looked (changedDuringObservation) is blocked, never judged. */
 export const UNSTABLE_OBSERVATION_BLOCKS = defineBehaviourFlag({
   name: 'unstable-observation-blocks',
@@ -43,6 +49,7 @@ export const STALE_WRITE_HASHES = defineBehaviourFlag({
 
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
+  WRITE_BUDGET,
   UNSTABLE_OBSERVATION_BLOCKS,
   FILE_TOOL_TARGETS_REGULAR,
   LONE_SURROGATE_PATHS_BLOCKED,

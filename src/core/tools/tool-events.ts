@@ -17,6 +17,8 @@ export const toolCallProposed = defineEvent({
     stageId: z.string().min(1),
     tool: z.string().min(1),
     argsRaw: z.string(),
+    /** Set when `argsRaw` is only the head of unreadable text: the whole text's length. */
+    argsLength: z.number().int().nonnegative().optional(),
   },
 });
 

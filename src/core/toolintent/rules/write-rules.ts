@@ -5,6 +5,8 @@ import { relativeInside } from '../../tools/tool-path.js';
 import { finding } from '../finding.js';
 import type { ToolCallRule } from '../tool-call-rule.js';
 import type { Finding } from '../toolintent-events.js';
+import { writtenBytes } from '../tool-session-projection.js';
+import { WRITE_BUDGET } from '../toolintent-flags.js';
 import { observationOf } from './path-rules.js';
 
 const READ_BEFORE_WRITE = 'read-before-write';
@@ -171,5 +173,36 @@ export const writeScopeRule: ToolCallRule = {
       }
     }
     return findings;
+  },
+};
+
+const WRITE_BUDGET_RULE = 'write-budget';
+
+/**
+ * WriteBudget (flag `write-budget`): the content a session's file writes carry, summed over
+ * successful writes, may not pass the policy's `writeBudgetBytes`; the write that would is
+ * blocked, whatever the mode.
+ */
+export const writeBudgetRule: ToolCallRule = {
+  id: WRITE_BUDGET_RULE,
+  appliesTo: (context) =>
+    context.flags.has(WRITE_BUDGET.name) &&
+    context.policy.writeBudgetBytes !== undefined &&
+    hasCapability(context.tool, 'WRITES_FILES') &&
+    writtenBytes(context.args) > 0,
+  evaluate(context) {
+    const budget = context.policy.writeBudgetBytes ?? Infinity;
+    const before = context.view.bytesWritten ?? 0;
+    const bytes = writtenBytes(context.args);
+    if (before + bytes <= budget) return [];
+    return [
+      finding(
+        WRITE_BUDGET_RULE,
+        'block',
+        'write_budget_exceeded',
+        `this write carries ${bytes} bytes; with the ${before} already written the session would pass its write budget of ${budget} bytes (policy writeBudgetBytes)`,
+        'T1',
+      ),
+    ];
   },
 };

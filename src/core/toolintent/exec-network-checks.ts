@@ -137,6 +137,9 @@ export function judgePackageManager(
       return;
     }
     j.ask('package_network', `${name} ${sub} downloads packages`);
+    // The registry is a host like any other: not on the egress allowlist, the install is final.
+    if (j.containment)
+      j.url(name === 'yarn' ? 'https://registry.yarnpkg.com/' : 'https://registry.npmjs.org/');
   }
 }
 

@@ -119,7 +119,9 @@ const TRANSPARENT = new Set(['command', 'builtin', 'exec', 'nohup', 'time']);
 export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, depth: number): void {
   const program = words[0]!;
   const args = words.slice(1);
-  if (program.dynamic || program.glob) {
+  // A lone `[` (test) has no closing bracket, so the shell never expands it.
+  const literalTest = j.containment && !program.dynamic && program.text === '[';
+  if (program.dynamic || (program.glob && !literalTest)) {
     j.block(
       'dynamic_program',
       `the program name ${JSON.stringify(program.text)} is computed by the shell`,

@@ -4,6 +4,7 @@ import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/proc
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
 import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
 import { createDiskWorldProbe } from '../infrastructure/world-probe/disk-world-probe.js';
+import { DEFAULT_NEVER_READABLE } from '../core/policies/workspace-policy.js';
 import type { LivePortsFactory } from './session-host.js';
 
 export type LivePortsOptions = {
@@ -25,6 +26,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
     const sandbox: SandboxSettings = {
       availability: options.availability,
       neverWritable: policy.neverWritable,
+      neverReadable: policy.neverReadable ?? DEFAULT_NEVER_READABLE,
       hiddenPaths: options.hiddenPaths,
       readablePaths: policy.sandboxReadablePaths ?? [],
     };

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { decideApproval } from '../../src/core/approvals/decide-approval.js';
 import { flagSet } from '../../src/core/base/behaviour-flag.js';
-import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
+import {
+  DEFAULT_NEVER_READABLE,
+  DEFAULT_NEVER_WRITABLE,
+} from '../../src/core/policies/workspace-policy.js';
 import { toolIntentFlags } from '../../src/core/toolintent/toolintent-flags.js';
 import type { ToolCallAssessment } from '../../src/core/toolintent/assess-tool-call.js';
 import { createPlaneTwoHarness } from '../security/plane-two-harness.js';
@@ -100,5 +103,36 @@ describeSandboxed('benign agent calls run in auto mode under bubblewrap', () => 
       const assessment = await unsandboxed.assess(session, 'exec', { command: call.command });
       expect(approvalInAutoMode(assessment, call.command).outcome, call.name).toBe('pending');
     }
+  });
+});
+
+describeSandboxed('never-readable workspace files inside the sandbox', () => {
+  it('are bound empty, recorded as hidden, and left intact on the host', async () => {
+    const fixture = createPlaneTwoHarness();
+    writeFileSync(join(fixture.workspace, '.env'), 'TOKEN=CANARY-sandbox-env\n');
+    mkdirSync(join(fixture.workspace, 'deploy'));
+    writeFileSync(join(fixture.workspace, 'deploy/server.pem'), 'CANARY-sandbox-pem\n');
+    const receipt = await execIn(
+      { workspace: fixture.workspace, home: fixture.home },
+      { command: 'cat .env deploy/server.pem; echo done; echo x > .env' },
+      {
+        sandbox: {
+          availability,
+          neverWritable: [...DEFAULT_NEVER_WRITABLE],
+          neverReadable: [...DEFAULT_NEVER_READABLE],
+        },
+      },
+    );
+    expect(receipt.output).not.toContain('CANARY');
+    expect(receipt.output).toContain('done');
+    expect(receipt.sandbox?.hidden).toEqual(
+      expect.arrayContaining([
+        join(fixture.workspace, '.env'),
+        join(fixture.workspace, 'deploy/server.pem'),
+      ]),
+    );
+    expect(readFileSync(join(fixture.workspace, '.env'), 'utf8')).toBe(
+      'TOKEN=CANARY-sandbox-env\n',
+    );
   });
 });

@@ -127,6 +127,36 @@ export const DEFAULT_NEVER_WRITABLE = [
   '/etc/**',
 ] as const;
 
+/**
+ * Paths whose contents no tool may read and no event may hold: secrets by their usual names.
+ * Read tools are refused them (flag `never-readable`), grep skips them, and inside the sandbox
+ * the workspace's matching files are bound empty. Same pattern syntax as DEFAULT_NEVER_WRITABLE.
+ */
+export const DEFAULT_NEVER_READABLE = [
+  '**/.env',
+  '**/.env.local',
+  '**/.env.*.local',
+  '**/.env.production',
+  '**/.env.development',
+  '**/.env.staging',
+  '**/*.pem',
+  '**/*.key',
+  '**/*.p12',
+  '**/*.pfx',
+  '**/id_rsa',
+  '**/id_dsa',
+  '**/id_ecdsa',
+  '**/id_ed25519',
+  '**/.npmrc',
+  '**/.netrc',
+  '~/.ssh/**',
+  '~/.aws/**',
+  '~/.gnupg/**',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.docker/config.json',
+] as const;
+
 /** The tier every `exec` is raised to when no sandbox confines it (see docs/sandbox.md). */
 export const DEFAULT_UNSANDBOXED_EXEC_TIER = 'T3';
 
@@ -160,6 +190,11 @@ export const WorkspacePolicySchema = z.strictObject({
    * home; nothing under the home is readable otherwise.
    */
   sandboxReadablePaths: z.array(GlobSchema).optional(),
+  /**
+   * Paths never readable (see DEFAULT_NEVER_READABLE, used when absent). Optional with no
+   * default so that policies recorded before it existed keep their recorded bytes.
+   */
+  neverReadable: z.array(GlobSchema).optional(),
 });
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof WorkspacePolicySchema>;

@@ -6,6 +6,7 @@ import { hasCapability } from '../tools/tool-contract.js';
 import type { SandboxKind } from '../policies/sandbox-profile.js';
 import { finding } from './finding.js';
 import { execInterpreterRule, networkHostRule } from './rules/command-rules.js';
+import { neverReadableRule } from './rules/never-readable-rule.js';
 import { pathContainmentRule, referenceExistsRule } from './rules/path-rules.js';
 import {
   manifestContainmentRule,
@@ -17,7 +18,10 @@ import type { ToolCallRule } from './tool-call-rule.js';
 import { flagSet, type BehaviourFlags } from '../base/behaviour-flag.js';
 import { toolIntentFlags } from './toolintent-flags.js';
 
-/** The eight built-in plane-2 rules, in the order their findings are reported. */
+/**
+ * The built-in plane-2 rules, in the order their findings are reported: the spec's eight, then
+ * never-readable (it applies only to sessions recorded with its flag).
+ */
 export const defaultToolCallRules: readonly ToolCallRule[] = [
   pathContainmentRule,
   referenceExistsRule,
@@ -27,6 +31,7 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   writeScopeRule,
   networkHostRule,
   execInterpreterRule,
+  neverReadableRule,
 ];
 
 const UNSANDBOXED = 'unsandboxed-exec';

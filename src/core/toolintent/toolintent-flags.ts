@@ -23,8 +23,16 @@ export const EXEC_SIBLING_CLASSIFICATION = defineBehaviourFlag({
     'rg -z/--hostname-bin and python3 /dev/stdin are judged like rg --pre and python3 -; sed -i is held to read-before-write',
 });
 
+/** `never-readable` (issue #17): read tools are refused the policy's never-readable paths. */
+export const NEVER_READABLE = defineBehaviourFlag({
+  name: 'never-readable',
+  description:
+    "read tools (and exec redirections) are refused paths matching the policy's neverReadable globs (.env, *.pem, id_rsa ...)",
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   SANDBOX_CONTAINMENT,
   EXEC_SIBLING_CLASSIFICATION,
+  NEVER_READABLE,
 ];

@@ -11,7 +11,12 @@ import {
 } from './tool-executor.js';
 import { buildReceipt, sha256Of } from './tool-receipt-builder.js';
 
-export type FileToolOptions = { readonly probe: WorldProbe; readonly maxOutputBytes?: number };
+export type FileToolOptions = {
+  readonly probe: WorldProbe;
+  readonly maxOutputBytes?: number;
+  /** Globs whose files grep never searches (default DEFAULT_NEVER_READABLE). */
+  readonly neverReadable?: readonly string[];
+};
 
 /** A failure the model should see in its receipt (missing search text, not a file...). */
 class ToolFailure extends CorrexError {

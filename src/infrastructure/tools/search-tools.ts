@@ -1,5 +1,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { matchGlob } from '../../core/policies/path-glob.js';
+import { DEFAULT_NEVER_READABLE } from '../../core/policies/workspace-policy.js';
 import { guardedExecutor, ToolFailure, type FileToolOptions } from './file-tools.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { buildReceipt } from './tool-receipt-builder.js';
@@ -97,8 +99,19 @@ export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
     const maxResults = typeof args.maxResults === 'number' ? args.maxResults : 500;
     const { files } = await walk(dir, MAX_ENTRIES * 10);
     const results: string[] = [];
+    // Secrets' contents never reach a receipt: never-readable files are not searched.
+    const secret = (file: string) => {
+      const subject = relative(context.roots.workspaceRoot, `${dir}/${file}`);
+      return (options.neverReadable ?? DEFAULT_NEVER_READABLE).some(
+        (glob) =>
+          !glob.startsWith('~') &&
+          !glob.startsWith('/') &&
+          matchGlob(glob, subject, { foldCase: true }),
+      );
+    };
     for (const file of files) {
       if (typeof args.glob === 'string' && !matchGlob(args.glob, file)) continue;
+      if (secret(file)) continue;
       const info = await lstat(`${dir}/${file}`);
       if (info.size > MAX_GREP_FILE_BYTES) continue;
       const bytes = await readFile(`${dir}/${file}`);

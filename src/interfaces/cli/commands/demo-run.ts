@@ -1,3 +1,4 @@
+import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -119,6 +120,7 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
   const sandbox: SandboxSettings = {
     availability,
     neverWritable: config.policy.policy.neverWritable,
+    neverReadable: config.policy.policy.neverReadable ?? DEFAULT_NEVER_READABLE,
     hiddenPaths: [correxHome],
     readablePaths: config.policy.policy.sandboxReadablePaths ?? [],
   };

@@ -20,12 +20,18 @@ export const toolCallProposed = defineEvent({
   },
 });
 
-/** A file a call touched: its real path and content hash before and after (null = absent). */
+/**
+ * A file a call touched: its real path and content hash before and after (null = absent). An
+ * exec's change records (found by comparing the workspace before and after) also carry the
+ * permission bits before and after (null = absent), so a chmod with no content change shows.
+ */
 export const TouchedFileSchema = z.strictObject({
   path: z.string().min(1),
   access: z.enum(['read', 'write', 'delete']),
   before: Sha256HexSchema.nullable(),
   after: Sha256HexSchema.nullable(),
+  modeBefore: z.number().int().min(0).max(0o7777).nullable().optional(),
+  modeAfter: z.number().int().min(0).max(0o7777).nullable().optional(),
 });
 export type TouchedFile = z.infer<typeof TouchedFileSchema>;
 

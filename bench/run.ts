@@ -1,4 +1,5 @@
 import { printTable } from './bench-table.js';
+import { runChangeRecordBench } from './change-record-bench.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
@@ -20,3 +21,4 @@ printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
 printTable('Server fan-out (WebSocket, in-memory store)', await runServerFanoutBench({ quick }));
 const sandbox = await runSandboxBench({ quick });
 if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);
+printTable('Exec change records', await runChangeRecordBench({ quick }));

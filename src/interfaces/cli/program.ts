@@ -16,6 +16,7 @@ import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { policyCommand } from './commands/policy-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -49,6 +50,7 @@ export function createProgram(context: CommandContext): Command {
     chatCommand(context),
     serveCommand(context),
     verifyCommand(context),
+    policyCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),
     migrateCommand(context),

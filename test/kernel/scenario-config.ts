@@ -9,6 +9,7 @@ import {
   type KernelLimits,
 } from '../../src/core/kernel/kernel-config.js';
 import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
+import type { SandboxKind } from '../../src/core/policies/sandbox-profile.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
@@ -74,12 +75,18 @@ export function scenarioConfig(
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
+    /** The confinement the scenario's processes run under (absent: not stated). */
+    sandbox?: SandboxKind;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    policy: createAssessmentPolicy(
+      parseWorkspacePolicy({}),
+      undefined,
+      options.sandbox === undefined ? {} : { sandbox: options.sandbox },
+    ),
     router: createInferenceRouter({
       profiles: [{ ...PROFILE, capabilities: [...PROFILE.capabilities] }],
     }),

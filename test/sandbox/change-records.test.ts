@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
 import type { SandboxSettings } from '../../src/infrastructure/sandbox/confined-process.js';
+import { createPreimageStore } from '../../src/infrastructure/sandbox/preimage-store.js';
 import { createChangeRecorder } from '../../src/infrastructure/sandbox/workspace-changes.js';
 import { tempDir } from '../support/temp-dir.js';
 import { availability, execIn } from './sandbox-support.js';
@@ -130,5 +131,21 @@ describe('the change recorder', () => {
     expect(recorder.after(second)).toEqual({ files: [], complete: true });
     const small = createChangeRecorder({ limit: 2 });
     expect(small.after(small.before(fixture.workspace)).complete).toBe(false);
+  });
+});
+
+describe('pre-images', () => {
+  it('keeps the bytes a command overwrote or deleted, content-addressed and verified', async () => {
+    const store = createPreimageStore(join(fixture.workspace, '..', 'preimages'));
+    const recorder = createChangeRecorder({ preimages: store });
+    const baseline = recorder.before(fixture.workspace);
+    writeFileSync(ws('a.txt'), 'overwritten\n');
+    const [change] = recorder.after(baseline).files;
+    expect(change).toMatchObject({ before: sha('a\n'), after: sha('overwritten\n') });
+    expect(store.get(change!.before!)?.toString()).toBe('a\n');
+    expect(store.get(change!.after!)?.toString()).toBe('overwritten\n');
+    // A blob altered on disk is never handed back.
+    writeFileSync(join(store.directory, change!.before!.slice(0, 2), change!.before!), 'forged');
+    expect(store.get(change!.before!)).toBeNull();
   });
 });

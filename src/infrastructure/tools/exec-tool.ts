@@ -1,6 +1,7 @@
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
 import { trustedSearchPath } from '../sandbox/trusted-search-path.js';
+import type { PreimageStore } from '../sandbox/preimage-store.js';
 import {
   CHANGE_SCAN_LIMIT,
   createChangeRecorder,
@@ -26,6 +27,8 @@ export type ExecToolOptions = {
    * executor, so hashes are reused between its calls.
    */
   readonly changes?: ChangeRecorder | false;
+  /** Where the default recorder keeps pre-images of the files commands change (none: hashes only). */
+  readonly preimages?: PreimageStore;
 };
 
 /**
@@ -64,7 +67,13 @@ export function scrubbedEnvironment(home: string, searchPath: string): Record<st
  */
 export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
-  const recorder = options.changes === false ? null : (options.changes ?? createChangeRecorder());
+  const recorder =
+    options.changes === false
+      ? null
+      : (options.changes ??
+        createChangeRecorder(
+          options.preimages === undefined ? {} : { preimages: options.preimages },
+        ));
   return guardedExecutor('exec', options.maxOutputBytes, async (args, context, startedAt) => {
     const cwd =
       args.cwd === undefined

@@ -17,6 +17,7 @@ import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { policyCommand } from './commands/policy-command.js';
+import { diffCommand } from './commands/diff-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -51,6 +52,7 @@ export function createProgram(context: CommandContext): Command {
     serveCommand(context),
     verifyCommand(context),
     policyCommand(context),
+    diffCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),
     migrateCommand(context),

@@ -38,6 +38,13 @@ describe('benign calls under the sandbox (flag sandbox-containment)', () => {
     });
   }
 
+  for (const command of ['mkdir -p build && cd build && ls', 'python3 -m pytest -q', 'pytest -q']) {
+    it(`allows at T2 or below: ${command}`, async () => {
+      const assessment = await sandboxed.assess(await sandboxed.newSession(), 'exec', { command });
+      expect([assessment.verdict, assessment.tier]).toEqual(['ALLOW', 'T2']);
+    });
+  }
+
   it('records what the command runs and writes', async () => {
     const session = await sandboxed.newSession();
     const assessment = await sandboxed.assess(session, 'exec', {

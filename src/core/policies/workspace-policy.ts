@@ -69,6 +69,7 @@ export const DEFAULT_ALLOWED_EXECUTABLES = [
   'awk',
   // Local, network-free tools real agents reach for (issue #17); tools that write are judged by their outputs.
   'python',
+  'pytest',
   'tree',
   'du',
   'df',

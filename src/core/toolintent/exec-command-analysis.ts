@@ -268,8 +268,8 @@ function changeDirectory(command: ShellCommand, state: State): void {
     );
     return;
   }
-  // Judged as a read of the directory (containment), then the base of every later path.
-  state.read(dir);
+  // The base of every later path (so a write after `cd ..` is a write outside); not itself a read,
+  // since `mkdir -p build && cd build` names a directory that does not exist yet.
   state.cwd =
     state.cwd === null || dir.text.startsWith('/') || dir.text.startsWith('~')
       ? dir.text

@@ -405,10 +405,10 @@ function judgePython(name: string, args: readonly ShellWord[], j: ExecJudgement)
       return;
     }
     if (/^-[a-zA-Z]*m/.test(word.text) && !word.text.startsWith('--')) {
-      j.ask(
-        'python_module',
-        `${name} -m runs an installed module (pip, http.server ...) whose effects cannot be judged`,
-      );
+      // Under sandbox-containment an installed module is classed like other confined code.
+      const message = `${name} -m runs an installed module (pip, http.server ...) whose effects cannot be judged`;
+      if (j.containment) j.block('python_module', message);
+      else j.ask('python_module', message);
       return;
     }
   }

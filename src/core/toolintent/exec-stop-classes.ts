@@ -36,6 +36,7 @@ export const EXEC_STOP_CLASSES: Readonly<Record<string, ExecStopClass>> = {
   unknown_destination: 'final',
   // confined by the sandbox: code the model wrote, or a program the model chose, runs inside it
   inline_code: 'confined',
+  python_module: 'confined',
   rg_preprocessor: 'confined',
   sed_script_file: 'confined',
   sed_unparsed: 'confined',

@@ -10,6 +10,10 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import { runSession } from '../../../core/kernel/run-session.js';
 import type { SessionStatus } from '../../../core/sessions/session-status.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
+import {
+  createPreimageStore,
+  preimageDirectory,
+} from '../../../infrastructure/sandbox/preimage-store.js';
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
 import {
@@ -133,7 +137,13 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
       config,
       ports: {
         providers: new Map([[DEMO_PROVIDER, createDemoModel(turns, DEMO_PROVIDER)]]),
-        tools: createBuiltinToolRunner({ exec: { searchPath: defaultSearchPath(), sandbox } }),
+        tools: createBuiltinToolRunner({
+          exec: {
+            searchPath: defaultSearchPath(),
+            sandbox,
+            preimages: createPreimageStore(preimageDirectory(correxHome)),
+          },
+        }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       },
       clock: request.clock,

@@ -18,6 +18,7 @@ import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { policyCommand } from './commands/policy-command.js';
 import { diffCommand } from './commands/diff-command.js';
+import { undoCommand } from './commands/undo-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -53,6 +54,7 @@ export function createProgram(context: CommandContext): Command {
     verifyCommand(context),
     policyCommand(context),
     diffCommand(context),
+    undoCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),
     migrateCommand(context),

@@ -1,4 +1,5 @@
 import { printTable } from './bench-table.js';
+import { runChangeRecordBench } from './change-record-bench.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
@@ -14,7 +15,7 @@ import { runServerFanoutBench } from './server-fanout.js';
 const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-/** `--only kernel` (or store, postgres, context, server, sandbox) runs one section. */
+/** `--only kernel` (or store, postgres, context, server, sandbox, changes) runs one section. */
 const wanted = (section: string) => only === undefined || only === section;
 
 if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
@@ -30,3 +31,4 @@ if (wanted('sandbox')) {
   const sandbox = await runSandboxBench({ quick });
   if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);
 }
+if (wanted('changes')) printTable('Exec change records', await runChangeRecordBench({ quick }));

@@ -8,6 +8,7 @@ import { describeSandbox, detectSandbox } from '../infrastructure/sandbox/sandbo
 import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
 import type { SessionHost } from '../interfaces/session-host.js';
+import { preimageDirectory } from '../infrastructure/sandbox/preimage-store.js';
 import { createLivePorts } from './live-ports.js';
 import { createSessionHost } from './session-host.js';
 
@@ -48,6 +49,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
       homeDirectory,
       hiddenPaths: [options.correxHome, ...options.protectedPaths],
       availability,
+      preimageDirectory: preimageDirectory(options.correxHome),
       searchPath: defaultSearchPath(),
     }),
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),

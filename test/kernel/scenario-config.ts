@@ -14,6 +14,7 @@ import {
   parseWorkspacePolicy,
   type WorkspacePolicyInput,
 } from '../../src/core/policies/workspace-policy.js';
+import type { SandboxKind } from '../../src/core/policies/sandbox-profile.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
 import {
@@ -82,12 +83,18 @@ export function scenarioConfig(
     prices?: { inputPerMillion: number; outputPerMillion: number };
     /** The workspace policy as harness.yaml would give it; default: all defaults. */
     policy?: WorkspacePolicyInput;
+    /** The confinement the scenario's processes run under (absent: not stated). */
+    sandbox?: SandboxKind;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(parseWorkspacePolicy(options.policy ?? {})),
+    policy: createAssessmentPolicy(
+      parseWorkspacePolicy(options.policy ?? {}),
+      undefined,
+      options.sandbox === undefined ? {} : { sandbox: options.sandbox },
+    ),
     router: createInferenceRouter({
       profiles: [
         {

@@ -297,6 +297,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_receipt':
     case 'world_observed':
     case 'egress_allowlist_changed':
+    case 'workspace_restored':
     case 'inference_requested':
     case 'inference_completed':
     case 'tool_call_rejected':

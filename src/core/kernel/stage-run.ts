@@ -356,6 +356,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'approval_bypassed':
     case 'egress_allowlist_changed':
     case 'steering_note_added':
+    case 'workspace_restored':
     case 'retry_delay_started':
     case 'retry_delay_elapsed':
     case 'redirect_requested':

@@ -20,7 +20,7 @@ export const SandboxProfileSchema = z.strictObject({
   writable: z.array(z.string()),
   /** Inside a writable path but bound read-only (.git/hooks, .git/config, correx's own files). */
   readOnly: z.array(z.string()),
-  /** Replaced by an empty private directory (the home, correx's home, /tmp). */
+  /** Replaced by an empty private directory (the home, correx's home, /tmp), or by an empty file (never-readable workspace files). */
   hidden: z.array(z.string()),
   /** Paths under a hidden one made readable again (policy grants, the trusted PATH). */
   granted: z.array(z.string()),

@@ -6,6 +6,7 @@ import { hasCapability } from '../tools/tool-contract.js';
 import type { SandboxKind } from '../policies/sandbox-profile.js';
 import { finding } from './finding.js';
 import { execInterpreterRule, networkHostRule } from './rules/command-rules.js';
+import { neverReadableRule } from './rules/never-readable-rule.js';
 import { pathContainmentRule, referenceExistsRule } from './rules/path-rules.js';
 import {
   manifestContainmentRule,
@@ -21,7 +22,7 @@ import { toolIntentFlags } from './toolintent-flags.js';
 
 /**
  * The built-in plane-2 rules, in the order their findings are reported: the spec's eight, then
- * target-kind (whose checks are all behind behaviour flags, so older sessions get no finding).
+ * target-kind and never-readable (each applies only to sessions recorded with its flags).
  */
 export const defaultToolCallRules: readonly ToolCallRule[] = [
   pathContainmentRule,
@@ -34,6 +35,7 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   networkHostRule,
   execInterpreterRule,
   targetKindRule,
+  neverReadableRule,
 ];
 
 const UNSANDBOXED = 'unsandboxed-exec';

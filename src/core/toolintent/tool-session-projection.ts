@@ -1,7 +1,7 @@
 import type { PayloadOf } from '../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
 import type { Projection } from '../events/projection.js';
-import type { toolReceipt } from '../tools/tool-events.js';
+import type { toolReceipt, workspaceRestored } from '../tools/tool-events.js';
 import type { ToolPathRoots } from '../tools/tool-path.js';
 import type { ToolSessionView } from './tool-call-rule.js';
 import type {
@@ -48,6 +48,13 @@ export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> =
       return written === 0
         ? { ...state, reads }
         : { ...state, reads, bytesWritten: (state.bytesWritten ?? 0) + written };
+    }
+    if (payload.type === 'workspace_restored') {
+      // Restored files hold bytes the model has not seen (again): it reads them before writing.
+      const restored = payload as PayloadOf<typeof workspaceRestored>;
+      const reads: Record<string, string> = { ...state.reads };
+      for (const file of restored.files) delete reads[file.path];
+      return { ...state, reads };
     }
     if (payload.type === 'egress_allowlist_changed') {
       const change = payload as PayloadOf<typeof egressAllowlistChanged>;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EgressDecision, SandboxProfile } from '../../core/policies/sandbox-profile.js';
 import { buildBubblewrapProfile, SANDBOX_PROXY_SOCKET } from './bubblewrap-profile.js';
+import { findNeverReadableFiles } from './never-readable-files.js';
 import { EGRESS_FORWARDER_SCRIPT } from './egress-forwarder-script.js';
 import { startEgressProxy, type EgressProxy, type ResolveHost } from './egress-proxy.js';
 import {
@@ -25,6 +26,8 @@ export type SandboxSettings = {
   readonly availability: SandboxAvailability;
   /** The policy's never-writable globs; the literal ones inside the workspace become read-only. */
   readonly neverWritable?: readonly string[];
+  /** The policy's never-readable globs; the workspace's matching files are bound empty. */
+  readonly neverReadable?: readonly string[];
   /** Directories hidden behind an empty one besides the home (correx's home and store). */
   readonly hiddenPaths?: readonly string[];
   /** The policy's grants: paths under the hidden home a process may read. */
@@ -97,6 +100,7 @@ export async function runConfinedProcess(
         cwd: request.cwd,
         homeDirectory: request.homeDirectory,
         neverWritable: settings?.neverWritable ?? [],
+        emptiedFiles: findNeverReadableFiles(request.workspaceRoot, settings?.neverReadable ?? []),
         hiddenPaths: settings?.hiddenPaths ?? [],
         readablePaths: settings?.readablePaths ?? [],
         searchPath: request.searchPath,

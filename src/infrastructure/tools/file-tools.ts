@@ -14,6 +14,8 @@ export type FileToolOptions = {
   readonly maxOutputBytes?: number;
   /** The most a file or search call may take before its receipt says `timed_out`; default 2 minutes. */
   readonly timeBoundMs?: number;
+  /** Globs whose files grep never searches (default DEFAULT_NEVER_READABLE). */
+  readonly neverReadable?: readonly string[];
 };
 
 /** File and search calls are bounded too: a hung mount or a read that never ends still gets a receipt. */

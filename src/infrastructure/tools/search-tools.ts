@@ -1,5 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { matchGlob } from '../../core/policies/path-glob.js';
+import { DEFAULT_NEVER_READABLE } from '../../core/policies/workspace-policy.js';
 import {
   DEFAULT_FILE_TOOL_TIME_BOUND_MS,
   guardedExecutor,
@@ -116,8 +118,19 @@ export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
       const maxResults = typeof args.maxResults === 'number' ? args.maxResults : 500;
       const { files } = await walk(dir, MAX_ENTRIES * 10);
       const results: string[] = [];
+      // Secrets' contents never reach a receipt: never-readable files are not searched.
+      const secret = (file: string) => {
+        const subject = relative(context.roots.workspaceRoot, `${dir}/${file}`);
+        return (options.neverReadable ?? DEFAULT_NEVER_READABLE).some(
+          (glob) =>
+            !glob.startsWith('~') &&
+            !glob.startsWith('/') &&
+            matchGlob(glob, subject, { foldCase: true }),
+        );
+      };
       for (const file of files) {
         if (typeof args.glob === 'string' && !matchGlob(args.glob, file)) continue;
+        if (secret(file)) continue;
         const info = await lstat(`${dir}/${file}`).catch(() => null);
         if (info === null || info.size > MAX_GREP_FILE_BYTES) continue;
         const bytes = await readRegularFileInside(`${dir}/${file}`, dir);

@@ -19,6 +19,9 @@ import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { policyCommand } from './commands/policy-command.js';
+import { diffCommand } from './commands/diff-command.js';
+import { undoCommand } from './commands/undo-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -52,6 +55,9 @@ export function createProgram(context: CommandContext): Command {
     chatCommand(context),
     serveCommand(context),
     verifyCommand(context),
+    policyCommand(context),
+    diffCommand(context),
+    undoCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),
     migrateCommand(context),

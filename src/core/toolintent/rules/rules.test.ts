@@ -366,15 +366,31 @@ describe('network-host', () => {
 
 describe('exec-interpreter', () => {
   const execView = view([]);
+  // Sessions recorded before sandbox-containment (no flags) keep this judgement.
+  const legacy = createAssessmentPolicy(
+    parseWorkspacePolicy({ writeScope: [['src/**', 'docs/**']] }),
+    undefined,
+    { flags: new Set() },
+  );
   it('allows allowlisted pipelines, asks for network-touching git, blocks the rest', () => {
-    const ok = assess(execView, 'exec', { command: 'git diff --stat | tail -n 1' });
+    const ok = assess(execView, 'exec', { command: 'git diff --stat | tail -n 1' }, legacy);
     expect([ok.verdict, ok.tier]).toEqual(['ALLOW', 'T2']);
     expect(
-      codes(assess(execView, 'exec', { command: 'git push origin main' }), 'exec-interpreter'),
+      codes(
+        assess(execView, 'exec', { command: 'git push origin main' }, legacy),
+        'exec-interpreter',
+      ),
     ).toEqual(['ask:git_network']);
+    expect(codes(assess(execView, 'exec', { argv: ['bash'] }, legacy), 'exec-interpreter')).toEqual(
+      ['block:program_not_allowed', 'block:interactive_shell'],
+    );
+  });
+
+  it('with sandbox-containment, a program off the list is asked and an interactive shell stays final', () => {
     expect(codes(assess(execView, 'exec', { argv: ['bash'] }), 'exec-interpreter')).toEqual([
-      'block:program_not_allowed',
+      'ask:program_not_allowed',
       'block:interactive_shell',
+      'info:programs',
     ]);
   });
 
@@ -389,7 +405,9 @@ describe('exec-interpreter', () => {
       { argv: ['sh', '-c', 'ls; curl http://x.example'] },
       p,
     );
-    expect(wrapped.findings).toEqual(inner.findings);
+    expect(wrapped.findings.filter((f) => f.code !== 'programs')).toEqual(
+      inner.findings.filter((f) => f.code !== 'programs'),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import type { ToolCallRule } from '../tool-call-rule.js';
 import type { Finding } from '../toolintent-events.js';
 import { writtenBytes } from '../tool-session-projection.js';
 import { WRITE_BUDGET } from '../toolintent-flags.js';
+import { EXEC_SIBLING_CLASSIFICATION } from '../toolintent-flags.js';
 import { observationOf } from './path-rules.js';
 
 const READ_BEFORE_WRITE = 'read-before-write';
@@ -14,9 +15,16 @@ const STALE_WRITE = 'stale-write';
 const MANIFEST = 'manifest-containment';
 const WRITE_SCOPE = 'write-scope';
 
-/** Argument write targets of file-writing tools (exec writes are judged by containment and scope). */
+/**
+ * Argument write targets of file-writing tools (exec writes are judged by containment and
+ * scope), and, with flag exec-sibling-classification, files an exec command edits in place.
+ */
 const fileWriteTargets = (context: Parameters<ToolCallRule['evaluate']>[0]) =>
-  context.values.writeTargets.filter((target) => target.origin !== 'command');
+  context.values.writeTargets.filter(
+    (target) =>
+      target.origin !== 'command' ||
+      (target.editsInPlace === true && context.flags.has(EXEC_SIBLING_CLASSIFICATION.name)),
+  );
 
 /**
  * ReadBeforeWrite: an existing file must have been read (or written) in this session before it

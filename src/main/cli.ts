@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
+import { terminalSafe } from '../interfaces/cli/terminal-safe.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
@@ -25,6 +26,10 @@ function builtWebPage(): string | undefined {
     .find((dir) => existsSync(`${dir}index.html`));
 }
 const terminal = createTerminal();
+// What reaches a terminal never carries an escape correx did not write; a pipe or file gets the
+// exact bytes (`--json` stays valid JSON), the text views having escaped recorded text already.
+const toStdout = process.stdout.isTTY ? terminalSafe : (text: string) => text;
+const toStderr = process.stderr.isTTY ? terminalSafe : (text: string) => text;
 
 process.exitCode = await runCli(
   {
@@ -106,11 +111,11 @@ process.exitCode = await runCli(
     status: terminal.status,
     out: (text) => {
       terminal.clearStatus();
-      process.stdout.write(`${text}\n`);
+      process.stdout.write(`${toStdout(text)}\n`);
     },
     err: (text) => {
       terminal.clearStatus();
-      process.stderr.write(`${text}\n`);
+      process.stderr.write(`${toStderr(text)}\n`);
     },
   },
   process.argv.slice(2),

@@ -1,4 +1,5 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
+import { visibleText } from '../../core/base/visible-text.js';
 import { matchGlob } from '../../core/policies/path-glob.js';
 import { guardedExecutor, ToolFailure, type FileToolOptions } from './file-tools.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
@@ -52,7 +53,8 @@ export function createListDirExecutor(options: FileToolOptions): ToolExecutor {
     const lines = entries
       .map(
         (entry) =>
-          `${entry.name}${entry.isDirectory() ? '/' : entry.isSymbolicLink() ? ' -> (symlink)' : ''}`,
+          // A name with a newline or a bidi override must not read as another entry or line.
+          `${visibleText(entry.name)}${entry.isDirectory() ? '/' : entry.isSymbolicLink() ? ' -> (symlink)' : ''}`,
       )
       .sort();
     return buildReceipt({
@@ -79,7 +81,7 @@ export function createGlobExecutor(options: FileToolOptions): ToolExecutor {
       tool: 'glob',
       args,
       outcome: 'succeeded',
-      text: matches.join('\n') + note,
+      text: matches.map(visibleText).join('\n') + note,
       startedAt,
     });
   });
@@ -105,7 +107,8 @@ export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
       if (bytes.subarray(0, 8000).includes(0)) continue; // binary
       const lines = bytes.toString('utf8').split('\n');
       for (let index = 0; index < lines.length && results.length < maxResults; index++) {
-        if (regex.test(lines[index]!)) results.push(`${file}:${index + 1}:${lines[index]}`);
+        if (regex.test(lines[index]!))
+          results.push(`${visibleText(file)}:${index + 1}:${lines[index]}`);
       }
       if (results.length >= maxResults) break;
     }

@@ -1,3 +1,4 @@
+import { visibleText } from '../../core/base/visible-text.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import { readApprovalDetails } from '../pending-approval-details.js';
 
@@ -29,5 +30,6 @@ export async function describePendingCall(
       );
   }
   if (request) lines.push(`  asks      ${request.tier}: ${request.reason}`);
-  return lines;
+  // Proposed arguments, paths and messages are the model's text: shown, never obeyed.
+  return lines.map(visibleText);
 }

@@ -6,9 +6,12 @@ import { formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
+import { visibleText } from '../../../core/base/visible-text.js';
 
 /** Added lines green, removed red, and only on a terminal. */
 function colourDiff(line: string, colour: boolean): string {
+  // A diff line is file content: shown escaped, then coloured by correx.
+  line = visibleText(line);
   if (!colour || line.startsWith('+++') || line.startsWith('---')) return line;
   if (line.startsWith('+')) return `\x1b[32m${line}\x1b[0m`;
   if (line.startsWith('-')) return `\x1b[31m${line}\x1b[0m`;
@@ -64,7 +67,8 @@ export function showCommand(context: CommandContext): Command {
             ) {
               const call = proposed.get(payload.callId);
               const diff = call === undefined ? [] : fileChangeDiff(call.tool, call.argsRaw);
-              for (const diffLine of diff) timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
+              for (const diffLine of diff)
+                timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
             }
           }
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
@@ -104,7 +108,9 @@ export function showCommand(context: CommandContext): Command {
                 : 'no finished stages yet',
               '',
               ...timeline,
-            ].join('\n'),
+            ]
+              .map((line, index) => (index < header.length ? visibleText(line) : line))
+              .join('\n'),
           );
         });
       },

@@ -51,8 +51,11 @@ export type CliContext = {
   readonly webRoot?: string | undefined;
   /** Calls `handler` on each Ctrl-C until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
-  /** Asks a question on the terminal; absent when stdin is not a terminal. */
-  readonly ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /**
+   * Asks a question on the terminal and reads one line typed after it appeared (keys typed
+   * before are discarded); null on Ctrl-D. Absent when stdin is not a terminal.
+   */
+  readonly ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
   /** Whether output goes to a terminal: live status lines and colour only then. */
   readonly terminal: boolean;
   /** Rewrites the live status line of a terminal (empty text clears it). */

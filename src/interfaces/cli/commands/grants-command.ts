@@ -7,17 +7,7 @@ import { appendToSession } from '../../../core/kernel/append-decided.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
-
-function describeScope(scope: GrantScope): string {
-  switch (scope.kind) {
-    case 'command':
-      return `command: ${scope.command}`;
-    case 'path':
-      return `${scope.tool} on ${scope.glob}`;
-    case 'host':
-      return `host: ${scope.host}`;
-  }
-}
+import { describeGrantScope } from '../../always-allow-scope.js';
 
 function parseInstant(value: string): string {
   const time = Date.parse(value);
@@ -48,7 +38,7 @@ export function grantsCommands(context: CommandContext): Command[] {
               ['GRANT', 'SCOPE', 'FOR', 'UNTIL', 'BY', 'STATE'],
               grants.map((grant) => [
                 grant.grantId,
-                describeScope(grant.scope),
+                describeGrantScope(grant.scope),
                 grant.lifetime === 'stage' ? `stage ${grant.stageId ?? '?'}` : 'session',
                 grant.expiresAt ?? 'revoked or session end',
                 grant.by,
@@ -117,7 +107,7 @@ export function grantsCommands(context: CommandContext): Command[] {
             by: options.by ?? context.user,
             reason: options.reason,
           });
-          context.out(`added ${grantId}: ${describeScope(scopes[0]!)}`);
+          context.out(`added ${grantId}: ${describeGrantScope(scopes[0]!)}`);
         });
       },
     );

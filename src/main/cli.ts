@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,6 +27,15 @@ function builtWebPage(): string | undefined {
     .find((dir) => existsSync(`${dir}index.html`));
 }
 const terminal = createTerminal();
+
+/** The OS account's name when the environment names no user (a service, `env -i`). */
+function osUserName(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 // What reaches a terminal never carries an escape correx did not write; a pipe or file gets the
 // exact bytes (`--json` stays valid JSON), the text views having escaped recorded text already.
 const toStdout = process.stdout.isTTY ? terminalSafe : (text: string) => text;
@@ -37,7 +47,7 @@ process.exitCode = await runCli(
     correxHome: correxHome(),
     clock: systemClock,
     ids,
-    user: process.env.USER || process.env.USERNAME || 'unknown',
+    user: process.env.USER || process.env.USERNAME || osUserName(),
     defaultStore: defaultStoreLocation(),
     async openStores(location) {
       // Loaded on first use, so `--help` and usage errors do not pay for database drivers.

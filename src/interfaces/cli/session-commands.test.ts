@@ -95,6 +95,14 @@ describe('correx approvals, approve, deny, steer, pause, cancel', () => {
     });
   });
 
+  it('refuses a --by that names a decider correx reserves, recording nothing', async () => {
+    const h = await waitingSession();
+    for (const by of ['auto', 'Policy', 'auto:policy', 'correx-shutdown'])
+      expect(await h.run('approve', 's', 'call-1', '--by', by)).toBe(2);
+    expect(h.err.join('\n')).toMatch(/reserved/);
+    expect(await h.store.lastSequence('s')).toBe(4);
+  });
+
   it('steers, pauses and cancels; an illegal move is refused and recorded as such', async () => {
     const h = await waitingSession();
     expect(await h.run('steer', 's', 'keep the API stable', '--stage', 'implement')).toBe(0);

@@ -147,6 +147,8 @@ export const ErrorCodeSchema = z.enum([
   'unauthorized',
   'forbidden_host',
   'forbidden_origin',
+  /** A body named a decider other than the server's authenticated identity. */
+  'forbidden_decider',
   'invalid_request',
   'payload_too_large',
   'not_found',

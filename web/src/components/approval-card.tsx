@@ -17,7 +17,7 @@ export function ApprovalCard(props: {
   change: FileChange | undefined;
   onDecided?: () => void;
 }) {
-  const { api, decider, setDecider } = useConnection();
+  const { api } = useConnection();
   const { call } = props;
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -32,11 +32,11 @@ export function ApprovalCard(props: {
     setBusy(true);
     setError(null);
     try {
-      const by = decider.trim();
+      // Recorded as the identity the server authenticates: the page cannot name the decider.
       const body =
         decision === 'deny'
-          ? { decision, reason: trimmed, ...(by ? { by } : {}) }
-          : { decision, ...(trimmed ? { reason: trimmed } : {}), ...(by ? { by } : {}) };
+          ? { decision, reason: trimmed }
+          : { decision, ...(trimmed ? { reason: trimmed } : {}) };
       const result = await api.decide(props.sessionId, call.callId, body);
       setDone(
         result.refused
@@ -123,14 +123,6 @@ export function ApprovalCard(props: {
             maxLength={2000}
             value={reason}
             onInput={(event) => setReason(event.currentTarget.value)}
-          />
-          <label for={`${base}-by`}>Decided by (optional)</label>
-          <input
-            id={`${base}-by`}
-            value={decider}
-            maxLength={128}
-            placeholder="the server's user"
-            onInput={(event) => setDecider(event.currentTarget.value)}
           />
           {error && (
             <p class="error" role="alert">

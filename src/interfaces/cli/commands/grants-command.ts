@@ -5,6 +5,7 @@ import type { GrantScope } from '../../../core/approvals/approval-events.js';
 import { replay } from '../../../core/events/replay.js';
 import { appendToSession } from '../../../core/kernel/append-decided.js';
 import type { CommandContext } from '../cli-context.js';
+import { parsePersonName } from '../person-name-option.js';
 import { formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
 import { describeGrantScope } from '../../always-allow-scope.js';
@@ -61,7 +62,7 @@ export function grantsCommands(context: CommandContext): Command[] {
     .option('--host <host>', 'a host network tools may reach')
     .option('--stage <stage>', 'only in this stage (default: the whole session)')
     .option('--until <instant>', 'expires at this ISO-8601 instant', parseInstant)
-    .option('--by <name>', 'who grants it (default: $USER)')
+    .option('--by <name>', 'who grants it (default: $USER)', parsePersonName)
     .requiredOption('--reason <text>', 'why, for the audit trail')
     .action(
       async (
@@ -116,7 +117,7 @@ export function grantsCommands(context: CommandContext): Command[] {
     .description('revoke a standing approval grant (recorded as an event)')
     .argument('<session>', 'session id')
     .argument('<grant>', 'grant id (see `correx grants`)')
-    .option('--by <name>', 'who revokes it (default: $USER)')
+    .option('--by <name>', 'who revokes it (default: $USER)', parsePersonName)
     .option('--reason <text>', 'why, for the audit trail', 'revoked from the command line')
     .action(
       async (

@@ -3,6 +3,7 @@ import { replay } from '../../../core/events/replay.js';
 import type { KernelCommand } from '../../../core/kernel/kernel-input.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
+import { parsePersonName } from '../person-name-option.js';
 import { formatJson, formatTable } from '../format.js';
 import { recordCommand } from '../../../core/kernel/record-command.js';
 import { withStore } from '../with-store.js';
@@ -64,7 +65,7 @@ export function sessionCommands(context: CommandContext): Command[] {
     .argument('<session>', 'session id')
     .argument('<call>', 'call id (see `correx approvals`)')
     .option('--reason <text>', 'why')
-    .option('--by <name>', 'who approves (default: $USER)')
+    .option('--by <name>', 'who approves (default: $USER)', parsePersonName)
     .action(
       async (
         sessionId: string,
@@ -86,7 +87,7 @@ export function sessionCommands(context: CommandContext): Command[] {
     .argument('<session>', 'session id')
     .argument('<call>', 'call id (see `correx approvals`)')
     .requiredOption('--reason <text>', 'why (the model is told)')
-    .option('--by <name>', 'who denies (default: $USER)')
+    .option('--by <name>', 'who denies (default: $USER)', parsePersonName)
     .action(
       async (
         sessionId: string,
@@ -125,7 +126,7 @@ export function sessionCommands(context: CommandContext): Command[] {
     .argument('<session>', 'session id')
     .argument('<stage>', 'the stage to move to')
     .option('--reason <text>', 'why (the model of the target stage is told)')
-    .option('--by <name>', 'who (default: $USER)')
+    .option('--by <name>', 'who (default: $USER)', parsePersonName)
     .action(
       async (
         sessionId: string,
@@ -147,7 +148,7 @@ export function sessionCommands(context: CommandContext): Command[] {
       .description(description)
       .argument('<session>', 'session id')
       .option('--reason <text>', 'why')
-      .option('--by <name>', 'who (default: $USER)')
+      .option('--by <name>', 'who (default: $USER)', parsePersonName)
       .action(
         async (sessionId: string, options: { reason?: string; by?: string }, command: Command) => {
           await record(context, command, sessionId, {

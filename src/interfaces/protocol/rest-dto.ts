@@ -155,6 +155,8 @@ export const ErrorCodeSchema = z.enum([
   'session_not_found',
   'workspace_not_allowed',
   'conflict',
+  /** Every WebSocket the server allows is open; REST still answers. */
+  'too_many_sockets',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -46,6 +46,8 @@ export type CorrexServer = {
   close(): Promise<void>;
   /** Every route registered (method and Fastify path), for the OpenAPI check and diagnostics. */
   routes(): readonly { readonly method: string; readonly path: string }[];
+  /** Open WebSockets and the session subscriptions they follow, for diagnostics and tests. */
+  stats(): { readonly sockets: number; readonly followers: number };
 };
 
 /** Conflicts a person can fix (approving what is not pending); anything else unknown is a 500. */
@@ -82,6 +84,7 @@ export function createCorrexServer(
   let app: FastifyInstance | null = null;
   let port = 0;
   let closing = false;
+  let openSockets = 0;
   const registered: { method: string; path: string }[] = [];
 
   const build = async (boundHost: string) => {
@@ -125,6 +128,12 @@ export function createCorrexServer(
         'sec-websocket-protocol': isApi ? request.headers['sec-websocket-protocol'] : undefined,
       });
       if (refusal) throw refusal;
+      if (request.url.split('?')[0] === '/api/ws' && openSockets >= limits.maxSockets)
+        throw new ApiError(
+          503,
+          'too_many_sockets',
+          `at most ${limits.maxSockets} WebSocket connections at a time; REST stays available`,
+        );
     });
     server.setErrorHandler((error: FastifyError, request, reply) => {
       const { status, body } = errorResponse(error);
@@ -141,6 +150,8 @@ export function createCorrexServer(
       return reply.code(404).send(body);
     });
     server.get('/api/ws', { websocket: true }, (socket) => {
+      openSockets += 1;
+      socket.once('close', () => (openSockets -= 1));
       serveSocket(socket, {
         store: deps.store,
         feed,
@@ -200,6 +211,7 @@ export function createCorrexServer(
       return { host, port, url: `http://${shown}:${port}`, resumed };
     },
     routes: () => [...registered],
+    stats: () => ({ sockets: openSockets, followers: feed.followers() }),
     async close() {
       if (closing) return;
       closing = true;

@@ -76,6 +76,18 @@ describe('WebSocket bounds', () => {
     expect(pongs).toBeLessThan(500);
   });
 
+  it('a token rotation refuses the old token at once and closes the sockets opened with it (4001)', async () => {
+    const server = await startTestServer();
+    const client = await connect(server.address);
+    const next = 'the-next-token-of-thirty-two-chars-or-more';
+    server.server.rotateToken(next);
+    expect((await client.closed).code).toBe(4001);
+    expect((await api(server.address).get('/api/sessions')).status).toBe(401);
+    const fresh = await connect(server.address, { token: next });
+    fresh.send({ type: 'ping', requestId: 'p' });
+    await fresh.next(isType('pong'));
+  });
+
   it('refuses WebSockets beyond the connection limit (503) while REST stays reachable', async () => {
     const server = await startTestServer({ deps: { limits: { maxSockets: 3 } } });
     const open = [];

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
+import { CorrexError } from '../core/base/correx-error.js';
 import { terminalSafe } from '../interfaces/cli/terminal-safe.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
@@ -49,12 +50,20 @@ process.exitCode = await runCli(
     ids,
     user: process.env.USER || process.env.USERNAME || osUserName(),
     defaultStore: defaultStoreLocation(),
-    async openStores(location) {
+    async openStores(location, options = {}) {
       // Loaded on first use, so `--help` and usage errors do not pay for database drivers.
       const { openStores, parseStoreLocation } = await import('../infrastructure/open-store.js');
-      // A SQLite store's folder ($CORREX_HOME on first use) is created, not reported missing.
       const parsed = parseStoreLocation(location);
-      if (parsed.kind === 'sqlite') mkdirSync(dirname(parsed.path), { recursive: true });
+      if (parsed.kind === 'sqlite' && parsed.path !== ':memory:') {
+        // A command that starts sessions creates the store ($CORREX_HOME on first use); any
+        // other needs one that exists, so a mistyped --store creates no folder and no database.
+        if (options.create === true) mkdirSync(dirname(parsed.path), { recursive: true });
+        else if (!existsSync(parsed.path))
+          throw new CorrexError(
+            'store_not_found',
+            `no store at ${parsed.path}: nothing was recorded there (check --store, or $CORREX_STORE)`,
+          );
+      }
       return openStores(location);
     },
     async migrateStore(location, options) {

@@ -158,7 +158,7 @@ describe('correx serve as a process', () => {
     const get = (token: string) =>
       fetch(`${url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
     expect((await get(old)).status).toBe(200);
-    const socket = new WebSocket(`${url.replace('http', 'ws')}/api/ws`, ['correx.v1'], {
+    const socket = new WebSocket(`${url!.replace('http', 'ws')}/api/ws`, ['correx.v1'], {
       headers: { authorization: `Bearer ${old}` },
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));

@@ -21,7 +21,12 @@ export type CliContext = {
   readonly correxHome: string;
   /** The store used when `--store` is not given ($CORREX_STORE, else $CORREX_HOME/correx.db). */
   readonly defaultStore: string;
-  openStores(location: string): Promise<CliStores>;
+  /**
+   * Opens a store. Only with `create` is a SQLite file (and its folder) that does not exist yet
+   * made; otherwise a missing one is a `store_not_found` error, so a mistyped `--store` on a
+   * command that only reads leaves nothing behind.
+   */
+  openStores(location: string, options?: { readonly create?: boolean }): Promise<CliStores>;
   /** Brings a store's schema up to date. */
   migrateStore(location: string, options: { schema?: string }): Promise<StoreMigrationReport>;
   /** Stamps the events a person's command records (a grant, a revocation). */

@@ -13,22 +13,27 @@ async function drive(
   command: Command,
   begin: (host: SessionHost, store: CorrexEventStore) => Promise<HostedRun>,
 ): Promise<void> {
-  await withStore(context, command, async ({ events, location }) => {
-    const progress = createSessionProgress(context, context.terminal);
-    try {
-      const host = await context.createSessionHost({
-        store: events,
-        location,
-        onEvent: progress.onEvent,
-      });
-      const run = await begin(host, events);
-      context.out(`session ${run.sessionId}`);
-      const code = await followSession(context, host, events, run);
-      if (code !== 0) context.fail(code);
-    } finally {
-      progress.dispose();
-    }
-  });
+  await withStore(
+    context,
+    command,
+    async ({ events, location }) => {
+      const progress = createSessionProgress(context, context.terminal);
+      try {
+        const host = await context.createSessionHost({
+          store: events,
+          location,
+          onEvent: progress.onEvent,
+        });
+        const run = await begin(host, events);
+        context.out(`session ${run.sessionId}`);
+        const code = await followSession(context, host, events, run);
+        if (code !== 0) context.fail(code);
+      } finally {
+        progress.dispose();
+      }
+    },
+    { create: true },
+  );
 }
 
 /** `correx run "<task>"` and `correx resume <id>`: real sessions with a configured model. */

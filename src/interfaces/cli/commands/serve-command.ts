@@ -32,7 +32,10 @@ export type ServeCommandContext = {
   readonly cwd: string;
   /** The built web page, served at `/` unless `--web` names another folder. */
   readonly webRoot?: string | undefined;
-  openStores(location: string): Promise<{
+  openStores(
+    location: string,
+    options?: { readonly create?: boolean },
+  ): Promise<{
     readonly location: string;
     readonly events: CorrexEventStore;
     close(): Promise<void>;
@@ -125,7 +128,7 @@ export function serveCommand(context: ServeCommandContext): Command {
       });
       const location =
         (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
-      const stores = await context.openStores(location);
+      const stores = await context.openStores(location, { create: true });
       // One readable line per record on stderr, not raw JSON.
       const logger =
         context.logger ??

@@ -11,6 +11,7 @@ import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
 import { createTerminal } from './terminal.js';
+import { fileSessionDriver } from './session-driver.js';
 
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -101,6 +102,20 @@ process.exitCode = await runCli(
           process.stderr.write(`correx: ${line}\n`);
         },
       });
+    },
+    async sessionDriver(location, sessionId) {
+      const { parseStoreLocation } = await import('../infrastructure/open-store.js');
+      // Locks of a SQLite store are files in $CORREX_HOME/locks; PostgreSQL's are advisory
+      // locks this read-only view does not probe.
+      if (parseStoreLocation(location).kind !== 'sqlite') return undefined;
+      return fileSessionDriver(join(correxHome(), 'locks'), sessionId);
+    },
+    async attendSession(location, sessionId) {
+      const { parseStoreLocation } = await import('../infrastructure/open-store.js');
+      if (parseStoreLocation(location).kind !== 'sqlite') return { release: async () => {} };
+      const { createFileSessionLocker } =
+        await import('../infrastructure/locks/file-session-locker.js');
+      return createFileSessionLocker(join(correxHome(), 'locks')).acquire(sessionId);
     },
     async createRouter(store) {
       const { composeRouter } = await import('./compose-router.js');

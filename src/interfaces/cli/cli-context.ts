@@ -46,6 +46,22 @@ export type CliContext = {
     readonly facade: RouterFacade;
     dispose(): Promise<void>;
   }>;
+  /**
+   * The live process that drives a session of the store at `location` now (holds its driver
+   * lock), null when none does, undefined when this kind of store cannot tell.
+   */
+  readonly sessionDriver?: (
+    location: string,
+    sessionId: string,
+  ) => Promise<{ readonly pid: number; readonly host: string } | null | undefined>;
+  /**
+   * Holds a session's driver lock while this process attends it without running it (asking for
+   * an approval): others see it driven, not interrupted. Released before the session is resumed.
+   */
+  readonly attendSession?: (
+    location: string,
+    sessionId: string,
+  ) => Promise<{ release(): Promise<void> }>;
   /** Lines typed (or piped) on stdin, until it ends. */
   readonly lines: () => AsyncIterable<string>;
   /** $CORREX_SERVER_TOKEN, when set (`correx serve --token` wins over it). */

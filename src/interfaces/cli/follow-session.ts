@@ -21,6 +21,8 @@ export async function followSession(
   host: SessionHost,
   store: CorrexEventStore,
   first: HostedRun,
+  /** Where the store is: the driver lock is held there while an approval is asked. */
+  location?: string,
 ): Promise<number> {
   const sessionId = first.sessionId;
   let interrupts = 0;
@@ -49,8 +51,16 @@ export async function followSession(
       const outcome = await run.done;
       if (outcome.waiting?.kind !== 'approval' || interrupts > 0)
         return report(context, sessionId, outcome);
-      await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
-      await recorded;
+      // The run stopped to wait; this process still attends the session, so others see it
+      // driven, and the lock is free again before it resumes here.
+      const attending =
+        location === undefined ? undefined : await context.attendSession?.(location, sessionId);
+      try {
+        await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
+        await recorded;
+      } finally {
+        await attending?.release();
+      }
       run = await host.resume(sessionId);
     }
   } finally {

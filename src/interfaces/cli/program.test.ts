@@ -87,10 +87,28 @@ describe('correx CLI', () => {
 
   it('usage errors exit 2 and say what is wrong', async () => {
     expect(await h.run('events')).toBe(2);
-    expect(h.output.err.join('\n')).toContain("missing required argument 'session'");
+    expect(h.output.err.join('\n')).toContain('give a session id (or a unique start of one), or --last');
     expect(await h.run('events', 's-1', '--limit', 'many')).toBe(2);
     expect(h.output.err.join('\n')).toContain('expected a whole number');
     expect(await h.run('no-such-command')).toBe(2);
+    // The one relevant usage line, not the whole help.
+    expect(await h.run('deny', 's-1', 'c-1')).toBe(2);
+    const err = h.output.err.at(-1)!;
+    expect(err).toMatch(/usage: correx deny \[options\] \[session\] \[call\]/);
+    expect(err.split('\n').length).toBeLessThanOrEqual(3);
+  });
+
+  it('takes a unique start of a session id, and --last for the newest', async () => {
+    await h.store.appendAll(noteBatch('s-2', 1, 2));
+    await h.store.appendAll(noteBatch('t-9', 1, 1));
+    expect(await h.run('events', 't')).toBe(0);
+    expect(h.output.out.at(-1)).toMatch(/steering_note_added/);
+    expect(await h.run('verify', '--last')).toBe(0);
+    expect(h.output.out.at(-1)).toMatch(/^ok: 1 events/);
+    expect(await h.run('verify', 's-')).toBe(2);
+    expect(h.output.err.at(-1)).toMatch(/s- is the start of 2 sessions \(s-1, s-2\)/);
+    expect(await h.run('verify', 'zz')).toBe(1);
+    expect(h.output.err.at(-1)).toMatch(/no session zz/);
   });
 
   it('--help and --version exit 0', async () => {

@@ -26,6 +26,7 @@ export function createProgram(context: CommandContext): Command {
       '--store <location>',
       'SQLite file or postgres:// URL (default: $CORREX_STORE, else $CORREX_HOME/correx.db)',
     )
+    .option('--last', 'the newest session, in place of a session id')
     .showHelpAfterError('(correx --help lists the commands)')
     .addHelpText(
       'after',

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { OperatorModeSchema } from '../../../core/approvals/approval-tier.js';
 import type { CommandContext } from '../cli-context.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { followSession } from '../follow-session.js';
 import { createSessionProgress } from '../session-progress.js';
 import { withStore } from '../with-store.js';
@@ -26,7 +27,7 @@ async function drive(
         });
         const run = await begin(host, events);
         context.out(`session ${run.sessionId}`);
-        const code = await followSession(context, host, events, run);
+        const code = await followSession(context, host, events, run, location);
         if (code !== 0) context.fail(code);
       } finally {
         progress.dispose();
@@ -75,9 +76,10 @@ export function runCommands(context: CommandContext): Command[] {
     .description(
       'continue a paused or interrupted session here, with the configuration it recorded at its start',
     )
-    .argument('<session>', 'session id')
-    .action(async (sessionId: string, _options: unknown, command: Command) => {
-      await drive(context, command, async (host) => {
+    .argument('[session]', SESSION_ARGUMENT)
+    .action(async (typed: string | undefined, _options: unknown, command: Command) => {
+      await drive(context, command, async (host, store) => {
+        const sessionId = await resolveSessionRef(store, typed, command);
         // A paused session is resumed by a person's command; an interrupted one just needs a driver.
         await host.command(sessionId, { type: 'resume', by: context.user });
         return host.resume(sessionId);

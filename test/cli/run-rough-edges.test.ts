@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
@@ -80,6 +81,18 @@ describe('correx run and the commands around it', () => {
     expect(listed.stdout).toMatch(/interrupted \(nobody driving\) \(1 to approve\)/);
     const last = await correx(home, ['approvals', '--last']);
     expect(last.stdout).toMatch(/write_file/);
+
+    // With $USER unset the audit trail names the OS account, not `unknown`.
+    const granted = await correx(
+      home,
+      ['grant', sessionId!, '--command', 'npm test', '--reason', 'tests are fine'],
+      { USER: '', USERNAME: '' },
+    );
+    expect(granted.code).toBe(0);
+    const grants = await correx(home, ['grants', sessionId!, '--json']);
+    expect(JSON.parse(grants.stdout)).toEqual([
+      expect.objectContaining({ by: userInfo().username }),
+    ]);
   });
 
   it('a mistyped --store on a command that only reads creates no folder and no database', async () => {

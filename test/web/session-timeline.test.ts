@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventDto } from '../../src/interfaces/protocol/event-dto.js';
 import { prettyArgs } from '../../web/src/format.js';
 import { diffLines } from '../../web/src/model/line-diff.js';
+import { shownVerdict } from '../../web/src/model/shown-verdict.js';
 import {
   addEvent,
   createTimeline,
@@ -162,6 +163,12 @@ describe('the session timeline the page folds from events', () => {
     expect(prettyArgs(waiting!.argsRaw)).toContain('a\\u{200B}.ts');
     expect(prettyArgs(waiting!.argsRaw)).not.toContain('\u200B');
     expect(JSON.stringify(timeline.sections)).not.toContain('\u202E');
+  });
+
+  it('never badges a waiting call ALLOW: it reads ASK until decided', () => {
+    expect(shownVerdict('ALLOW', true)).toBe('ASK');
+    expect(shownVerdict('ALLOW', false)).toBe('ALLOW');
+    expect(shownVerdict('BLOCK', true)).toBe('BLOCK');
   });
 
   it('counts a move back to an earlier stage as a rework cycle, not the forward moves after it', () => {

@@ -4,6 +4,7 @@ import { useRef, useState } from 'preact/hooks';
 import { formatDuration, formatTime, formatTokens, prettyArgs } from '../format.js';
 import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline-types.js';
 import { DiffView } from './diff-view.js';
+import { shownVerdict } from '../model/shown-verdict.js';
 
 /** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
 const VISIBLE_ITEMS = 150;
@@ -172,7 +173,7 @@ function verdictClass(verdict: string | undefined): string {
  * ALLOW verdict at an asking tier is exactly what waits): it reads "asks" until someone decides.
  */
 export function VerdictBadge(props: { verdict: string; waiting: boolean }) {
-  const shown = props.waiting && props.verdict === 'ALLOW' ? 'ASK' : props.verdict;
+  const shown = shownVerdict(props.verdict, props.waiting);
   return <span class={`badge ${verdictClass(shown)}`}>{shown}</span>;
 }
 

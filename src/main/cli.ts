@@ -1,14 +1,18 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
+import { CorrexError } from '../core/base/correx-error.js';
+import { terminalSafe } from '../interfaces/cli/terminal-safe.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
 import { createTerminal } from './terminal.js';
+import { fileSessionDriver } from './session-driver.js';
 
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -28,20 +32,41 @@ function builtWebPage(): string | undefined {
 const terminal = createTerminal();
 endQuietlyOnClosedPipe(process.stdout, process.stderr);
 
+/** The OS account's name when the environment names no user (a service, `env -i`). */
+function osUserName(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+// What reaches a terminal never carries an escape correx did not write; a pipe or file gets the
+// exact bytes (`--json` stays valid JSON), the text views having escaped recorded text already.
+const toStdout = process.stdout.isTTY ? terminalSafe : (text: string) => text;
+const toStderr = process.stderr.isTTY ? terminalSafe : (text: string) => text;
+
 process.exitCode = await runCli(
   {
     version,
     correxHome: correxHome(),
     clock: systemClock,
     ids,
-    user: process.env.USER || process.env.USERNAME || 'unknown',
+    user: process.env.USER || process.env.USERNAME || osUserName(),
     defaultStore: defaultStoreLocation(),
-    async openStores(location) {
+    async openStores(location, options = {}) {
       // Loaded on first use, so `--help` and usage errors do not pay for database drivers.
       const { openStores, parseStoreLocation } = await import('../infrastructure/open-store.js');
-      // A SQLite store's folder ($CORREX_HOME on first use) is created, not reported missing.
       const parsed = parseStoreLocation(location);
-      if (parsed.kind === 'sqlite') mkdirSync(dirname(parsed.path), { recursive: true });
+      if (parsed.kind === 'sqlite' && parsed.path !== ':memory:') {
+        // A command that starts sessions creates the store ($CORREX_HOME on first use); any
+        // other needs one that exists, so a mistyped --store creates no folder and no database.
+        if (options.create === true) mkdirSync(dirname(parsed.path), { recursive: true });
+        else if (!existsSync(parsed.path))
+          throw new CorrexError(
+            'store_not_found',
+            `no store at ${parsed.path}: nothing was recorded there (check --store, or $CORREX_STORE)`,
+          );
+      }
       return openStores(location);
     },
     async migrateStore(location, options) {
@@ -79,6 +104,20 @@ process.exitCode = await runCli(
           process.stderr.write(`correx: ${line}\n`);
         },
       });
+    },
+    async sessionDriver(location, sessionId) {
+      const { parseStoreLocation } = await import('../infrastructure/open-store.js');
+      // Locks of a SQLite store are files in $CORREX_HOME/locks; PostgreSQL's are advisory
+      // locks this read-only view does not probe.
+      if (parseStoreLocation(location).kind !== 'sqlite') return undefined;
+      return fileSessionDriver(join(correxHome(), 'locks'), sessionId);
+    },
+    async attendSession(location, sessionId) {
+      const { parseStoreLocation } = await import('../infrastructure/open-store.js');
+      if (parseStoreLocation(location).kind !== 'sqlite') return { release: async () => {} };
+      const { createFileSessionLocker } =
+        await import('../infrastructure/locks/file-session-locker.js');
+      return createFileSessionLocker(join(correxHome(), 'locks')).acquire(sessionId);
     },
     async createRouter(store) {
       const { composeRouter } = await import('./compose-router.js');
@@ -121,11 +160,11 @@ process.exitCode = await runCli(
     status: terminal.status,
     out: (text) => {
       terminal.clearStatus();
-      process.stdout.write(`${text}\n`);
+      process.stdout.write(`${toStdout(text)}\n`);
     },
     err: (text) => {
       terminal.clearStatus();
-      process.stderr.write(`${text}\n`);
+      process.stderr.write(`${toStderr(text)}\n`);
     },
   },
   process.argv.slice(2),

@@ -24,7 +24,7 @@ export async function composeRouter(options: {
   readonly ids: IdSource;
 }): Promise<ComposedRouter> {
   const harness = await loadHarnessConfig({ correxHome: options.correxHome });
-  const { profiles, providers } = resolveModels(harness, options.env);
+  const { profiles, providers } = resolveModels(harness, options.env, options.correxHome);
   const set = await createProviders({
     configs: providers,
     names: profiles.map((profile) => profile.provider),

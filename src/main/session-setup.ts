@@ -1,5 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import { CorrexError } from '../core/base/correx-error.js';
 import { createInferenceRouter } from '../core/inference/inference-router.js';
@@ -102,7 +102,7 @@ export async function prepareSession(
     request.workflow ?? harness.defaults.workflow,
     harness,
   );
-  const { profiles, providers } = resolveModels(harness, options.env);
+  const { profiles, providers } = resolveModels(harness, options.env, options.correxHome);
   const chosen = request.modelProfile ?? harness.defaults.model;
   let routed: readonly ModelProfile[] = profiles;
   if (chosen !== undefined) {
@@ -189,12 +189,14 @@ async function resolveWorkflow(
 export function resolveModels(
   harness: HarnessConfig,
   env: SessionSetupOptions['env'],
+  /** The user's configuration folder, named in the error so the person knows which file. */
+  correxHome?: string,
 ): { profiles: readonly ModelProfile[]; providers: Readonly<Record<string, ProviderConfig>> } {
   if (harness.models.length > 0) return { profiles: harness.models, providers: harness.providers };
   const fromEnvironment = environmentModel(env);
   if (fromEnvironment === undefined)
     throw new SessionSetupError(
-      'no model is configured: add a provider and a model profile to $CORREX_HOME/harness.yaml (`correx init` writes a template), or set OPENAI_BASE_URL and CORREX_MODEL; `correx demo` runs without a model',
+      `no model is configured: add a provider and a model profile to ${correxHome === undefined ? '$CORREX_HOME/harness.yaml' : join(correxHome, 'harness.yaml')} (\`correx init\` writes a template), or set OPENAI_BASE_URL and CORREX_MODEL; \`correx demo\` runs without a model`,
     );
   return {
     profiles: [fromEnvironment.profile],

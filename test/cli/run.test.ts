@@ -267,6 +267,8 @@ describe('correx run, approve, replay and tail as processes', () => {
     const noModel = await correx(home, ['run', 'anything', '--workspace', dir]);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toMatch(/no model is configured.*OPENAI_BASE_URL/);
+    // The real file, not a variable the person has to expand.
+    expect(noModel.stderr).toContain(join(home, 'harness.yaml'));
     expect(noModel.stderr).not.toMatch(/\n\s+at /);
     const badMode = await correx(home, ['run', 'anything', '--mode', 'reckless'], env);
     expect(badMode.code).toBe(2);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import {
   startFakeHttpServer,
   type FakeHandler,
@@ -142,6 +143,39 @@ describe('correx serve as a process', () => {
     const stopped = await server.exited;
     expect(stopped.code).toBe(0);
     expect(stopped.stderr).toContain('the router is off');
+  });
+
+  it('follows its token file: `serve --rotate-token` refuses the old token and closes its sockets', async () => {
+    const rotating = join(root, 'rotating-home');
+    mkdirSync(rotating, { recursive: true });
+    const server = startCorrex(rotating, ['serve', '--port', '0', '--allow-root', projects]);
+    const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
+    await server.waitFor(/bearer token: generated into (\S+)/);
+    // Readable lines, no raw JSON records.
+    expect(server.output()).not.toMatch(/^\{"level"/m);
+    const tokenFile = join(rotating, 'server-token');
+    const old = readFileSync(tokenFile, 'utf8').trim();
+    const get = (token: string) =>
+      fetch(`${url}/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await get(old)).status).toBe(200);
+    const socket = new WebSocket(`${url!.replace('http', 'ws')}/api/ws`, ['correx.v1'], {
+      headers: { authorization: `Bearer ${old}` },
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+
+    const rotated = await correx(rotating, ['serve', '--rotate-token']);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toContain(`new bearer token written to ${tokenFile}`);
+    const next = readFileSync(tokenFile, 'utf8').trim();
+    expect(next).not.toBe(old);
+    expect(await closed).toBe(4001);
+    expect((await get(old)).status).toBe(401);
+    expect((await get(next)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    const stopped = await server.exited;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toContain('correx serve: the token changed');
   });
 
   it('pauses a running session at shutdown and resumes it on the next start', async () => {

@@ -51,19 +51,24 @@ describe('sessions over REST and WebSocket', () => {
     const session = await api(address).get(`/api/sessions/${sessionId}`);
     expect(session.body).toMatchObject({ status: 'running', running: false, task: 'write notes' });
 
+    // A caller cannot name the approver: not a reserved name, not another person.
+    for (const by of ['auto', 'policy', 'auto:policy', 'mallory'])
+      expect(
+        await api(address).post(`/api/sessions/${sessionId}/approvals/implement.1.1.1`, {
+          decision: 'approve',
+          by,
+        }),
+      ).toMatchObject({ status: 403, body: { error: { code: 'forbidden_decider' } } });
     const decided = await api(address).post(
       `/api/sessions/${sessionId}/approvals/implement.1.1.1`,
-      {
-        decision: 'approve',
-        reason: 'fine',
-        by: 'alice',
-      },
+      { decision: 'approve', reason: 'fine' },
     );
     expect(decided).toMatchObject({
       status: 200,
       body: {
         refused: false,
-        events: [{ type: 'approval_granted', payload: { by: { id: 'alice' } } }],
+        // Recorded as a person: the identity this server authenticates.
+        events: [{ type: 'approval_granted', payload: { by: { kind: 'human', id: 'api' } } }],
       },
     });
     await client.next(ended(sessionId));

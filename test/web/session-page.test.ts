@@ -75,6 +75,8 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     const server = await startTestServer({
       deps: {
         webRoot,
+        // The identity the server authenticates: decisions from the page are recorded as it.
+        user: 'alice',
         router: {
           onUserInput: async (_sessionId, input, mode) => ({
             answer: `(${mode}) It waits for your approval of write_file; you asked: ${input}`,
@@ -147,7 +149,7 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     await page.locator('[data-kind=steering]', { hasText: 'Prefer small commits' }).waitFor();
 
     // Approve the first write: the session continues and its events arrive without a reload.
-    await firstCard.getByLabel('Decided by (optional)').fill('alice');
+    expect(await firstCard.getByLabel('Decided by (optional)').count()).toBe(0);
     await firstCard.getByRole('button', { name: 'Approve' }).click();
     const firstCall = page.locator('[data-kind=tool_call]', { hasText: 'granted by human:alice' });
     await firstCall.locator('.badge.outcome-succeeded').waitFor();

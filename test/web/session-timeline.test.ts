@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDto } from '../../src/interfaces/protocol/event-dto.js';
+import { prettyArgs } from '../../web/src/format.js';
 import { diffLines } from '../../web/src/model/line-diff.js';
+import { shownVerdict } from '../../web/src/model/shown-verdict.js';
 import {
   addEvent,
   createTimeline,
@@ -133,6 +135,40 @@ describe('the session timeline the page folds from events', () => {
       by: 'human:ann',
       decisionReason: 'no',
     });
+  });
+
+  it('shows recorded reasons and messages with hidden characters and escapes made visible', () => {
+    const timeline = createTimeline();
+    const log = events(
+      { type: 'session_created', task: 'fix\u202Etxt.exe', workspace: '/w', workflowId: 'wf' },
+      { type: 'stage_started', stageId: 'implement', attempt: 1 },
+      {
+        type: 'tool_call_proposed',
+        callId: 'c1',
+        stageId: 'implement',
+        tool: 'write_file',
+        argsRaw: JSON.stringify({ path: 'a\u200B.ts', content: '\x1b]52;c;aGk=\x07' }),
+      },
+      {
+        type: 'approval_requested',
+        callId: 'c1',
+        tool: 'write_file',
+        tier: 'T2',
+        reason: 'r\x1b[2J',
+      },
+    );
+    for (const event of log) addEvent(timeline, event);
+    const [waiting] = pendingCalls(timeline);
+    expect(waiting!.approval!.reason).toBe('r\\x1b[2J');
+    expect(prettyArgs(waiting!.argsRaw)).toContain('a\\u{200B}.ts');
+    expect(prettyArgs(waiting!.argsRaw)).not.toContain('\u200B');
+    expect(JSON.stringify(timeline.sections)).not.toContain('\u202E');
+  });
+
+  it('never badges a waiting call ALLOW: it reads ASK until decided', () => {
+    expect(shownVerdict('ALLOW', true)).toBe('ASK');
+    expect(shownVerdict('ALLOW', false)).toBe('ALLOW');
+    expect(shownVerdict('BLOCK', true)).toBe('BLOCK');
   });
 
   it('counts a move back to an earlier stage as a rework cycle, not the forward moves after it', () => {

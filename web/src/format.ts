@@ -1,3 +1,5 @@
+import { visibleLines } from '../../src/core/base/visible-text.js';
+
 /** Small display helpers shared by the views. */
 
 export function formatAge(from: string, now: number): string {
@@ -26,11 +28,12 @@ export function formatTime(timestamp: string): string {
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleTimeString();
 }
 
+/** A call's arguments for people: indented JSON, hidden characters and escapes made visible. */
 export function prettyArgs(argsRaw: string): string {
   try {
-    return JSON.stringify(JSON.parse(argsRaw), null, 2);
+    return visibleLines(JSON.stringify(JSON.parse(argsRaw), null, 2));
   } catch {
-    return argsRaw;
+    return visibleLines(argsRaw);
   }
 }
 

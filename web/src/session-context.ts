@@ -6,9 +6,6 @@ import type { SocketHub } from './socket-hub.js';
 export type Connection = {
   readonly api: Api;
   readonly hub: SocketHub;
-  /** Who the page records as deciding (optional; the server records its own user otherwise). */
-  readonly decider: string;
-  setDecider(name: string): void;
   /** The token was refused: back to the login form with a message. */
   rejected(message: string): void;
 };

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'store_copy_failed',
   'sqlite_open_failed',
   'sqlite_busy',
+  'store_not_found',
   'sqlite_storage_failed',
   'postgres_connect_failed',
   'postgres_schema_not_ready',
@@ -93,6 +94,8 @@ export const ERROR_CODES = [
   'api_workspace_not_allowed',
   'api_conflict',
   'api_internal',
+  'api_forbidden_decider',
+  'api_too_many_sockets',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

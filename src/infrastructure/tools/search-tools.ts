@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { visibleText } from '../../core/base/visible-text.js';
 import { matchGlob } from '../../core/policies/path-glob.js';
 import { DEFAULT_NEVER_READABLE } from '../../core/policies/workspace-policy.js';
 import {
@@ -63,7 +64,7 @@ export function createListDirExecutor(options: FileToolOptions): ToolExecutor {
       const lines = entries
         .map(
           (entry) =>
-            `${entry.name}${entry.isDirectory() ? '/' : entry.isSymbolicLink() ? ' -> (symlink)' : ''}`,
+            `${visibleText(entry.name)}${entry.isDirectory() ? '/' : entry.isSymbolicLink() ? ' -> (symlink)' : ''}`,
         )
         .sort();
       return buildReceipt({
@@ -95,7 +96,7 @@ export function createGlobExecutor(options: FileToolOptions): ToolExecutor {
         tool: 'glob',
         args,
         outcome: 'succeeded',
-        text: matches.join('\n') + note,
+        text: matches.map(visibleText).join('\n') + note,
         startedAt,
       });
     },
@@ -138,7 +139,8 @@ export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
         if (bytes.subarray(0, 8000).includes(0)) continue; // binary
         const lines = bytes.toString('utf8').split('\n');
         for (let index = 0; index < lines.length && results.length < maxResults; index++) {
-          if (regex.test(lines[index]!)) results.push(`${file}:${index + 1}:${lines[index]}`);
+          if (regex.test(lines[index]!))
+            results.push(`${visibleText(file)}:${index + 1}:${lines[index]}`);
         }
         if (results.length >= maxResults) break;
       }

@@ -21,7 +21,12 @@ export type CliContext = {
   readonly correxHome: string;
   /** The store used when `--store` is not given ($CORREX_STORE, else $CORREX_HOME/correx.db). */
   readonly defaultStore: string;
-  openStores(location: string): Promise<CliStores>;
+  /**
+   * Opens a store. Only with `create` is a SQLite file (and its folder) that does not exist yet
+   * made; otherwise a missing one is a `store_not_found` error, so a mistyped `--store` on a
+   * command that only reads leaves nothing behind.
+   */
+  openStores(location: string, options?: { readonly create?: boolean }): Promise<CliStores>;
   /** Brings a store's schema up to date. */
   migrateStore(location: string, options: { schema?: string }): Promise<StoreMigrationReport>;
   /** Stamps the events a person's command records (a grant, a revocation). */
@@ -50,6 +55,22 @@ export type CliContext = {
     eventsBySession: ReadonlyMap<string, readonly CorrexEvent[]>,
     options: { readonly endpoint?: string },
   ): Promise<{ readonly spans: number }>;
+  /**
+   * The live process that drives a session of the store at `location` now (holds its driver
+   * lock), null when none does, undefined when this kind of store cannot tell.
+   */
+  readonly sessionDriver?: (
+    location: string,
+    sessionId: string,
+  ) => Promise<{ readonly pid: number; readonly host: string } | null | undefined>;
+  /**
+   * Holds a session's driver lock while this process attends it without running it (asking for
+   * an approval): others see it driven, not interrupted. Released before the session is resumed.
+   */
+  readonly attendSession?: (
+    location: string,
+    sessionId: string,
+  ) => Promise<{ release(): Promise<void> }>;
   /** Lines typed (or piped) on stdin, until it ends. */
   readonly lines: () => AsyncIterable<string>;
   /** $CORREX_SERVER_TOKEN, when set (`correx serve --token` wins over it). */
@@ -60,8 +81,11 @@ export type CliContext = {
   readonly webRoot?: string | undefined;
   /** Calls `handler` on each Ctrl-C until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
-  /** Asks a question on the terminal; absent when stdin is not a terminal. */
-  readonly ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /**
+   * Asks a question on the terminal and reads one line typed after it appeared (keys typed
+   * before are discarded); null on Ctrl-D. Absent when stdin is not a terminal.
+   */
+  readonly ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
   /** Whether output goes to a terminal: live status lines and colour only then. */
   readonly terminal: boolean;
   /** Rewrites the live status line of a terminal (empty text clears it). */

@@ -63,7 +63,7 @@ describe('formatEventLine', () => {
     const lines = payloads.map((payload) => formatEventLine(event(payload)));
     expect(lines).toEqual([
       '▶ stage implement (attempt 2)',
-      '  ✗ rejected edit_file (malformed_args): the arguments do not match the schema',
+      '  ✗ rejected edit_file (malformed_args): the arguments do not match\\nthe schema',
       '    ✗ denied by auto:policy: blocked by policy: path-containment',
       '    ✗ exec failed (exit 1)',
       '→ review → completed',
@@ -79,6 +79,21 @@ describe('formatEventLine', () => {
       }),
     );
     expect(line).toBe(`✗ workflow failed (provider): ${'x'.repeat(99)}…`);
+  });
+
+  it('shows hidden characters and terminal escapes from the log escaped, on one line', () => {
+    const line = formatEventLine(
+      event({
+        type: 'approval_requested',
+        callId: 'c1',
+        tool: 'write_file',
+        tier: 'T2',
+        reason: 'writes src/a\u202Eb.ts\nAPPROVED \x1b]52;c;aGk=\x07\u200B',
+      } as never),
+    );
+    expect(line).toBe(
+      '    waiting for approval (T2): writes src/a\\u{202E}b.ts\\nAPPROVED \\x1b]52;c;aGk=\\x07\\u{200B}',
+    );
   });
 
   it('says nothing for bookkeeping events', () => {

@@ -1,3 +1,4 @@
+import { visibleText } from '../../core/base/visible-text.js';
 import type { CorrexEvent } from '../../core/event-catalog.js';
 
 /**
@@ -6,6 +7,12 @@ import type { CorrexEvent } from '../../core/event-catalog.js';
  * Plain text: it reads the same in a terminal and in a log file.
  */
 export function formatEventLine(event: CorrexEvent): string | null {
+  const line = describeEvent(event);
+  // Every field here comes from the log (model text, paths, reasons): shown, never obeyed.
+  return line === null ? null : visibleText(line);
+}
+
+function describeEvent(event: CorrexEvent): string | null {
   const payload = event.payload;
   switch (payload.type) {
     case 'stage_started':
@@ -48,6 +55,7 @@ export function formatEventLine(event: CorrexEvent): string | null {
 }
 
 function clip(text: string, length: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Runs of spaces fold; a newline or tab is shown escaped (so it cannot forge a line).
+  const line = visibleText(text.replace(/ {2,}/g, ' ').trim());
   return line.length <= length ? line : `${line.slice(0, length - 1)}…`;
 }

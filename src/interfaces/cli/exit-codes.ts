@@ -23,6 +23,7 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   store_copy_failed: 'failed',
   sqlite_open_failed: 'storeUnavailable',
   sqlite_busy: 'storeUnavailable',
+  store_not_found: 'storeUnavailable',
   sqlite_storage_failed: 'storeUnavailable',
   postgres_connect_failed: 'storeUnavailable',
   postgres_schema_not_ready: 'storeUnavailable',
@@ -93,6 +94,8 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   api_workspace_not_allowed: 'failed',
   api_conflict: 'failed',
   api_internal: 'failed',
+  api_forbidden_decider: 'failed',
+  api_too_many_sockets: 'failed',
 };
 
 export function exitCodeOf(code: ErrorCode): number {

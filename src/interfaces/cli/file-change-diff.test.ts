@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileChangeDiff } from './file-change-diff.js';
+import { contentDiff, fileChangeDiff } from './file-change-diff.js';
 
 describe('fileChangeDiff', () => {
   it('shows an edit as the replaced and the new lines', () => {
@@ -20,5 +20,18 @@ describe('fileChangeDiff', () => {
   it('gives nothing for other tools and for arguments that do not parse', () => {
     expect(fileChangeDiff('read_file', JSON.stringify({ path: 'a' }))).toEqual([]);
     expect(fileChangeDiff('write_file', '{"path": "a", "content": ')).toEqual([]);
+  });
+
+  it('diffs a change against the recorded content with a little context', () => {
+    expect(contentDiff('a.txt', 'one\ntwo\nthree\nfour\n', 'one\ntwo\nTHREE\nfour\n')).toEqual([
+      '--- a.txt (as the log last saw it)',
+      '+++ a.txt',
+      '@@ line 3 @@',
+      ' one',
+      ' two',
+      '-three',
+      '+THREE',
+      ' four',
+    ]);
   });
 });

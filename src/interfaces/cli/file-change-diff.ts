@@ -40,3 +40,41 @@ export function fileChangeDiff(tool: string, argsRaw: string): string[] {
     return clipped([`+++ ${path} (whole file)`, ...prefixed(args.content, '+')]);
   return [];
 }
+
+/** Unchanged lines shown around a change. */
+const CONTEXT = 2;
+
+function linesOf(text: string): string[] {
+  if (text === '') return [];
+  return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+}
+
+/**
+ * What a write or edit would change in a file whose current content the log holds: the lines
+ * between the common start and the common end shown removed and added, with a little context.
+ */
+export function contentDiff(path: string, before: string, after: string): string[] {
+  const old = linesOf(before);
+  const next = linesOf(after);
+  let start = 0;
+  while (start < old.length && start < next.length && old[start] === next[start]) start++;
+  let end = 0;
+  while (
+    end < old.length - start &&
+    end < next.length - start &&
+    old[old.length - 1 - end] === next[next.length - 1 - end]
+  )
+    end++;
+  if (start === old.length && start === next.length && before === after)
+    return [`--- ${path}`, `+++ ${path}`, '  (no change)'];
+  const from = Math.max(0, start - CONTEXT);
+  return clipped([
+    `--- ${path} (as the log last saw it)`,
+    `+++ ${path}`,
+    `@@ line ${start + 1} @@`,
+    ...old.slice(from, start).map((line) => ` ${line}`),
+    ...old.slice(start, old.length - end).map((line) => `-${line}`),
+    ...next.slice(start, next.length - end).map((line) => `+${line}`),
+    ...old.slice(old.length - end, old.length - end + CONTEXT).map((line) => ` ${line}`),
+  ]);
+}

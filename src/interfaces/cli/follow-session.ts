@@ -3,6 +3,11 @@ import type { RunOutcome } from '../../core/kernel/run-session.js';
 import type { HostedRun, SessionHost } from '../session-host.js';
 import type { CommandContext } from './cli-context.js';
 import { describePendingCall } from './pending-call.js';
+import { askApproval } from './approval-prompt.js';
+import { describeGrantScope } from '../always-allow-scope.js';
+import { visibleText } from '../../core/base/visible-text.js';
+import type { GrantScope } from '../../core/approvals/approval-events.js';
+import { appendToSession } from '../../core/kernel/append-decided.js';
 
 const POLL_MS = 250;
 
@@ -16,6 +21,8 @@ export async function followSession(
   host: SessionHost,
   store: CorrexEventStore,
   first: HostedRun,
+  /** Where the store is: the driver lock is held there while an approval is asked. */
+  location?: string,
 ): Promise<number> {
   const sessionId = first.sessionId;
   let interrupts = 0;
@@ -44,8 +51,16 @@ export async function followSession(
       const outcome = await run.done;
       if (outcome.waiting?.kind !== 'approval' || interrupts > 0)
         return report(context, sessionId, outcome);
-      await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
-      await recorded;
+      // The run stopped to wait; this process still attends the session, so others see it
+      // driven, and the lock is free again before it resumes here.
+      const attending =
+        location === undefined ? undefined : await context.attendSession?.(location, sessionId);
+      try {
+        await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
+        await recorded;
+      } finally {
+        await attending?.release();
+      }
       run = await host.resume(sessionId);
     }
   } finally {
@@ -107,9 +122,10 @@ async function awaitDecision(
   const stop = () => done.abort();
   interrupted.addEventListener('abort', stop, { once: true });
   context.out(
-    `approval needed for ${callId}${target === sessionId ? '' : ` in sub-session ${target}`}:`,
+    `approval needed for ${visibleText(callId)}${target === sessionId ? '' : ` in sub-session ${target}`}:`,
   );
-  for (const line of await describePendingCall(store, target, callId)) context.out(line);
+  const view = await describePendingCall(store, target, callId);
+  for (const line of view.lines) context.out(line);
   context.out(
     `  answer here, or elsewhere: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,
   );
@@ -129,18 +145,70 @@ async function awaitDecision(
   }
 
   async function askHere(): Promise<void> {
-    const answer = (
-      await context.ask!(`approve ${callId}? [y]es / [n]o (then a reason): `, done.signal)
-    ).trim();
-    if (/^y(es)?$/i.test(answer)) {
-      await host.command(target, { type: 'approve', callId, by: context.user });
-      return;
+    const always = view.alwaysAllow;
+    const answer = await askApproval(
+      context.ask!,
+      context.out,
+      {
+        callId: visibleText(callId),
+        always: always === null ? null : visibleText(describeGrantScope(always)),
+      },
+      done.signal,
+    );
+    switch (answer.kind) {
+      case 'approve':
+        await host.command(target, { type: 'approve', callId, by: context.user });
+        return;
+      case 'deny':
+        await host.command(target, {
+          type: 'deny',
+          callId,
+          by: context.user,
+          reason: answer.reason,
+        });
+        return;
+      case 'always': {
+        const grantId = await recordAlwaysAllow(context, store, target, always!);
+        await host.command(target, {
+          type: 'approve',
+          callId,
+          by: context.user,
+          reason: `always allowed: ${grantId}`,
+        });
+        context.out(
+          `  added ${grantId}: ${visibleText(describeGrantScope(always!))} (revoke: correx revoke ${target} ${grantId})`,
+        );
+        return;
+      }
+      case 'withdrawn':
+        context.out(
+          `  not decided here; the call still waits: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,
+        );
+        // Only an answer from elsewhere (or Ctrl-C) ends the wait now.
+        return new Promise<never>(() => {});
     }
-    const reason = /^n(o)?$/i.test(answer)
-      ? (await context.ask!('reason (the model is told): ', done.signal)).trim() || 'denied'
-      : answer.replace(/^n(o)?\s+/i, '') || 'denied';
-    await host.command(target, { type: 'deny', callId, by: context.user, reason });
   }
+}
+
+/** Records the exact grant "always allow" stands for, as `correx grant` would; returns its id. */
+async function recordAlwaysAllow(
+  context: CommandContext,
+  store: CorrexEventStore,
+  sessionId: string,
+  scope: GrantScope,
+): Promise<string> {
+  const grantId = `grant-${context.ids.next()}`;
+  await appendToSession(context, store, sessionId, {
+    type: 'approval_grant_added',
+    grantId,
+    scope,
+    lifetime: 'session',
+    stageId: null,
+    expiresAt: null,
+    by: context.user,
+    reason: 'always allow, answered at the approval prompt',
+  });
+  return grantId;
 }
 
 /** Resolves once the session has an event after `after` (or on abort). */

@@ -1,8 +1,12 @@
+import { visibleText } from '../../core/base/visible-text.js';
+
 /** Renders rows as aligned columns under a header, for people; `--json` output bypasses this. */
 export function formatTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
 ): string {
+  // Cells hold recorded text (tasks, paths, details): one visible line each.
+  rows = rows.map((row) => row.map(visibleText));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );

@@ -1,33 +1,141 @@
-import type { CorrexEventStore } from '../../core/event-catalog.js';
-import { readApprovalDetails } from '../pending-approval-details.js';
+import type { GrantScope } from '../../core/approvals/approval-events.js';
+import { visibleText } from '../../core/base/visible-text.js';
+import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
+import { alwaysAllowScope } from '../always-allow-scope.js';
+import { readApprovalDetails, type PendingApprovalDetails } from '../pending-approval-details.js';
+import { recordedFileContent } from '../recorded-file-content.js';
+import { contentDiff, fileChangeDiff } from './file-change-diff.js';
+
+/** What the approval prompt shows and offers for one waiting call. */
+export type PendingCallView = {
+  /** The lines to print, already escaped. */
+  readonly lines: readonly string[];
+  /** The exact grant "always allow" would record, or null when none covers just this call. */
+  readonly alwaysAllow: GrantScope | null;
+};
+
+function parsedArgs(argsRaw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(argsRaw);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Tier, verdict and findings as one consistent sentence each. */
+function judgementLines(assessment: NonNullable<PendingApprovalDetails['assessment']>): string[] {
+  const why =
+    assessment.verdict === 'ASK'
+      ? `a rule asks a person to decide (tier ${assessment.tier}, risk ${assessment.risk})`
+      : `no rule blocks it, but tier ${assessment.tier} calls need a person in this mode (risk ${assessment.risk})`;
+  const lines = [`  why       ${why}`];
+  if (assessment.findings.length > 0)
+    lines.push(
+      `  findings  ${assessment.findings.map((finding) => `${finding.ruleId}: ${finding.message}`).join('; ')}`,
+    );
+  return lines;
+}
 
 /**
- * What a person needs to decide an approval: the tool call as proposed, the resolved targets,
- * each rule finding and the tier, and why it asks. Read from the session's recent events.
+ * What a person needs to decide an approval, from the session's log: what the call will do (the
+ * command line and its folder for `exec`, the host for a network call, the resolved paths, and
+ * for a write or edit a diff against the file as the log last saw it), then why it asks and the
+ * findings. Every line is escaped: arguments, paths and messages are the model's text.
  */
 export async function describePendingCall(
   store: CorrexEventStore,
   sessionId: string,
   callId: string,
-): Promise<string[]> {
+): Promise<PendingCallView> {
   const details = (await readApprovalDetails(store, sessionId, [callId])).get(callId);
-  const lines: string[] = [];
-  if (details === undefined) return lines;
+  if (details === undefined || details.proposal === null) return { lines: [], alwaysAllow: null };
   const { proposal, assessment, request } = details;
-  if (proposal) lines.push(`  call      ${proposal.tool} ${proposal.argsRaw}`);
-  if (assessment) {
+  const events: CorrexEvent[] = [];
+  for await (const event of store.stream(sessionId)) events.push(event);
+  const workspace = sessionWorkspace(events);
+  const args = parsedArgs(proposal.argsRaw);
+  const lines: string[] = [];
+  const targets = assessment?.targets ?? [];
+  if (proposal.tool === 'exec') {
+    const line =
+      typeof args.command === 'string'
+        ? args.command
+        : Array.isArray(args.argv)
+          ? args.argv
+              .map((part) =>
+                /^[\w./=:@%+-]+$/.test(String(part)) ? String(part) : JSON.stringify(part),
+              )
+              .join(' ')
+          : proposal.argsRaw;
+    const cwd = targets.find((target) => target.param === 'cwd');
     lines.push(
-      `  verdict   ${assessment.verdict}, tier ${assessment.tier}, risk ${assessment.risk}`,
+      `  $ ${line}`,
+      `    in ${cwd ? (cwd.realPath ?? cwd.resolved) : (workspace ?? '(the workspace)')}`,
     );
-    for (const target of assessment.targets)
-      lines.push(
-        `  ${target.write ? 'writes' : 'reads '}    ${target.realPath ?? target.resolved}`,
-      );
-    for (const finding of assessment.findings)
-      lines.push(
-        `  finding   [${finding.severity} ${finding.tier}] ${finding.ruleId}: ${finding.message}`,
-      );
+  } else {
+    lines.push(
+      `  call      ${proposal.tool} ${proposal.argsRaw.length > 300 ? `${proposal.argsRaw.slice(0, 299)}…` : proposal.argsRaw}`,
+    );
+    for (const target of targets) {
+      if (target.role === 'URL') lines.push(`  host      ${target.resolved}`);
+      else
+        lines.push(
+          `  ${target.write ? 'writes' : 'reads '}    ${target.realPath ?? target.resolved}`,
+        );
+    }
+    lines.push(
+      ...changePreview(proposal.tool, proposal.argsRaw, args, targets, events, request?.sequence),
+    );
   }
-  if (request) lines.push(`  asks      ${request.tier}: ${request.reason}`);
-  return lines;
+  if (assessment) lines.push(...judgementLines(assessment));
+  else if (request) lines.push(`  why       ${request.reason} (tier ${request.tier})`);
+  return {
+    lines: lines.map(visibleText),
+    alwaysAllow: workspace === undefined ? null : alwaysAllowScope(details, workspace),
+  };
+}
+
+function sessionWorkspace(events: readonly CorrexEvent[]): string | undefined {
+  for (const event of events)
+    if (event.payload.type === 'session_created') return event.payload.workspace;
+  return undefined;
+}
+
+/** A write or edit as a diff against the recorded content, else the proposed text alone. */
+function changePreview(
+  tool: string,
+  argsRaw: string,
+  args: Record<string, unknown>,
+  targets: NonNullable<PendingApprovalDetails['assessment']>['targets'],
+  events: readonly CorrexEvent[],
+  before: number | undefined,
+): string[] {
+  if (tool !== 'write_file' && tool !== 'edit_file') return [];
+  const target = targets.find((candidate) => candidate.write);
+  const real = target?.realPath ?? target?.resolved;
+  const current =
+    real === undefined ? undefined : recordedFileContent(events, real, before ?? Infinity);
+  const shownPath = typeof args.path === 'string' ? args.path : (real ?? '?');
+  if (current !== undefined) {
+    if (tool === 'write_file' && typeof args.content === 'string')
+      return contentDiff(shownPath, current, args.content).map((line) => `  ${line}`);
+    if (
+      tool === 'edit_file' &&
+      typeof args.search === 'string' &&
+      typeof args.replace === 'string' &&
+      current.includes(args.search)
+    ) {
+      const replace = args.replace;
+      return contentDiff(
+        shownPath,
+        current,
+        current.replace(args.search, () => replace),
+      ).map((line) => `  ${line}`);
+    }
+  }
+  return [
+    '  (the log holds no whole copy of this file; the proposed text:)',
+    ...fileChangeDiff(tool, argsRaw).map((line) => `  ${line}`),
+  ];
 }

@@ -71,6 +71,28 @@ describe('correx CLI', () => {
     );
   });
 
+  it('prints recorded text with terminal escapes and bidi characters escaped, never raw', async () => {
+    await h.store.append({
+      eventId: 'hostile',
+      sessionId: 'x',
+      timestamp: '2026-11-30T12:00:00.000Z',
+      payload: {
+        type: 'steering_note_added',
+        sessionId: 'x',
+        content: 'clip \x1b]52;c;aGk=\x07 clear \x1b[2J name src/a\u202Eb.ts\nAPPROVED',
+      },
+    });
+    expect(await h.run('events', 'x')).toBe(0);
+    const text = h.output.out.at(-1)!;
+    expect(text).not.toMatch(/[^\P{Cc}\n]|\u202e/u);
+    expect(text).toContain(
+      'clip \\x1b]52;c;aGk=\\x07 clear \\x1b[2J name src/a\\u{202E}b.ts\\nAPPROVED',
+    );
+    expect(await h.run('sessions')).toBe(0);
+    expect(await h.run('show', 'x')).toBe(0);
+    expect(h.output.out.at(-1)).not.toMatch(/[^\P{Cc}\n]|\u202e/u);
+  });
+
   it('verify exits 0 on an intact chain and 1 on a broken one', async () => {
     expect(await h.run('verify', 's-1')).toBe(0);
     expect(h.output.out.at(-1)).toMatch(/^ok: 3 events, head [0-9a-f]{64}$/);
@@ -87,10 +109,30 @@ describe('correx CLI', () => {
 
   it('usage errors exit 2 and say what is wrong', async () => {
     expect(await h.run('events')).toBe(2);
-    expect(h.output.err.join('\n')).toContain("missing required argument 'session'");
+    expect(h.output.err.join('\n')).toContain(
+      'give a session id (or a unique start of one), or --last',
+    );
     expect(await h.run('events', 's-1', '--limit', 'many')).toBe(2);
     expect(h.output.err.join('\n')).toContain('expected a whole number');
     expect(await h.run('no-such-command')).toBe(2);
+    // The one relevant usage line, not the whole help.
+    expect(await h.run('deny', 's-1', 'c-1')).toBe(2);
+    const err = h.output.err.at(-1)!;
+    expect(err).toMatch(/usage: correx deny \[options\] \[session\] \[call\]/);
+    expect(err.split('\n').length).toBeLessThanOrEqual(3);
+  });
+
+  it('takes a unique start of a session id, and --last for the newest', async () => {
+    await h.store.appendAll(noteBatch('s-2', 1, 2));
+    await h.store.appendAll(noteBatch('t-9', 1, 1));
+    expect(await h.run('events', 't')).toBe(0);
+    expect(h.output.out.at(-1)).toMatch(/steering_note_added/);
+    expect(await h.run('verify', '--last')).toBe(0);
+    expect(h.output.out.at(-1)).toMatch(/^ok: 1 events/);
+    expect(await h.run('verify', 's-')).toBe(2);
+    expect(h.output.err.at(-1)).toMatch(/s- is the start of 2 sessions \(s-1, s-2\)/);
+    expect(await h.run('verify', 'zz')).toBe(1);
+    expect(h.output.err.at(-1)).toMatch(/no session zz/);
   });
 
   it('--help and --version exit 0', async () => {

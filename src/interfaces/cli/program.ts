@@ -32,7 +32,8 @@ export function createProgram(context: CommandContext): Command {
       '--store <location>',
       'SQLite file or postgres:// URL (default: $CORREX_STORE, else $CORREX_HOME/correx.db)',
     )
-    .showHelpAfterError()
+    .option('--last', 'the newest session, in place of a session id')
+    .showHelpAfterError('(correx --help lists the commands)')
     .addHelpText(
       'after',
       '\nExit codes: 0 success, 1 failed (a workflow or a verification), 2 usage or configuration error, 3 store unavailable.',
@@ -75,9 +76,12 @@ const HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
 };
 
 /** Output and error handling reach nested subcommands too (`store copy`). */
-function inheritSettings(command: Command, parent: Command): Command {
+function inheritSettings(command: Command, parent: Command, path = 'correx'): Command {
   command.copyInheritedSettings(parent);
-  for (const child of command.commands) inheritSettings(child, command);
+  const name = `${path} ${command.name()}`;
+  // A usage error shows the one relevant usage line, not the whole help.
+  command.showHelpAfterError(`usage: ${name} ${command.usage()}\n(${name} --help for more)`);
+  for (const child of command.commands) inheritSettings(child, command, name);
   return command;
 }
 

@@ -8,7 +8,9 @@ import type { CliContext } from './cli-context.js';
 import { runCli } from './program.js';
 
 /** A session waiting for a person to approve call-1, written as the kernel writes it. */
-async function waitingSession() {
+async function waitingSession(
+  driver: Awaited<ReturnType<NonNullable<CliContext['sessionDriver']>>> = undefined,
+) {
   const store = new InMemoryEventStore({ catalog: correxEventCatalog });
   const payloads: EventPayload[] = [
     {
@@ -55,6 +57,7 @@ async function waitingSession() {
     migrateStore: async () => {
       throw new Error('not used');
     },
+    sessionDriver: async () => driver,
     out: (text) => out.push(text),
     err: (text) => err.push(text),
   };
@@ -95,6 +98,14 @@ describe('correx approvals, approve, deny, steer, pause, cancel', () => {
     });
   });
 
+  it('refuses a --by that names a decider correx reserves, recording nothing', async () => {
+    const h = await waitingSession();
+    for (const by of ['auto', 'Policy', 'auto:policy', 'correx-shutdown'])
+      expect(await h.run('approve', 's', 'call-1', '--by', by)).toBe(2);
+    expect(h.err.join('\n')).toMatch(/reserved/);
+    expect(await h.store.lastSequence('s')).toBe(4);
+  });
+
   it('steers, pauses and cancels; an illegal move is refused and recorded as such', async () => {
     const h = await waitingSession();
     expect(await h.run('steer', 's', 'keep the API stable', '--stage', 'implement')).toBe(0);
@@ -120,6 +131,56 @@ describe('correx approvals, approve, deny, steer, pause, cancel', () => {
       /session s is cancelled; a steering note could never reach its model/,
     );
     expect(await h.store.lastSequence('s')).toBe(last);
+  });
+});
+
+describe('what the command line says about a session nobody drives, and refusals', () => {
+  it('refuses to steer a finished session, recording nothing', async () => {
+    const h = await waitingSession();
+    expect(await h.run('cancel', 's')).toBe(0);
+    const before = await h.store.lastSequence('s');
+    expect(await h.run('steer', 's', 'too late')).toBe(1);
+    expect(h.err.at(-1)).toMatch(/session s is cancelled; a steering note would never be read/);
+    expect(await h.store.lastSequence('s')).toBe(before);
+  });
+
+  it('shows a running log nobody drives as interrupted, with how to continue it', async () => {
+    const h = await waitingSession(null);
+    expect(await h.run('show', 's')).toBe(0);
+    expect(h.out.at(-1)).toMatch(
+      /^status {4}interrupted \(nobody driving\) \(in stage implement\); continue with: correx resume s$/m,
+    );
+    expect(await h.run('sessions')).toBe(0);
+    expect(h.out.at(-1)).toMatch(/s\s+interrupted \(nobody driving\) \(1 to approve\)/);
+  });
+
+  it('a redirect nobody drives is said to wait for a resume', async () => {
+    const h = await waitingSession(null);
+    expect(await h.run('redirect', 's', 'review')).toBe(0);
+    expect(h.out.at(-1)).toMatch(
+      /nobody drives session s now: the redirect is decided when it runs again/,
+    );
+  });
+
+  it('a redirect the driving session refuses is printed with its reason and exits 1', async () => {
+    const h = await waitingSession({ pid: 1, host: 'here' });
+    const running = h.run('redirect', 's', 'deploy');
+    // The driving process decides: it records the refusal after the request.
+    await expect.poll(() => h.store.lastSequence('s')).toBe(5);
+    await h.store.append({
+      eventId: 'k-refused',
+      sessionId: 's',
+      timestamp: '2026-11-30T12:00:09.000Z',
+      payload: {
+        type: 'redirect_rejected',
+        from: 'implement',
+        to: 'deploy',
+        by: 'alice',
+        message: 'workflow default-coding has no stage deploy',
+      },
+    });
+    expect(await running).toBe(1);
+    expect(h.err.at(-1)).toBe('correx: refused: workflow default-coding has no stage deploy');
   });
 });
 

@@ -147,12 +147,16 @@ export const ErrorCodeSchema = z.enum([
   'unauthorized',
   'forbidden_host',
   'forbidden_origin',
+  /** A body named a decider other than the server's authenticated identity. */
+  'forbidden_decider',
   'invalid_request',
   'payload_too_large',
   'not_found',
   'session_not_found',
   'workspace_not_allowed',
   'conflict',
+  /** Every WebSocket the server allows is open; REST still answers. */
+  'too_many_sockets',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -15,6 +15,7 @@ import { createOpenApiDocument } from './openapi-document.js';
 import {
   createRequestGuard,
   LOOPBACK_HOSTS,
+  type RequestGuard,
   TOKEN_SUBPROTOCOL_PREFIX,
   WIRE_SUBPROTOCOL,
 } from './request-guard.js';
@@ -47,7 +48,17 @@ export type CorrexServer = {
   close(): Promise<void>;
   /** Every route registered (method and Fastify path), for the OpenAPI check and diagnostics. */
   routes(): readonly { readonly method: string; readonly path: string }[];
+  /**
+   * Accepts only `token` from now on: requests with the old one are refused, and WebSockets
+   * opened with it are closed (4001).
+   */
+  rotateToken(token: string): void;
+  /** Open WebSockets and the session subscriptions they follow, for diagnostics and tests. */
+  stats(): { readonly sockets: number; readonly followers: number };
 };
+
+/** WebSocket close code for a socket authenticated with a token the server no longer accepts. */
+export const TOKEN_ROTATED_CLOSE_CODE = 4001;
 
 /** Conflicts a person can fix (approving what is not pending); anything else unknown is a 500. */
 const CONFLICT_CODES: ReadonlySet<ErrorCode> = new Set([
@@ -86,17 +97,22 @@ export function createCorrexServer(
   let app: FastifyInstance | null = null;
   let port = 0;
   let closing = false;
+  let openSockets = 0;
+  let token = deps.token;
+  let activeGuard: RequestGuard | null = null;
   const registered: { method: string; path: string }[] = [];
 
   const build = async (boundHost: string) => {
-    const hosts = [...LOOPBACK_HOSTS, ...(deps.allowedHosts ?? [])];
+    const hosts: string[] = [...LOOPBACK_HOSTS];
     if (!isWildcard(boundHost)) hosts.push(boundHost.includes(':') ? `[${boundHost}]` : boundHost);
     const guard = createRequestGuard({
-      token: deps.token,
+      token,
       hosts,
+      proxyHosts: deps.allowedHosts ?? [],
       port: () => port,
       ...(deps.allowedOrigins === undefined ? {} : { extraOrigins: deps.allowedOrigins }),
     });
+    activeGuard = guard;
     const server = Fastify({
       // pino's Logger is a FastifyBaseLogger; the declared generics differ only by name.
       loggerInstance: logger as FastifyBaseLogger,
@@ -125,10 +141,16 @@ export function createCorrexServer(
         host: request.headers.host,
         origin: request.headers.origin,
         // Static web assets hold no data; the API behind them does.
-        authorization: isApi ? request.headers.authorization : `Bearer ${deps.token}`,
+        authorization: isApi ? request.headers.authorization : `Bearer ${token}`,
         'sec-websocket-protocol': isApi ? request.headers['sec-websocket-protocol'] : undefined,
       });
       if (refusal) throw refusal;
+      if (request.url.split('?')[0] === '/api/ws' && openSockets >= limits.maxSockets)
+        throw new ApiError(
+          503,
+          'too_many_sockets',
+          `at most ${limits.maxSockets} WebSocket connections at a time; REST stays available`,
+        );
     });
     server.setErrorHandler((error: FastifyError, request, reply) => {
       const { status, body } = errorResponse(error);
@@ -145,6 +167,8 @@ export function createCorrexServer(
       return reply.code(404).send(body);
     });
     server.get('/api/ws', { websocket: true }, (socket) => {
+      openSockets += 1;
+      socket.once('close', () => (openSockets -= 1));
       serveSocket(socket, {
         store: deps.store,
         feed,
@@ -204,6 +228,15 @@ export function createCorrexServer(
       return { host, port, url: `http://${shown}:${port}`, resumed };
     },
     routes: () => [...registered],
+    stats: () => ({ sockets: openSockets, followers: feed.followers() }),
+    rotateToken(next) {
+      if (next === token) return;
+      token = next;
+      activeGuard?.setToken(next);
+      // Every open socket was authenticated with the old token: it reconnects with the new one.
+      for (const client of app?.websocketServer.clients ?? [])
+        client.close(TOKEN_ROTATED_CLOSE_CODE, 'the server token changed');
+    },
     async close() {
       if (closing) return;
       closing = true;

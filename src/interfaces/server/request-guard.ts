@@ -14,6 +14,8 @@ export type RequestGuard = {
     readonly authorization?: string | undefined;
     readonly 'sec-websocket-protocol'?: string | undefined;
   }): ApiError | null;
+  /** From now on only `token` is accepted (the old one is refused at once). */
+  setToken(token: string): void;
 };
 
 /** The host names a loopback server answers to when none are configured. */
@@ -21,7 +23,9 @@ export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'] as const;
 
 /**
  * Host, Origin and bearer-token checks for every REST call and WebSocket upgrade.
- * - Host: only the names the server is bound to, so a page on a DNS-rebound name is refused.
+ * - Host: only the names the server is bound to, with its port, parsed strictly (`[::1]x:PORT`
+ *   and `localhost:<another port>` are refused), so a page on a DNS-rebound name is refused.
+ *   Names given for a proxy in front (`proxyHosts`) may come with any port or none.
  * - Origin: none (a CLI or script) or the server's own origin, so no other site's page can
  *   drive it, cross-site WebSockets included (browsers send Origin on every upgrade).
  * - Token: `Authorization: Bearer <token>`, or a `correx.token.<token>` subprotocol; compared in
@@ -30,22 +34,36 @@ export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'] as const;
 export function createRequestGuard(options: {
   readonly token: string;
   readonly hosts: readonly string[];
+  /** Host names of a proxy in front of the server: the port it forwards is its own. */
+  readonly proxyHosts?: readonly string[];
   /** The server's port; origins are `http://<host>:<port>` for each allowed host. */
   readonly port: () => number;
   readonly extraOrigins?: readonly string[];
 }): RequestGuard {
   const hosts = new Set(options.hosts.map((host) => host.toLowerCase()));
-  const expected = digest(options.token);
+  const proxyHosts = new Set((options.proxyHosts ?? []).map((host) => host.toLowerCase()));
+  let expected = digest(options.token);
+  const hostAllowed = (header: string | undefined): boolean => {
+    const parsed = header === undefined ? null : parseHostHeader(header);
+    if (parsed === null) return false;
+    if (proxyHosts.has(parsed.name)) return true;
+    if (!hosts.has(parsed.name)) return false;
+    // Without a port the client meant port 80; anything else must be the port we listen on.
+    return (parsed.port ?? 80) === options.port();
+  };
   const originAllowed = (origin: string) => {
     const normalized = origin.toLowerCase();
     if (options.extraOrigins?.some((extra) => extra.toLowerCase() === normalized)) return true;
-    for (const host of hosts) if (normalized === `http://${host}:${options.port()}`) return true;
+    for (const host of [...hosts, ...proxyHosts])
+      if (normalized === `http://${host}:${options.port()}`) return true;
     return false;
   };
   return {
+    setToken(token) {
+      expected = digest(token);
+    },
     check(headers) {
-      const hostName = headers.host === undefined ? undefined : hostNameOf(headers.host);
-      if (hostName === undefined || !hosts.has(hostName)) {
+      if (!hostAllowed(headers.host)) {
         return new ApiError(403, 'forbidden_host', 'this server does not answer to that Host');
       }
       if (headers.origin !== undefined && !originAllowed(headers.origin)) {
@@ -72,12 +90,17 @@ function presentedToken(headers: Parameters<RequestGuard['check']>[0]): string |
   return undefined;
 }
 
-/** `localhost:8080` → `localhost`, `[::1]:80` → `[::1]`. */
-function hostNameOf(host: string): string {
-  const lower = host.trim().toLowerCase();
-  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1);
-  const colon = lower.indexOf(':');
-  return colon === -1 ? lower : lower.slice(0, colon);
+/**
+ * A Host header as `name[:port]`, strictly: a DNS name or IPv4 address (letters, digits, dots,
+ * hyphens) or a bracketed IPv6 address, then at most a decimal port. Null for anything else
+ * (`[::1]x:80`, `a b`, `host:80:80`, `host:`, a port past 65535). Names are lower-cased.
+ */
+export function parseHostHeader(header: string): { name: string; port: number | null } | null {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/i.exec(header);
+  if (match === null) return null;
+  const port = match[2] === undefined ? null : Number(match[2]);
+  if (port !== null && (port < 1 || port > 65_535)) return null;
+  return { name: match[1]!.toLowerCase(), port };
 }
 
 function digest(value: string): Buffer {

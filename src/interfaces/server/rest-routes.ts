@@ -34,6 +34,7 @@ import type { SessionHost } from '../session-host.js';
 import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
 import type { SessionIndex } from './session-index.js';
+import { reservedNameReason } from '../person-name.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;
@@ -41,6 +42,10 @@ export type RestContext = {
   readonly index: SessionIndex;
   /** Real paths (symlinks resolved) of the folders new sessions may work in. */
   readonly allowedRoots: readonly string[];
+  /**
+   * Who a person's command through this server is recorded as: the identity the server
+   * authenticates (one bearer token, held by the user who runs `correx serve`).
+   */
   readonly user: string;
   readonly openapi: Record<string, unknown>;
   /** Settles the promise of a session started here (logs how it ended). */
@@ -63,6 +68,19 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     if (session === null) throw new ApiError(404, 'session_not_found', `no session ${sessionId}`);
     return { sessionId, session };
   };
+  /**
+   * The decider of a person's command: always the server's authenticated identity. A body may
+   * repeat it; naming anyone else (`auto`, another person) is refused, never recorded.
+   */
+  const decider = (named: string | undefined): string => {
+    if (named === undefined || named === context.user) return context.user;
+    const reserved = reservedNameReason(named);
+    throw new ApiError(
+      403,
+      'forbidden_decider',
+      `${reserved === null ? `"${named}" is not who this server authenticates` : reserved}; decisions through this server are recorded as ${context.user}`,
+    );
+  };
   const record = async (
     request: Request,
     command: KernelCommand,
@@ -80,7 +98,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     (type: 'pause' | 'resume' | 'cancel'): Handler =>
     async (request) => {
       const body = parse(LifecycleRequestSchema, request.body ?? {}, 'body');
-      const by = body.by ?? context.user;
+      const by = decider(body.by);
       if (type === 'resume') return record(request, { type, by });
       return record(request, {
         type,
@@ -181,7 +199,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     async decideApproval(request) {
       const callId = parse(IdentifierSchema, request.params.callId, 'call id');
       const body = parse(DecideApprovalRequestSchema, request.body, 'body');
-      const by = body.by ?? context.user;
+      const by = decider(body.by);
       return record(
         request,
         body.decision === 'approve'
@@ -207,7 +225,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       return record(request, {
         type: 'redirect',
         to: body.to,
-        by: body.by ?? context.user,
+        by: decider(body.by),
         ...(body.reason === undefined ? {} : { reason: body.reason }),
       });
     },

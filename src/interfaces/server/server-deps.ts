@@ -30,9 +30,27 @@ export type ServerLimits = {
   readonly maxFrameBytes: number;
   readonly maxSubscriptionsPerSocket: number;
   readonly maxRouterRequestsPerSocket: number;
+  /** TCP connections the HTTP server accepts in all (REST, page assets and WebSockets). */
   readonly maxConnections: number;
-  /** A socket whose unsent backlog passes this is closed (1013); it reconnects with its cursor. */
+  /**
+   * Open WebSockets at most; an upgrade beyond is refused (503). Well below `maxConnections`, so
+   * that however many sockets are open, REST stays reachable.
+   */
+  readonly maxSockets: number;
+  /**
+   * A socket's unsent backlog is bounded by this: catch-up from the store waits while the backlog
+   * is above half of it, and a live event that would pass it closes the socket (1013); the
+   * client reconnects with its cursor.
+   */
   readonly maxBufferedBytes: number;
+  /** A socket whose backlog has not shrunk for this long while catch-up waits is closed (1013). */
+  readonly slowConsumerMs: number;
+  /**
+   * Messages one socket may send: a bucket of `messageBurst` refilled at `messagesPerSecond`.
+   * A client that empties it is closed (1008): a flood costs it the connection.
+   */
+  readonly messageBurst: number;
+  readonly messagesPerSecond: number;
   /** Least interval between two `session_updated` rows of one session (default 250 ms). */
   readonly sessionListThrottleMs?: number;
 };
@@ -44,7 +62,11 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxSubscriptionsPerSocket: 64,
   maxRouterRequestsPerSocket: 4,
   maxConnections: 1_024,
-  maxBufferedBytes: 16 * 1024 * 1024,
+  maxSockets: 256,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  slowConsumerMs: 30_000,
+  messageBurst: 200,
+  messagesPerSecond: 50,
 };
 
 /** Everything `createCorrexServer` needs, wired by the composition root. */

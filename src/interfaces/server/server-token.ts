@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  watch,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ServerTokenError } from './server-errors.js';
 
 export const TOKEN_FILE_NAME = 'server-token';
@@ -55,6 +65,53 @@ function tryCreate(path: string): string | null {
     closeSync(fd);
   }
   return token;
+}
+
+/** The token in `path`, refused when others may read the file or it holds no valid token. */
+export function readServerTokenFile(path: string): string {
+  return readTokenFile(path);
+}
+
+/**
+ * Replaces the token file with a fresh token (`correx serve --rotate-token`): written to a new
+ * owner-only file, then renamed over the old one, so a reader never sees half a token. A server
+ * watching the file switches to it and closes the sockets opened with the old one.
+ */
+export function rotateServerTokenFile(correxHome: string): { token: string; path: string } {
+  mkdirSync(correxHome, { recursive: true, mode: 0o700 });
+  const path = join(correxHome, TOKEN_FILE_NAME);
+  const temporary = `${path}.${process.pid}.new`;
+  rmSync(temporary, { force: true });
+  const token = tryCreate(temporary);
+  if (token === null) throw new ServerTokenError('server_token_invalid', `${temporary} exists`);
+  renameSync(temporary, path);
+  return { token, path };
+}
+
+/**
+ * Calls `onChange` whenever the token file is written, replaced or removed, with what it holds
+ * now (or the error reading it). Watches the folder, so an atomic replace is seen too.
+ */
+export function watchServerTokenFile(
+  path: string,
+  onChange: (result: { token: string } | { error: Error }) => void,
+): () => void {
+  const name = basename(path);
+  let last: string | null = null;
+  const watcher = watch(dirname(path), (_event, file) => {
+    if (file !== null && file !== name) return;
+    let result: { token: string } | { error: Error };
+    try {
+      result = { token: readTokenFile(path) };
+    } catch (error) {
+      result = { error: error as Error };
+    }
+    const key = 'token' in result ? result.token : `error:${result.error.message}`;
+    if (key === last) return;
+    last = key;
+    onChange(result);
+  });
+  return () => watcher.close();
 }
 
 function readTokenFile(path: string): string {

@@ -9,6 +9,12 @@ export type FeedFollower = {
   onCaughtUp(sequence: number): void;
   /** The feed broke (the store failed); nothing more arrives for this follower. */
   onError(error: unknown): void;
+  /**
+   * Backpressure for reading the store: a promise while the follower cannot take more (its
+   * socket has not sent what it holds), undefined when it can. Events read from the store wait
+   * for it; live ones are not held back.
+   */
+  ready?(): Promise<void> | undefined;
 };
 
 /**
@@ -84,6 +90,8 @@ export function createSessionFeed(options: { readonly store: CorrexEventStore })
         limit: PAGE,
       });
       for (const event of page) {
+        const wait = follow.follower.ready?.();
+        if (wait !== undefined) await wait;
         if (follow.closed) return;
         if (event.sequence !== follow.cursor + 1) continue;
         follow.cursor = event.sequence;

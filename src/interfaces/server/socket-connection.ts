@@ -23,6 +23,8 @@ export type SocketContext = {
 
 /** WebSocket close code for a client that does not read fast enough ("try again later"). */
 export const SLOW_CONSUMER_CLOSE_CODE = 1013;
+/** WebSocket close code for a client that sends faster than the message rate limit (policy). */
+export const RATE_LIMIT_CLOSE_CODE = 1008;
 
 type PendingApproval = Extract<ServerMessage, { type: 'approval_requested' }>;
 
@@ -38,14 +40,51 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
   let routerRequests = 0;
   let sessionList: { stop(): void } | null = null;
 
+  /** Stops everything this socket follows: nothing more is read from the store for it. */
+  const stopAll = () => {
+    closed.abort();
+    for (const subscription of subscriptions.values()) subscription.abort();
+    subscriptions.clear();
+    sessionList?.stop();
+    sessionList = null;
+  };
   const sendRaw = (text: string) => {
     if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > limits.maxBufferedBytes) {
+    // The backlog is bounded: a client that does not read is closed, not buffered for.
+    if (socket.bufferedAmount + Buffer.byteLength(text) > limits.maxBufferedBytes) {
+      stopAll();
       socket.close(SLOW_CONSUMER_CLOSE_CODE, 'slow consumer: reconnect with your cursor');
       return;
     }
     socket.send(text);
   };
+  /**
+   * Reading the store waits while the backlog is above half the bound; a client that reads
+   * nothing for `slowConsumerMs` meanwhile is closed (1013) rather than followed forever.
+   */
+  const ready = (): Promise<void> | undefined => {
+    if (socket.readyState !== socket.OPEN) return undefined;
+    if (socket.bufferedAmount <= limits.maxBufferedBytes / 2) return undefined;
+    return new Promise((resolve) => {
+      let last = socket.bufferedAmount;
+      let stalledSince = performance.now();
+      const check = () => {
+        if (socket.readyState !== socket.OPEN) return resolve();
+        const now = performance.now();
+        if (socket.bufferedAmount <= limits.maxBufferedBytes / 2) return resolve();
+        if (socket.bufferedAmount < last) stalledSince = now;
+        last = socket.bufferedAmount;
+        if (now - stalledSince >= limits.slowConsumerMs) {
+          stopAll();
+          socket.close(SLOW_CONSUMER_CLOSE_CODE, 'slow consumer: reconnect with your cursor');
+          return resolve();
+        }
+        setTimeout(check, 10);
+      };
+      setTimeout(check, 10);
+    });
+  };
+  const rate = createMessageBucket(limits.messageBurst, limits.messagesPerSecond);
   const send = (message: ServerMessage) => sendRaw(JSON.stringify(message));
   const sendError = (
     code: SocketErrorCode,
@@ -117,6 +156,7 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
           for (const announcement of pending.values()) send(announcement);
           pending.clear();
         },
+        ready,
         onError(error) {
           logger.error({ err: error, sessionId }, 'session feed failed');
           subscriptions.delete(sessionId);
@@ -217,6 +257,12 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
   };
 
   socket.on('message', (data: RawData, isBinary: boolean) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (!rate.take(performance.now())) {
+      stopAll();
+      socket.close(RATE_LIMIT_CLOSE_CODE, 'message rate limit exceeded');
+      return;
+    }
     const parsed = parseClientMessage(data, isBinary, limits.maxMessageBytes);
     if (!parsed.ok) return sendError(parsed.code, parsed.message);
     handle(parsed.message).catch((error: unknown) => {
@@ -224,13 +270,22 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
       sendError('internal', 'the server could not handle that message');
     });
   });
-  socket.on('close', () => {
-    closed.abort();
-    for (const subscription of subscriptions.values()) subscription.abort();
-    subscriptions.clear();
-    sessionList?.stop();
-    sessionList = null;
-  });
+  socket.on('close', stopAll);
+}
+
+/** A token bucket: `burst` messages at once, refilled at `perSecond`; `take` says if one is left. */
+function createMessageBucket(burst: number, perSecond: number) {
+  let tokens = burst;
+  let last: number | null = null;
+  return {
+    take(nowMs: number): boolean {
+      if (last !== null) tokens = Math.min(burst, tokens + ((nowMs - last) / 1000) * perSecond);
+      last = nowMs;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
 }
 
 type ParsedClientMessage =

@@ -11,7 +11,6 @@ import { SessionsPage } from './sessions-page.js';
 
 /** The token lives in sessionStorage only: gone when the tab closes, never in a URL or a log. */
 const TOKEN_KEY = 'correx.token';
-const DECIDER_KEY = 'correx.decider';
 
 export function App() {
   const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
@@ -42,15 +41,12 @@ export function App() {
 
 function Shell(props: { token: string; onLogOut: (message: string | null) => void }) {
   const route = useRoute();
-  const [decider, setDeciderState] = useState(() => sessionStorage.getItem(DECIDER_KEY) ?? '');
   const [socketState, setSocketState] = useState<SocketState>('connecting');
   const connection = useMemo<Connection>(() => {
     const hub = createSocketHub(props.token);
     return {
       api: createApi(props.token),
       hub,
-      decider: '',
-      setDecider: () => undefined,
       rejected: (message) => props.onLogOut(message),
     };
   }, [props.token]);
@@ -62,14 +58,7 @@ function Shell(props: { token: string; onLogOut: (message: string | null) => voi
       connection.hub.close();
     };
   }, [connection]);
-  const value: Connection = {
-    ...connection,
-    decider,
-    setDecider: (name) => {
-      sessionStorage.setItem(DECIDER_KEY, name);
-      setDeciderState(name);
-    },
-  };
+  const value: Connection = connection;
 
   return (
     <ConnectionContext.Provider value={value}>

@@ -1,9 +1,11 @@
+import { visibleText } from '../../../src/core/base/visible-text.js';
 import { useState } from 'preact/hooks';
 import { describeError } from '../api.js';
 import { prettyArgs } from '../format.js';
 import type { FileChange, ToolCallItem } from '../model/timeline-types.js';
 import { useConnection } from '../session-context.js';
 import { DiffView } from './diff-view.js';
+import { VerdictBadge } from './timeline-view.js';
 
 /**
  * One tool call waiting for a person: the proposed call, resolved paths, rule findings, tier and
@@ -15,7 +17,7 @@ export function ApprovalCard(props: {
   change: FileChange | undefined;
   onDecided?: () => void;
 }) {
-  const { api, decider, setDecider } = useConnection();
+  const { api } = useConnection();
   const { call } = props;
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -30,11 +32,11 @@ export function ApprovalCard(props: {
     setBusy(true);
     setError(null);
     try {
-      const by = decider.trim();
+      // Recorded as the identity the server authenticates: the page cannot name the decider.
       const body =
         decision === 'deny'
-          ? { decision, reason: trimmed, ...(by ? { by } : {}) }
-          : { decision, ...(trimmed ? { reason: trimmed } : {}), ...(by ? { by } : {}) };
+          ? { decision, reason: trimmed }
+          : { decision, ...(trimmed ? { reason: trimmed } : {}) };
       const result = await api.decide(props.sessionId, call.callId, body);
       setDone(
         result.refused
@@ -58,9 +60,7 @@ export function ApprovalCard(props: {
         <span class="mono">{call.tool}</span> wants approval{' '}
         <span class="badge tier">{call.approval?.tier ?? assessment?.tier ?? '?'}</span>
         {assessment && (
-          <span class={`badge verdict-${assessment.verdict.toLowerCase()}`}>
-            {assessment.verdict}
-          </span>
+          <VerdictBadge verdict={assessment.verdict} waiting={call.approval?.state !== 'granted'} />
         )}
         {assessment && <span class="badge">risk {assessment.risk}</span>}
       </h3>
@@ -82,9 +82,9 @@ export function ApprovalCard(props: {
             {assessment.targets.map((target) => (
               <li key={target.param + target.raw}>
                 <span class="muted">{target.param}</span> {target.write ? 'writes' : 'reads'}{' '}
-                <span class="mono">{target.realPath ?? target.resolved}</span>
+                <span class="mono">{visibleText(target.realPath ?? target.resolved)}</span>
                 {target.raw !== target.resolved && (
-                  <span class="muted"> (as written: {target.raw})</span>
+                  <span class="muted"> (as written: {visibleText(target.raw)})</span>
                 )}
               </li>
             ))}
@@ -123,14 +123,6 @@ export function ApprovalCard(props: {
             maxLength={2000}
             value={reason}
             onInput={(event) => setReason(event.currentTarget.value)}
-          />
-          <label for={`${base}-by`}>Decided by (optional)</label>
-          <input
-            id={`${base}-by`}
-            value={decider}
-            maxLength={128}
-            placeholder="the server's user"
-            onInput={(event) => setDecider(event.currentTarget.value)}
           />
           {error && (
             <p class="error" role="alert">

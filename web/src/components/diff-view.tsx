@@ -1,3 +1,4 @@
+import { visibleText } from '../../../src/core/base/visible-text.js';
 import type { FileChange } from '../model/timeline-types.js';
 
 const MAX_LINES = 400;
@@ -8,13 +9,13 @@ export function DiffView(props: { change: FileChange }) {
   return (
     <figure class="diff">
       <figcaption>
-        <span class="mono">{change.path}</span>{' '}
+        <span class="mono">{visibleText(change.path)}</span>{' '}
         <span class="muted">
           ({change.tool}
           {change.beforeKnown ? '' : '; earlier content not in the log, new text shown'})
         </span>
       </figcaption>
-      <pre aria-label={`Changes to ${change.path}`}>
+      <pre aria-label={`Changes to ${visibleText(change.path)}`}>
         {lines.map((line, index) => (
           <span key={index} class={`diff-${line.kind}`}>
             <span class="sr-only">
@@ -23,7 +24,7 @@ export function DiffView(props: { change: FileChange }) {
             <span aria-hidden="true">
               {line.kind === 'add' ? '+ ' : line.kind === 'remove' ? '- ' : '  '}
             </span>
-            {line.text}
+            {visibleText(line.text)}
             {'\n'}
           </span>
         ))}

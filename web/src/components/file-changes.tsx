@@ -1,3 +1,4 @@
+import { visibleText } from '../../../src/core/base/visible-text.js';
 import type { FileChange } from '../model/timeline-types.js';
 import { DiffView } from './diff-view.js';
 
@@ -11,7 +12,7 @@ export function FileChanges(props: { changes: readonly FileChange[] }) {
         props.changes.map((change) => (
           <details key={change.callId}>
             <summary class="mono">
-              #{change.sequence} {change.path}
+              #{change.sequence} {visibleText(change.path)}
             </summary>
             <DiffView change={change} />
           </details>

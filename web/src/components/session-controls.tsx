@@ -6,7 +6,7 @@ import { useConnection } from '../session-context.js';
 
 /** Pause, resume, cancel and replay verification, with each result said in words. */
 export function SessionControls(props: { session: SessionDto; onChanged: () => void }) {
-  const { api, decider } = useConnection();
+  const { api } = useConnection();
   const { session } = props;
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -25,8 +25,8 @@ export function SessionControls(props: { session: SessionDto; onChanged: () => v
     setError(null);
     setMessage(null);
     try {
-      const by = decider.trim();
-      const result = await api.lifecycle(session.sessionId, action, by ? { by } : {});
+      // Recorded as the identity the server authenticates.
+      const result = await api.lifecycle(session.sessionId, action, {});
       setMessage(
         result.refused
           ? `The session refused to ${action} (see the timeline).`

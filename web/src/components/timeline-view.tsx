@@ -1,8 +1,10 @@
+import { visibleLines, visibleText } from '../../../src/core/base/visible-text.js';
 import type { VNode } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { formatDuration, formatTime, formatTokens, prettyArgs } from '../format.js';
 import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline-types.js';
 import { DiffView } from './diff-view.js';
+import { shownVerdict } from '../model/shown-verdict.js';
 
 /** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
 const VISIBLE_ITEMS = 150;
@@ -166,6 +168,15 @@ function verdictClass(verdict: string | undefined): string {
   return verdict ? `verdict-${verdict.toLowerCase()}` : '';
 }
 
+/**
+ * The assessment's verdict; a call that waits for a person is never shown as a green ALLOW (an
+ * ALLOW verdict at an asking tier is exactly what waits): it reads "asks" until someone decides.
+ */
+export function VerdictBadge(props: { verdict: string; waiting: boolean }) {
+  const shown = shownVerdict(props.verdict, props.waiting);
+  return <span class={`badge ${verdictClass(shown)}`}>{shown}</span>;
+}
+
 function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
   const { call } = props;
   const approval = call.approval;
@@ -179,9 +190,10 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
           {call.assessment && (
             <>
               {' '}
-              <span class={`badge ${verdictClass(call.assessment.verdict)}`}>
-                {call.assessment.verdict}
-              </span>
+              <VerdictBadge
+                verdict={call.assessment.verdict}
+                waiting={approval?.state === 'pending'}
+              />
               <span class="badge tier">{call.assessment.tier}</span>
             </>
           )}
@@ -211,7 +223,7 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
                 {call.assessment.targets.map((target) => (
                   <li key={target.param + target.raw}>
                     {target.write ? 'writes' : 'reads'}{' '}
-                    <span class="mono">{target.realPath ?? target.resolved}</span>
+                    <span class="mono">{visibleText(target.realPath ?? target.resolved)}</span>
                   </li>
                 ))}
               </ul>
@@ -237,7 +249,7 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
                 </p>
                 {call.receipt.output && (
                   <pre class="output" aria-label="Output">
-                    {call.receipt.output.slice(0, 4_000)}
+                    {visibleLines(call.receipt.output.slice(0, 4_000))}
                     {call.receipt.truncated || call.receipt.output.length > 4_000 ? '\n…' : ''}
                   </pre>
                 )}

@@ -4,11 +4,25 @@
  * payload that grows a field, or an event type the page does not know, never breaks it.
  */
 
+import { visibleLines, visibleText } from '../../../src/core/base/visible-text.js';
+
 export type Payload = Readonly<Record<string, unknown>>;
 
 export function text(payload: Payload, key: string): string | undefined {
   const value = payload[key];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A field the page shows as text: hidden characters and escapes visible, lines kept. */
+export function shownLines(payload: Payload, key: string): string | undefined {
+  const value = text(payload, key);
+  return value === undefined ? undefined : visibleLines(value);
+}
+
+/** A field the page shows on one line (a path, a name): every hidden character visible. */
+export function shownLine(payload: Payload, key: string): string | undefined {
+  const value = text(payload, key);
+  return value === undefined ? undefined : visibleText(value);
 }
 
 export function num(payload: Payload, key: string): number | undefined {

@@ -1,6 +1,14 @@
 import type { EventDto } from '../../../src/interfaces/protocol/event-dto.js';
 import { diffLines } from './line-diff.js';
-import { num, parseArgs, record, records, text, type Payload } from './payload-fields.js';
+import {
+  num,
+  parseArgs,
+  record,
+  records,
+  shownLines,
+  text,
+  type Payload,
+} from './payload-fields.js';
 import type {
   AssessedTarget,
   FileChange,
@@ -237,7 +245,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
     case 'session_created':
       timeline.mode = text(payload, 'mode') ?? null;
       timeline.modelProfile = text(payload, 'modelProfile') ?? null;
-      return lifecycle(timeline, event, 'Session created', 'info', text(payload, 'task'));
+      return lifecycle(timeline, event, 'Session created', 'info', shownLines(payload, 'task'));
     case 'session_configured': {
       const configuration = record(payload, 'configuration');
       timeline.graph = configuration ? readWorkflowGraph(configuration) : null;
@@ -254,7 +262,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         event,
         `Workflow failed (${text(payload, 'category') ?? '?'})`,
         'bad',
-        text(payload, 'message'),
+        shownLines(payload, 'message'),
       );
     case 'workflow_cancelled':
       return lifecycle(
@@ -262,7 +270,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         event,
         `Cancelled by ${text(payload, 'by') ?? '?'}`,
         'bad',
-        text(payload, 'reason'),
+        shownLines(payload, 'reason'),
       );
     case 'orchestration_paused':
       return lifecycle(
@@ -270,7 +278,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         event,
         `Paused by ${text(payload, 'by') ?? '?'}`,
         'info',
-        text(payload, 'reason'),
+        shownLines(payload, 'reason'),
       );
     case 'orchestration_resumed':
       return lifecycle(timeline, event, `Resumed by ${text(payload, 'by') ?? '?'}`, 'info');
@@ -280,7 +288,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         event,
         `Refused: ${text(payload, 'command') ?? '?'}`,
         'bad',
-        text(payload, 'message'),
+        shownLines(payload, 'message'),
       );
     case 'stage_started':
       return startStage(timeline, event, payload);
@@ -302,13 +310,13 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       const section = currentSection(timeline, event);
       section.outcome = 'failed';
       section.endedAt = event.timestamp;
-      section.failure = `${text(payload, 'category') ?? '?'}: ${text(payload, 'message') ?? ''}`;
+      section.failure = `${text(payload, 'category') ?? '?'}: ${shownLines(payload, 'message') ?? ''}`;
       return lifecycle(
         timeline,
         event,
         `Stage ${text(payload, 'stageId') ?? ''} failed (${text(payload, 'category') ?? '?'})`,
         'bad',
-        text(payload, 'message'),
+        shownLines(payload, 'message'),
       );
     }
     case 'transition_taken': {
@@ -337,16 +345,16 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       return lifecycle(
         timeline,
         event,
-        `Transition refused (${text(payload, 'reason') ?? '?'})`,
+        `Transition refused (${shownLines(payload, 'reason') ?? '?'})`,
         'bad',
-        text(payload, 'message'),
+        shownLines(payload, 'message'),
       );
     case 'steering_note_added': {
       const stageId = text(payload, 'stageId');
       return push(timeline, event, {
         kind: 'steering',
         ...at,
-        content: text(payload, 'content') ?? '',
+        content: shownLines(payload, 'content') ?? '',
         ...(stageId ? { stageId } : {}),
       });
     }
@@ -356,7 +364,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         ...at,
         phase: text(payload, 'phase') ?? '',
         validator: text(payload, 'validator') ?? '',
-        message: text(payload, 'message') ?? '',
+        message: shownLines(payload, 'message') ?? '',
       });
     case 'inference_completed': {
       const result = record(payload, 'result') ?? {};
@@ -385,15 +393,15 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         outputTokens: 0,
         latencyMs: 0,
         text: '',
-        failure: `${text(payload, 'category') ?? '?'}: ${text(payload, 'message') ?? ''}`,
+        failure: `${text(payload, 'category') ?? '?'}: ${shownLines(payload, 'message') ?? ''}`,
       });
     case 'tool_call_proposed':
       callFor(timeline, event, payload);
       return;
     case 'tool_call_rejected':
       callFor(timeline, event, payload).rejection = {
-        reason: text(payload, 'reason') ?? '',
-        message: text(payload, 'message') ?? '',
+        reason: shownLines(payload, 'reason') ?? '',
+        message: shownLines(payload, 'message') ?? '',
       };
       return;
     case 'tool_call_assessed':
@@ -409,7 +417,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       callFor(timeline, event, payload).approval = {
         state: 'pending',
         tier: text(payload, 'tier') ?? '?',
-        reason: text(payload, 'reason') ?? '',
+        reason: shownLines(payload, 'reason') ?? '',
         sequence: event.sequence,
       };
       return;
@@ -429,7 +437,9 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
               : 'bypassed',
         sequence: event.sequence,
         ...(decider ? { by: decider } : {}),
-        ...(text(payload, 'reason') ? { decisionReason: text(payload, 'reason')! } : {}),
+        ...(shownLines(payload, 'reason')
+          ? { decisionReason: shownLines(payload, 'reason')! }
+          : {}),
       };
       return;
     }
@@ -449,7 +459,7 @@ function readFinding(payload: Payload): Finding {
     ruleId: text(payload, 'ruleId') ?? '',
     severity: text(payload, 'severity') ?? '',
     code: text(payload, 'code') ?? '',
-    message: text(payload, 'message') ?? '',
+    message: shownLines(payload, 'message') ?? '',
     tier: text(payload, 'tier') ?? '',
   };
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import type { RouterFacade, RouterInputMode } from '../../../core/router/router-facade.js';
 import { describeSteeringDelivery } from '../../../core/router/steering-delivery.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
 
@@ -41,12 +42,17 @@ async function exchange(
 export function chatCommand(context: CommandContext): Command {
   return new Command('chat')
     .description('talk to the router about a session; steer it with /steer <note>')
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--ask <question>', 'ask one question and exit')
     .option('--steer <note>', 'send one steering note through the router and exit')
     .action(
-      async (sessionId: string, options: { ask?: string; steer?: string }, command: Command) => {
+      async (
+        typed: string | undefined,
+        options: { ask?: string; steer?: string },
+        command: Command,
+      ) => {
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           if ((await events.lastSequence(sessionId)) === 0)
             throw new UnknownSessionError(sessionId);
           const router = await context.createRouter(events);

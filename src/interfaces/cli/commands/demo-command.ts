@@ -16,47 +16,52 @@ export function demoCommand(context: CommandContext): Command {
     )
     .option('--json', 'print only a JSON summary at the end')
     .action(async (options: { workspace?: string; json?: boolean }, command: Command) => {
-      await withStore(context, command, async ({ events, location }) => {
-        // Loaded on use: `--help` does not pay for the kernel, the tools and the sample.
-        const { runDemo } = await import('./demo-run.js');
-        const report = await runDemo({
-          store: events,
-          correxHome: context.correxHome,
-          clock: context.clock,
-          ids: context.ids,
-          ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
-          ...(options.json === true
-            ? {}
-            : {
-                onEvent: (event) => {
-                  const line = formatEventLine(event);
-                  if (line !== null) context.out(line);
-                },
-              }),
-        });
-        const count = (await events.read(report.sessionId)).length;
-        const problem = demoProblem(report);
-        if (options.json) {
-          context.out(
-            formatJson({ ...report, events: count, store: location, ok: problem === null }),
-          );
-        } else {
-          context.out('');
-          context.out(
-            `session   ${report.sessionId} (${report.status}, ${count} events in ${location})`,
-          );
-          context.out(`workspace ${report.workspace}`);
-          context.out(`tests     node --test ${report.testsPass ? 'passes' : 'FAILS'}`);
-          if (!report.testsPass)
-            context.out(report.testOutput.trimEnd().split('\n').slice(-20).join('\n'));
-          context.out(
-            `next      correx show ${report.sessionId}  |  correx replay ${report.sessionId} --verify  |  correx serve`,
-          );
-        }
-        if (problem !== null) {
-          context.err(`correx: demo failed: ${problem}`);
-          context.fail(1);
-        }
-      });
+      await withStore(
+        context,
+        command,
+        async ({ events, location }) => {
+          // Loaded on use: `--help` does not pay for the kernel, the tools and the sample.
+          const { runDemo } = await import('./demo-run.js');
+          const report = await runDemo({
+            store: events,
+            correxHome: context.correxHome,
+            clock: context.clock,
+            ids: context.ids,
+            ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+            ...(options.json === true
+              ? {}
+              : {
+                  onEvent: (event) => {
+                    const line = formatEventLine(event);
+                    if (line !== null) context.out(line);
+                  },
+                }),
+          });
+          const count = (await events.read(report.sessionId)).length;
+          const problem = demoProblem(report);
+          if (options.json) {
+            context.out(
+              formatJson({ ...report, events: count, store: location, ok: problem === null }),
+            );
+          } else {
+            context.out('');
+            context.out(
+              `session   ${report.sessionId} (${report.status}, ${count} events in ${location})`,
+            );
+            context.out(`workspace ${report.workspace}`);
+            context.out(`tests     node --test ${report.testsPass ? 'passes' : 'FAILS'}`);
+            if (!report.testsPass)
+              context.out(report.testOutput.trimEnd().split('\n').slice(-20).join('\n'));
+            context.out(
+              `next      correx show ${report.sessionId}  |  correx replay ${report.sessionId} --verify  |  correx serve`,
+            );
+          }
+          if (problem !== null) {
+            context.err(`correx: demo failed: ${problem}`);
+            context.fail(1);
+          }
+        },
+        { create: true },
+      );
     });
 }

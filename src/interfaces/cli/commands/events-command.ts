@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { canonicalJson } from '../../../core/events/canonical-json.js';
 import { formatTable } from '../format.js';
@@ -23,17 +24,18 @@ function summarize(payload: Record<string, unknown>): string {
 export function eventsCommand(context: CommandContext): Command {
   return new Command('events')
     .description("print a session's events in order (hash chain verified as they are read)")
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--from <sequence>', 'start at this sequence (default 1)', parseCount)
     .option('--limit <count>', 'at most this many events', parseCount)
     .option('--json', 'print NDJSON: one canonical envelope (with position and hash) per line')
     .action(
       async (
-        sessionId: string,
+        typed: string | undefined,
         options: { from?: number; limit?: number; json?: boolean },
         command: Command,
       ) => {
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           const read = await events.read(sessionId, {
             ...(options.from !== undefined && { afterSequence: Math.max(0, options.from - 1) }),
             ...(options.limit !== undefined && { limit: options.limit }),

@@ -5,19 +5,11 @@ import type { GrantScope } from '../../../core/approvals/approval-events.js';
 import { replay } from '../../../core/events/replay.js';
 import { appendToSession } from '../../../core/kernel/append-decided.js';
 import type { CommandContext } from '../cli-context.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
+import { parsePersonName } from '../person-name-option.js';
 import { formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
-
-function describeScope(scope: GrantScope): string {
-  switch (scope.kind) {
-    case 'command':
-      return `command: ${scope.command}`;
-    case 'path':
-      return `${scope.tool} on ${scope.glob}`;
-    case 'host':
-      return `host: ${scope.host}`;
-  }
-}
+import { describeGrantScope } from '../../always-allow-scope.js';
 
 function parseInstant(value: string): string {
   const time = Date.parse(value);
@@ -30,12 +22,17 @@ function parseInstant(value: string): string {
 export function grantsCommands(context: CommandContext): Command[] {
   const list = new Command('grants')
     .description("list a session's standing approval grants (active ones unless --all)")
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--all', 'include revoked and expired grants')
     .option('--json', 'print JSON')
     .action(
-      async (sessionId: string, options: { all?: boolean; json?: boolean }, command: Command) => {
+      async (
+        typed: string | undefined,
+        options: { all?: boolean; json?: boolean },
+        command: Command,
+      ) => {
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           const { state } = await replay(events, approvalGrantsProjection, sessionId);
           const grants = options.all
             ? Object.values(state.grants)
@@ -48,7 +45,7 @@ export function grantsCommands(context: CommandContext): Command[] {
               ['GRANT', 'SCOPE', 'FOR', 'UNTIL', 'BY', 'STATE'],
               grants.map((grant) => [
                 grant.grantId,
-                describeScope(grant.scope),
+                describeGrantScope(grant.scope),
                 grant.lifetime === 'stage' ? `stage ${grant.stageId ?? '?'}` : 'session',
                 grant.expiresAt ?? 'revoked or session end',
                 grant.by,
@@ -64,18 +61,18 @@ export function grantsCommands(context: CommandContext): Command[] {
     .description(
       'allow one exact command, path pattern or host without asking again (recorded as an event)',
     )
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--command <line>', 'the exact command line to allow')
     .option('--path <glob>', 'a workspace path pattern to allow, with --tool')
     .option('--tool <name>', 'the tool a --path grant is for, e.g. write_file')
     .option('--host <host>', 'a host network tools may reach')
     .option('--stage <stage>', 'only in this stage (default: the whole session)')
     .option('--until <instant>', 'expires at this ISO-8601 instant', parseInstant)
-    .option('--by <name>', 'who grants it (default: $USER)')
+    .option('--by <name>', 'who grants it (default: $USER)', parsePersonName)
     .requiredOption('--reason <text>', 'why, for the audit trail')
     .action(
       async (
-        sessionId: string,
+        typed: string | undefined,
         options: {
           command?: string;
           path?: string;
@@ -106,6 +103,7 @@ export function grantsCommands(context: CommandContext): Command[] {
             'give exactly one of --command, --path (with --tool) or --host',
           );
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           const grantId = `grant-${context.ids.next()}`;
           await appendToSession(context, events, sessionId, {
             type: 'approval_grant_added',
@@ -117,25 +115,30 @@ export function grantsCommands(context: CommandContext): Command[] {
             by: options.by ?? context.user,
             reason: options.reason,
           });
-          context.out(`added ${grantId}: ${describeScope(scopes[0]!)}`);
+          context.out(`added ${grantId}: ${describeGrantScope(scopes[0]!)}`);
         });
       },
     );
 
   const revoke = new Command('revoke')
     .description('revoke a standing approval grant (recorded as an event)')
-    .argument('<session>', 'session id')
-    .argument('<grant>', 'grant id (see `correx grants`)')
-    .option('--by <name>', 'who revokes it (default: $USER)')
+    .argument('[session]', SESSION_ARGUMENT)
+    .argument('[grant]', 'grant id (see `correx grants`)')
+    .option('--by <name>', 'who revokes it (default: $USER)', parsePersonName)
     .option('--reason <text>', 'why, for the audit trail', 'revoked from the command line')
     .action(
       async (
-        sessionId: string,
-        grantId: string,
+        first: string | undefined,
+        second: string | undefined,
         options: { by?: string; reason: string },
         command: Command,
       ) => {
+        const last = (command.optsWithGlobals() as { last?: boolean }).last === true;
+        const [typed, grantId] =
+          last && second === undefined ? [undefined, first] : [first, second];
+        if (grantId === undefined) throw new CorrexError('usage', 'missing the grant id');
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           const { state } = await replay(events, approvalGrantsProjection, sessionId);
           const grant = state.grants[grantId];
           if (grant === undefined)

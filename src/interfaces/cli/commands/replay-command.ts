@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { replaySession } from '../../../core/kernel/replay-session.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
 import { withStore } from '../with-store.js';
@@ -14,7 +15,7 @@ import { parseCount } from './events-command.js';
 export function replayCommand(context: CommandContext): Command {
   return new Command('replay')
     .description('rebuild a session from its log without model or tools, comparing every decision')
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option(
       '--verify',
       'print only the verdict: exit 0 when byte-identical, 1 at the first divergence',
@@ -27,11 +28,12 @@ export function replayCommand(context: CommandContext): Command {
     .option('--json', 'print the report as JSON')
     .action(
       async (
-        sessionId: string,
+        typed: string | undefined,
         options: { verify?: boolean; from?: number; json?: boolean },
         command: Command,
       ) => {
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           if ((await events.lastSequence(sessionId)) === 0)
             throw new UnknownSessionError(sessionId);
           const { nodeSha256 } = await import('../../../infrastructure/system/node-sha256.js');

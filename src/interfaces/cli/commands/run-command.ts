@@ -5,6 +5,7 @@ import { parseDuration } from '../../../core/base/duration.js';
 import type { SessionBudgets } from '../../../core/kernel/budget.js';
 import type { BudgetKind } from '../../../core/sessions/budget-events.js';
 import type { CommandContext } from '../cli-context.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { followSession } from '../follow-session.js';
 import { createSessionProgress } from '../session-progress.js';
 import { withStore } from '../with-store.js';
@@ -17,22 +18,27 @@ async function drive(
   command: Command,
   begin: (host: SessionHost, store: CorrexEventStore) => Promise<HostedRun>,
 ): Promise<void> {
-  await withStore(context, command, async ({ events, location }) => {
-    const progress = createSessionProgress(context, context.terminal);
-    try {
-      const host = await context.createSessionHost({
-        store: events,
-        location,
-        onEvent: progress.onEvent,
-      });
-      const run = await begin(host, events);
-      context.out(`session ${run.sessionId}`);
-      const code = await followSession(context, host, events, run);
-      if (code !== 0) context.fail(code);
-    } finally {
-      progress.dispose();
-    }
-  });
+  await withStore(
+    context,
+    command,
+    async ({ events, location }) => {
+      const progress = createSessionProgress(context, context.terminal);
+      try {
+        const host = await context.createSessionHost({
+          store: events,
+          location,
+          onEvent: progress.onEvent,
+        });
+        const run = await begin(host, events);
+        context.out(`session ${run.sessionId}`);
+        const code = await followSession(context, host, events, run, location);
+        if (code !== 0) context.fail(code);
+      } finally {
+        progress.dispose();
+      }
+    },
+    { create: true },
+  );
 }
 
 type BudgetOptions = { maxTokens?: string; maxCost?: string; maxDuration?: string };
@@ -123,13 +129,14 @@ export function runCommands(context: CommandContext): Command[] {
     .description(
       'continue a paused or interrupted session here, with the configuration it recorded at its start',
     )
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--max-tokens <n>', 'raise the token budget of a session that stopped at it')
     .option('--max-cost <usd>', 'raise its cost budget')
     .option('--max-duration <time>', 'raise its duration budget (90s, 30m, 2h)')
-    .action(async (sessionId: string, options: BudgetOptions, command: Command) => {
+    .action(async (typed: string | undefined, options: BudgetOptions, command: Command) => {
       const budgets = budgetsOf(options);
-      await drive(context, command, async (host) => {
+      await drive(context, command, async (host, store) => {
+        const sessionId = await resolveSessionRef(store, typed, command);
         for (const [budget, limit] of raisedBudgets(budgets))
           await host.command(sessionId, { type: 'raise_budget', budget, limit, by: context.user });
         // A paused session is resumed by a person's command; an interrupted one just needs a driver.

@@ -6,7 +6,13 @@ import type { RouterFacade } from '../../../core/router/router-facade.js';
 import { createCorrexServer } from '../../server/correx-server.js';
 import { LOOPBACK_HOSTS } from '../../server/request-guard.js';
 import { routerPortFrom } from '../../server/router-port.js';
-import { loadOrCreateServerToken } from '../../server/server-token.js';
+import {
+  generateServerToken,
+  loadOrCreateServerToken,
+  rotateServerTokenFile,
+  watchServerTokenFile,
+} from '../../server/server-token.js';
+import { readableLogLine } from '../readable-log-line.js';
 import type { SessionHost } from '../../session-host.js';
 
 export const DEFAULT_SERVE_PORT = 7787;
@@ -26,7 +32,10 @@ export type ServeCommandContext = {
   readonly cwd: string;
   /** The built web page, served at `/` unless `--web` names another folder. */
   readonly webRoot?: string | undefined;
-  openStores(location: string): Promise<{
+  openStores(
+    location: string,
+    options?: { readonly create?: boolean },
+  ): Promise<{
     readonly location: string;
     readonly events: CorrexEventStore;
     close(): Promise<void>;
@@ -56,6 +65,7 @@ type ServeOptions = {
   allowHost?: string[];
   allowOrigin?: string[];
   web?: string;
+  rotateToken?: boolean;
 };
 
 function parsePort(value: string): number {
@@ -98,7 +108,18 @@ export function serveCommand(context: ServeCommandContext): Command {
       collect,
     )
     .option('--web <dir>', 'serve the web page from this folder at / (default: the built one)')
+    .option(
+      '--rotate-token',
+      'write a new token into $CORREX_HOME/server-token and exit; a running server switches to it',
+    )
     .action(async (options: ServeOptions, command: Command) => {
+      if (options.rotateToken) {
+        const rotated = rotateServerTokenFile(context.correxHome);
+        context.out(
+          `new bearer token written to ${rotated.path}; a running correx serve now accepts only it and closes the WebSockets opened with the old one`,
+        );
+        return;
+      }
       const given = options.token ?? context.serverToken;
       const webRoot = options.web ?? context.webRoot;
       const token = loadOrCreateServerToken({
@@ -107,8 +128,14 @@ export function serveCommand(context: ServeCommandContext): Command {
       });
       const location =
         (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
-      const stores = await context.openStores(location);
-      const logger = context.logger ?? pino({ level: 'info' }, pino.destination(2));
+      const stores = await context.openStores(location, { create: true });
+      // One readable line per record on stderr, not raw JSON.
+      const logger =
+        context.logger ??
+        pino(
+          { level: 'info' },
+          { write: (record: string) => context.err(readableLogLine(record)) },
+        );
       // Watching, approving and steering need no model: without one the server still serves,
       // and only questions to the router (and new sessions) say what is missing.
       const router = await context.createRouter?.(stores.events).catch((error: unknown) => {
@@ -140,6 +167,25 @@ export function serveCommand(context: ServeCommandContext): Command {
           });
         });
         const address = await server.listen({ host: options.host, port: options.port });
+        // A token kept in the file follows the file: rewritten (or `serve --rotate-token`), the
+        // old one stops working at once. A file that turns unreadable or insecure locks everyone
+        // out until it is fixed, rather than keeping a token someone meant to revoke.
+        const stopWatching =
+          token.path === null
+            ? () => {}
+            : watchServerTokenFile(token.path, (result) => {
+                if ('token' in result) {
+                  server.rotateToken(result.token);
+                  context.err(
+                    `correx serve: the token changed (${token.path}); old sockets closed`,
+                  );
+                } else {
+                  server.rotateToken(generateServerToken());
+                  context.err(
+                    `correx serve: ${result.error.message}; no token is accepted until the file is fixed`,
+                  );
+                }
+              });
         if (
           !(LOOPBACK_HOSTS as readonly string[]).includes(options.host) &&
           options.host !== '::1'
@@ -149,13 +195,14 @@ export function serveCommand(context: ServeCommandContext): Command {
         context.out(`correx serve: listening on ${address.url} (store ${stores.location})`);
         context.out(
           token.path === null
-            ? 'bearer token: the one given'
-            : `bearer token: ${token.source === 'generated' ? 'generated into' : 'read from'} ${token.path}`,
+            ? `bearer token: the one given (${options.token === undefined ? '$CORREX_SERVER_TOKEN' : '--token'})`
+            : `bearer token: ${token.source === 'generated' ? 'generated into' : 'read from'} ${token.path} (the web page asks for it; rotate with: correx serve --rotate-token)`,
         );
         if (address.resumed.length > 0) {
           context.out(`resumed ${address.resumed.length} session(s) paused by the last shutdown`);
         }
         await stopped;
+        stopWatching();
         context.out(
           'correx serve: stopping; running sessions are paused and resume on the next start',
         );

@@ -4,6 +4,7 @@ import { sessionProjection } from '../../../core/sessions/session-projection.js'
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
+import { drivenStatus } from '../driven-status.js';
 import { parseCount } from './events-command.js';
 
 function clip(text: string, length: number): string {
@@ -29,12 +30,22 @@ export function sessionsCommand(context: CommandContext): Command {
           rows.push({
             ...summary,
             status: state.status,
+            /** What the table shows: `interrupted (nobody driving)` for a running log nobody drives. */
+            shownStatus: await drivenStatus(context, command, summary.sessionId, state.status),
             stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
             pendingApprovals: state.pendingApprovals.length,
             task: state.task,
           });
         }
-        if (options.json) return context.out(formatJson(rows));
+        if (options.json)
+          return context.out(
+            formatJson(
+              rows.map(({ shownStatus, ...row }) => ({
+                ...row,
+                interrupted: shownStatus !== row.status,
+              })),
+            ),
+          );
         if (rows.length === 0) return context.out('no sessions yet');
         context.out(
           formatTable(
@@ -42,8 +53,8 @@ export function sessionsCommand(context: CommandContext): Command {
             rows.map((row) => [
               row.sessionId,
               row.pendingApprovals > 0
-                ? `${row.status} (${row.pendingApprovals} to approve)`
-                : row.status,
+                ? `${row.shownStatus} (${row.pendingApprovals} to approve)`
+                : row.shownStatus,
               row.stage ?? '-',
               String(row.lastSequence),
               row.lastTimestamp,

@@ -5,15 +5,20 @@ import {
 } from '../../../core/inference/model-profile.js';
 import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatEventLine } from '../event-line.js';
 import { formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
+import { drivenStatus } from '../driven-status.js';
+import { visibleText } from '../../../core/base/visible-text.js';
 
 /** Added lines green, removed red, and only on a terminal. */
 function colourDiff(line: string, colour: boolean): string {
+  // A diff line is file content: shown escaped, then coloured by correx.
+  line = visibleText(line);
   if (!colour || line.startsWith('+++') || line.startsWith('---')) return line;
   if (line.startsWith('+')) return `\x1b[32m${line}\x1b[0m`;
   if (line.startsWith('-')) return `\x1b[31m${line}\x1b[0m`;
@@ -35,12 +40,17 @@ export function showCommand(context: CommandContext): Command {
     .description(
       'a readable timeline of a session: stages, tool calls with verdicts, approvals, failures, transitions',
     )
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--json', 'print the session projection as JSON')
     .option('--no-diffs', 'leave out the diffs of file changes')
     .action(
-      async (sessionId: string, options: { json?: boolean; diffs?: boolean }, command: Command) => {
+      async (
+        typed: string | undefined,
+        options: { json?: boolean; diffs?: boolean },
+        command: Command,
+      ) => {
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           let state = sessionProjection.initial();
           const timeline: string[] = [];
           const proposed = new Map<string, { tool: string; argsRaw: string }>();
@@ -79,9 +89,10 @@ export function showCommand(context: CommandContext): Command {
           }
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
           if (options.json) return context.out(formatJson(state));
+          const status = await drivenStatus(context, command, sessionId, state.status);
           const header = [
             `session   ${sessionId}`,
-            `status    ${state.status}${state.activeStage ? ` (in stage ${state.activeStage.stageId})` : ''}`,
+            `status    ${status}${state.activeStage ? ` (in stage ${state.activeStage.stageId})` : ''}${status === state.status ? '' : `; continue with: correx resume ${sessionId}`}`,
             `task      ${state.task ?? '?'}`,
             `workspace ${state.workspace ?? '?'}`,
             `workflow  ${state.workflowId ?? '?'}`,
@@ -117,7 +128,9 @@ export function showCommand(context: CommandContext): Command {
                 : 'no finished stages yet',
               '',
               ...timeline,
-            ].join('\n'),
+            ]
+              .map((line, index) => (index < header.length ? visibleText(line) : line))
+              .join('\n'),
           );
         });
       },

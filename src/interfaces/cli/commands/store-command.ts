@@ -17,7 +17,7 @@ export function storeCommand(context: CommandContext): Command {
     .action(async (options: { from: string; to: string; session?: string[]; json?: boolean }) => {
       const from = await context.openStores(options.from);
       try {
-        const to = await context.openStores(options.to);
+        const to = await context.openStores(options.to, { create: true });
         try {
           const reports = await copySessions({
             from: from.events,

@@ -3,6 +3,7 @@ import { canonicalJson } from '../../../core/events/canonical-json.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatEventLine } from '../event-line.js';
 import { colourLine } from '../session-progress.js';
@@ -19,12 +20,17 @@ const POLL_MS = 250;
 export function tailCommand(context: CommandContext): Command {
   return new Command('tail')
     .description('follow a live session from another terminal until it finishes (Ctrl-C stops)')
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--from <sequence>', 'start at this sequence (default 1)', parseCount)
     .option('--json', 'print NDJSON, one canonical envelope per line')
     .action(
-      async (sessionId: string, options: { from?: number; json?: boolean }, command: Command) => {
+      async (
+        typed: string | undefined,
+        options: { from?: number; json?: boolean },
+        command: Command,
+      ) => {
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           const stop = new AbortController();
           const stopListening = context.onInterrupt(() => stop.abort());
           try {

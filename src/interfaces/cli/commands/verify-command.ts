@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
 import { withStore } from '../with-store.js';
@@ -6,10 +7,11 @@ import { withStore } from '../with-store.js';
 export function verifyCommand(context: CommandContext): Command {
   return new Command('verify')
     .description("recompute a session's hash chain; exits 1 at the first broken link")
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--json', 'print JSON')
-    .action(async (sessionId: string, options: { json?: boolean }, command: Command) => {
+    .action(async (typed: string | undefined, options: { json?: boolean }, command: Command) => {
       await withStore(context, command, async ({ events }) => {
+        const sessionId = await resolveSessionRef(events, typed, command);
         const result = await events.verify(sessionId);
         if (options.json) context.out(formatJson(result));
         else if (result.ok)

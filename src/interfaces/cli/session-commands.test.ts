@@ -140,7 +140,9 @@ describe('what the command line says about a session nobody drives, and refusals
     expect(await h.run('cancel', 's')).toBe(0);
     const before = await h.store.lastSequence('s');
     expect(await h.run('steer', 's', 'too late')).toBe(1);
-    expect(h.err.at(-1)).toMatch(/session s is cancelled; a steering note would never be read/);
+    expect(h.err.at(-1)).toMatch(
+      /session s is cancelled; a steering note could never reach its model/,
+    );
     expect(await h.store.lastSequence('s')).toBe(before);
   });
 

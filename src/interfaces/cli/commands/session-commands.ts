@@ -5,7 +5,6 @@ import { replay } from '../../../core/events/replay.js';
 import type { KernelCommand } from '../../../core/kernel/kernel-input.js';
 import { recordCommand } from '../../../core/kernel/record-command.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
-import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
 import { parsePersonName } from '../person-name-option.js';
@@ -45,15 +44,7 @@ async function record(
 ) {
   await withStore(context, command, async ({ events }) => {
     const sessionId = await resolveSessionRef(events, typed, command);
-    if (kernelCommand.type === 'steer') {
-      // The web page refuses it too: a finished session never reads another note.
-      const { state } = await replay(events, sessionProjection, sessionId);
-      if (isFinalStatus(state.status))
-        throw new CorrexError(
-          'session_finished',
-          `session ${sessionId} is ${state.status}; a steering note would never be read`,
-        );
-    }
+    // A steering note to a finished session is refused by the kernel's command (one place).
     const stored = await recordCommand(context, events, sessionId, kernelCommand);
     if (stored.length === 0)
       return context.out(

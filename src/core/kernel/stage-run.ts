@@ -8,7 +8,7 @@ import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import { isArtifactApproval } from './artifact-approval-id.js';
-import { recordedArtifact } from './artifact-content.js';
+import { answerTextOf, recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
@@ -59,6 +59,8 @@ type TurnIdentity = {
   readonly requestedSequence: number;
   readonly provider: string;
   readonly requestDigest: string;
+  /** The tools the request offered (a finishing tool among them, behind `finishing-tool`). */
+  readonly toolNames: readonly string[];
 };
 
 type Answered = TurnIdentity & {
@@ -139,6 +141,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           requestedSequence: event.sequence,
           provider: payload.provider,
           requestDigest: payload.requestDigest,
+          toolNames: payload.toolNames,
           status: 'requested',
         },
       };
@@ -183,7 +186,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         artifact: {
           hash: payload.hash,
           status: 'proposed',
-          artifact: recordedArtifact(event.sessionId, payload, turn.result.text),
+          artifact: recordedArtifact(event.sessionId, payload, answerTextOf(turn.result)),
           approval: null,
         },
       }));
@@ -286,6 +289,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
                 requestedSequence: event.sequence,
                 provider: 'subagent',
                 requestDigest: '',
+                toolNames: [],
                 status: 'answered',
                 result: ended.answer,
                 inferenceEventId: event.eventId,
@@ -360,6 +364,7 @@ function identityOf(turn: TurnRecord): TurnIdentity {
     requestedSequence: turn.requestedSequence,
     provider: turn.provider,
     requestDigest: turn.requestDigest,
+    toolNames: turn.toolNames,
   };
 }
 

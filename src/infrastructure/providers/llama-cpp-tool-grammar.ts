@@ -106,30 +106,68 @@ export function parseToolEnvelope(
   return { text: output, toolCalls: [] };
 }
 
+/** node-llama-cpp's record of a function call in a model turn, with the result it got. */
+export type LlamaFunctionCallItem = {
+  type: 'functionCall';
+  name: string;
+  params: unknown;
+  result: string;
+  startsNewChunk?: boolean;
+};
+
 export type LlamaChatHistoryItem =
   | { type: 'system'; text: string }
   | { type: 'user'; text: string }
-  | { type: 'model'; response: string[] };
+  | { type: 'model'; response: (string | LlamaFunctionCallItem)[] };
+
+/** What the local prompt says when the conversation ends with tool results, not a user turn. */
+export const CONTINUE_PROMPT = 'Continue from the tool results above.';
 
 /**
- * Splits rendered messages into node-llama-cpp chat history and the final user prompt. The
- * last message must be the user's: a local chat session answers a user turn.
+ * Splits rendered messages into node-llama-cpp chat history and the final user prompt. A model
+ * turn's tool calls become function-call items carrying their results, so the model's own chat
+ * template renders the exchange. A local chat session answers a user turn: when the messages
+ * end with tool results, the prompt is a fixed request to continue.
  */
 export function toLlamaChat(
   messages: readonly InferenceMessage[],
   extraSystem: string | undefined,
 ): { history: LlamaChatHistoryItem[]; prompt: string } {
   const last = messages.at(-1);
-  if (last === undefined || last.role !== 'user') {
-    throw new RangeError('a local model call must end with a user message');
+  if (last === undefined || (last.role !== 'user' && last.role !== 'tool')) {
+    throw new RangeError('a local model call must end with a user message or a tool result');
   }
   const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
   if (extraSystem !== undefined) system.push(extraSystem);
   const history: LlamaChatHistoryItem[] =
     system.length > 0 ? [{ type: 'system', text: system.join('\n\n') }] : [];
-  for (const message of messages.slice(0, -1)) {
+  const results = new Map<string, string>();
+  for (const message of messages)
+    if (message.role === 'tool') results.set(message.callId, message.content);
+  const body = last.role === 'user' ? messages.slice(0, -1) : messages;
+  for (const message of body) {
     if (message.role === 'user') history.push({ type: 'user', text: message.content });
-    if (message.role === 'assistant') history.push({ type: 'model', response: [message.content] });
+    if (message.role !== 'assistant') continue;
+    const response: (string | LlamaFunctionCallItem)[] =
+      message.content === '' ? [] : [message.content];
+    (message.toolCalls ?? []).forEach((call, index) => {
+      response.push({
+        type: 'functionCall',
+        name: call.name,
+        params: paramsOf(call.argsRaw),
+        result: results.get(call.callId) ?? '',
+        ...(index === 0 ? { startsNewChunk: true } : {}),
+      });
+    });
+    history.push({ type: 'model', response });
   }
-  return { history, prompt: last.content };
+  return { history, prompt: last.role === 'user' ? last.content : CONTINUE_PROMPT };
+}
+
+function paramsOf(argsRaw: string): unknown {
+  try {
+    return JSON.parse(argsRaw) as unknown;
+  } catch {
+    return argsRaw;
+  }
 }

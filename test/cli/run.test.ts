@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import {
+  json,
+  sse,
+  startFakeHttpServer,
+  type FakeHttpServer,
+} from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -292,4 +297,61 @@ describe('correx run, approve, replay and tail as processes', () => {
       writeFileSync(join(home, 'harness.yaml'), '');
     }
   });
+
+  it.each([
+    {
+      server: 'a llama-server started without --jinja',
+      status: 500,
+      body: {
+        error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' },
+      },
+      sentence: /start llama-server with --jinja/,
+    },
+    {
+      server: 'a server without the model',
+      status: 404,
+      body: {
+        error: {
+          message: 'The model `served-model` does not exist or you do not have access to it.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'model_not_found',
+        },
+      },
+      sentence: /no such model or endpoint \(HTTP 404\): check the profile's model name/,
+    },
+    {
+      server: 'an endpoint without tool support',
+      status: 400,
+      body: {
+        error: {
+          message: 'registry.ollama.ai/library/gemma:2b does not support tools',
+          type: 'api_error',
+          param: null,
+          code: null,
+        },
+      },
+      sentence: /does not support tool calls/,
+    },
+  ])(
+    'stops at once with exit 2 and one sentence for $server',
+    async ({ status, body, sentence }) => {
+      const server = await startFakeHttpServer();
+      try {
+        server.reply(json(status, body));
+        const dir = workspace(`configuration-${status}`);
+        const result = await correx(home, runArgs(dir, 'auto'), {
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          CORREX_MODEL: 'served-model',
+        });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(sentence);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        // No retries: the server was asked once.
+        expect(server.requests).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

@@ -3,6 +3,7 @@ import type { Artifact } from '../artifacts/artifact.js';
 import { assertNever } from '../base/assert-never.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import type { InferenceFailureCategory } from '../inference/inference-failure.js';
 import type { InferenceResult } from '../inference/inference-result.js';
 import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
@@ -157,7 +158,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         ...identityOf(turn),
         status: 'failed',
         failure: {
-          category: payload.category === 'malformed_response' ? 'inference' : 'provider',
+          category: stageFailureOf(payload.category),
           message: payload.message,
         },
       }));
@@ -356,6 +357,14 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     default:
       return assertNever(payload, 'event folded into a stage attempt');
   }
+}
+
+/** A model call's failure as its stage attempt's (a category new to this release maps 1:1). */
+function stageFailureOf(category: InferenceFailureCategory): FailureCategory {
+  if (category === 'malformed_response') return 'inference';
+  // Only recorded since `configuration` exists; older sessions never carry it.
+  if (category === 'configuration') return 'configuration';
+  return 'provider';
 }
 
 function identityOf(turn: TurnRecord): TurnIdentity {

@@ -17,6 +17,11 @@ export const FAILURE_CATEGORIES = [
    * for the same path in one attempt): a file-writing stage or the recovery stage can create it.
    */
   'workspace_precondition',
+  /**
+   * The model provider is configured so that it cannot serve the stage (see the inference
+   * category of the same name): no retry helps; the operator changes the server or the profile.
+   */
+  'configuration',
 ] as const;
 
 export const FailureCategorySchema = z.enum(FAILURE_CATEGORIES);

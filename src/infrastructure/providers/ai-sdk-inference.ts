@@ -25,6 +25,11 @@ export type AiSdkCallOptions = {
   readonly streaming: boolean;
   /** Credentials to scrub from any message. */
   readonly secrets: readonly (string | undefined)[];
+  /**
+   * The server ignores `response_format: json_schema` (the SDK then sends a schema-less
+   * `json_object`): a response schema is written into the system prompt instead.
+   */
+  readonly schemaInPrompt?: boolean;
 };
 
 /**
@@ -71,7 +76,10 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
   });
   const settings = {
     model,
-    ...toModelMessages(request),
+    ...withSchemaInPrompt(
+      toModelMessages(request),
+      options.schemaInPrompt === true ? request.responseSchema : undefined,
+    ),
     tools: toolSet(request),
     maxRetries: 0,
     maxOutputTokens: request.limits.maxOutputTokens,
@@ -240,6 +248,23 @@ export function toModelMessages(request: InferenceRequest): {
     }
   }
   return system.length === 0 ? { messages } : { system: system.join('\n\n'), messages };
+}
+
+/** What the system prompt says when the response schema cannot travel in `response_format`. */
+export function responseSchemaInstruction(schema: Record<string, unknown>): string {
+  return `Answer with one JSON value and nothing else. It must match this JSON Schema:\n${JSON.stringify(schema)}`;
+}
+
+function withSchemaInPrompt(
+  rendered: { system?: string; messages: ModelMessage[] },
+  schema: Record<string, unknown> | undefined,
+): { system?: string; messages: ModelMessage[] } {
+  if (schema === undefined) return rendered;
+  const instruction = responseSchemaInstruction(schema);
+  return {
+    ...rendered,
+    system: rendered.system === undefined ? instruction : `${rendered.system}\n\n${instruction}`,
+  };
 }
 
 /** A call's arguments as the model sent them: the object, or the raw text when it was none. */

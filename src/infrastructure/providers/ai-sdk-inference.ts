@@ -7,6 +7,7 @@ import {
   wrapLanguageModel,
   type FinishReason as AiFinishReason,
   type ModelMessage,
+  type JSONSchema7,
   type ToolSet,
 } from 'ai';
 import { InferenceError } from '../../core/inference/inference-failure.js';
@@ -14,6 +15,7 @@ import type { InferenceRequest } from '../../core/inference/inference-request.js
 import type { FinishReason, InferenceResult } from '../../core/inference/inference-result.js';
 import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
 import { classifyProviderError } from './classify-provider-error.js';
+import { toWireSchema } from './wire-tool-schema.js';
 
 export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
 
@@ -89,7 +91,11 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
       : { temperature: request.limits.temperature }),
     ...(request.responseSchema === undefined
       ? {}
-      : { output: Output.object({ schema: jsonSchema(request.responseSchema) }) }),
+      : {
+          output: Output.object({
+            schema: jsonSchema(toWireSchema(request.responseSchema) as JSONSchema7),
+          }),
+        }),
   };
   const context = () => ({
     provider: options.provider,
@@ -282,7 +288,7 @@ function toolSet(request: InferenceRequest): ToolSet {
   for (const definition of request.tools) {
     tools[definition.name] = tool({
       description: definition.description,
-      inputSchema: jsonSchema(definition.inputSchema),
+      inputSchema: jsonSchema(toWireSchema(definition.inputSchema) as JSONSchema7),
     });
   }
   return tools;

@@ -11,6 +11,7 @@ import {
   LlamaCppUnavailableError,
 } from './llama-cpp-provider.js';
 import {
+  CONTINUE_PROMPT,
   parseToolEnvelope,
   toGrammarSchema,
   toLlamaChat,
@@ -218,16 +219,64 @@ describe('llama.cpp tool grammar', () => {
       prompt: 'write it',
     });
     expect(() => toLlamaChat([{ role: 'assistant', content: 'x' }], undefined)).toThrow(
-      /must end with a user message/,
+      /must end with a user message or a tool result/,
     );
   });
 
-  it('moves optional properties out of the required set for the grammar compiler', () => {
+  it('spells optional properties out as objects of exactly the declared keys', () => {
     expect(toGrammarSchema(writeFile.inputSchema)).toEqual({
-      type: 'object',
-      properties: { path: { type: 'string' }, content: { type: 'string' } },
-      additionalProperties: { type: 'string', enum: ['create', 'overwrite'] },
-      maxProperties: 3,
+      oneOf: [
+        { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } },
+        {
+          type: 'object',
+          properties: {
+            path: { type: 'string' },
+            content: { type: 'string' },
+            mode: { type: 'string', enum: ['create', 'overwrite'] },
+          },
+        },
+      ],
+    });
+  });
+
+  it('renders tool calls as function-call history items carrying their results', () => {
+    const chat = toLlamaChat(
+      [
+        { role: 'system', content: 'Be careful.' },
+        { role: 'user', content: 'Task: write it' },
+        {
+          role: 'assistant',
+          content: 'Looking first.',
+          toolCalls: [
+            { callId: 'a.1.1.1', name: 'read_file', argsRaw: '{"path":"a"}' },
+            { callId: 'a.1.1.2', name: 'list_dir', argsRaw: '{"path":"."}' },
+          ],
+        },
+        { role: 'tool', callId: 'a.1.1.1', toolName: 'read_file', content: 'A' },
+        { role: 'tool', callId: 'a.1.1.2', toolName: 'list_dir', content: 'a b' },
+      ],
+      undefined,
+    );
+    expect(chat).toEqual({
+      history: [
+        { type: 'system', text: 'Be careful.' },
+        { type: 'user', text: 'Task: write it' },
+        {
+          type: 'model',
+          response: [
+            'Looking first.',
+            {
+              type: 'functionCall',
+              name: 'read_file',
+              params: { path: 'a' },
+              result: 'A',
+              startsNewChunk: true,
+            },
+            { type: 'functionCall', name: 'list_dir', params: { path: '.' }, result: 'a b' },
+          ],
+        },
+      ],
+      prompt: CONTINUE_PROMPT,
     });
   });
 

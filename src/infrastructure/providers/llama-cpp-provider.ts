@@ -9,6 +9,7 @@ import type { InferenceResult } from '../../core/inference/inference-result.js';
 import { createLlamaCppTokenizer } from '../tokenizers/llama-cpp-tokenizer.js';
 import {
   parseToolEnvelope,
+  toGrammarSchema,
   toLlamaChat,
   toolCallEnvelopeSchema,
   toolInstructions,
@@ -166,7 +167,11 @@ export class LlamaCppProvider implements InferenceProvider {
     };
     try {
       const hasTools = request.tools.length > 0;
-      const schema = hasTools ? toolCallEnvelopeSchema(request.tools) : request.responseSchema;
+      const schema = hasTools
+        ? toolCallEnvelopeSchema(request.tools)
+        : request.responseSchema === undefined
+          ? undefined
+          : toGrammarSchema(request.responseSchema);
       const grammar =
         schema === undefined ? undefined : await this.llama.createGrammarForJsonSchema(schema);
       const { history, prompt } = toLlamaChat(

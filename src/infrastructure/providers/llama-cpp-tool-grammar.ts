@@ -1,6 +1,7 @@
 import type { InferenceMessage, ToolDefinition } from '../../core/inference/inference-request.js';
 import type { ToolCallProposal } from '../../core/inference/inference-result.js';
 import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
+import { toWireSchema } from './wire-tool-schema.js';
 
 /**
  * The JSON Schema a local model's output is constrained to when the stage offers tools: either
@@ -26,41 +27,64 @@ export function toolCallEnvelopeSchema(tools: readonly ToolDefinition[]): Record
   return { oneOf: [...calls, answer] };
 }
 
+/** Optional properties up to which every combination is spelled out; past it, fewer forms. */
+const MAX_OPTIONAL_COMBINATIONS = 4;
+
 /**
- * Adapts a tool's JSON Schema to what node-llama-cpp's grammar compiler accepts: it treats every
- * listed property as required and ignores `required`, so optional properties move into
- * `additionalProperties` (any of their schemas, bounded by `maxProperties`). The grammar is
- * then a little looser than the schema; correx validates arguments against the real schema
- * before any tool runs, so looseness here costs a retry, never safety.
+ * Adapts a JSON Schema to node-llama-cpp's grammar compiler, which treats every listed property
+ * as required and ignores `required`. An object with optional properties becomes a `oneOf` of
+ * objects that list exactly the required keys plus a combination of the optional ones, so the
+ * grammar admits only declared keys (with up to four optional keys every combination; with more,
+ * none, each one alone, or all). Large repetition bounds are left out (see `toWireSchema`); correx
+ * validates arguments against the real schema before any tool runs.
  */
 export function toGrammarSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toGrammarSchema);
+  return grammarOf(toWireSchema(schema));
+}
+
+function grammarOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(grammarOf);
   if (typeof schema !== 'object' || schema === null) return schema;
   const {
-    $schema: _dialect,
     required,
     properties,
     additionalProperties: _extra,
     ...rest
   } = schema as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rest)) out[key] = toGrammarSchema(value);
+  for (const [key, value] of Object.entries(rest)) out[key] = grammarOf(value);
   if (typeof properties !== 'object' || properties === null) return out;
   const requiredKeys = new Set(
     Array.isArray(required) ? required.filter((k): k is string => typeof k === 'string') : [],
   );
-  const kept: Record<string, unknown> = {};
-  const optional: unknown[] = [];
-  for (const [key, value] of Object.entries(properties)) {
-    if (requiredKeys.has(key)) kept[key] = toGrammarSchema(value);
-    else optional.push(toGrammarSchema(value));
-  }
-  out.properties = kept;
-  if (optional.length > 0) {
-    out.additionalProperties = optional.length === 1 ? optional[0] : { oneOf: optional };
-    out.maxProperties = Object.keys(kept).length + optional.length;
-  }
-  return out;
+  const entries = Object.entries(properties).map(
+    ([key, value]) => [key, grammarOf(value)] as const,
+  );
+  const optional = entries.filter(([key]) => !requiredKeys.has(key)).map(([key]) => key);
+  const objectWith = (keys: ReadonlySet<string>) => ({
+    ...out,
+    type: 'object',
+    properties: Object.fromEntries(
+      entries.filter(([key]) => requiredKeys.has(key) || keys.has(key)),
+    ),
+  });
+  if (optional.length === 0) return objectWith(new Set());
+  const combinations =
+    optional.length <= MAX_OPTIONAL_COMBINATIONS
+      ? subsetsOf(optional)
+      : [[], ...optional.map((key) => [key]), optional];
+  const description = out.description;
+  return {
+    ...(typeof description === 'string' ? { description } : {}),
+    oneOf: combinations.map((keys) => objectWith(new Set(keys))),
+  };
+}
+
+function subsetsOf(keys: readonly string[]): string[][] {
+  return keys.reduce<string[][]>(
+    (subsets, key) => [...subsets, ...subsets.map((subset) => [...subset, key])],
+    [[]],
+  );
 }
 
 /** Tells the model what the envelope means; appended to the system prompt. */

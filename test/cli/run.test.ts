@@ -88,6 +88,16 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
+    // The quick start (OPENAI_BASE_URL + CORREX_MODEL) sends the stage schema as the finishing
+    // tool's parameters on every request.
+    for (const request of model.requests.slice(-2)) {
+      const tools = (
+        request.body as { tools: { function: { name: string; parameters: unknown } }[] }
+      ).tools;
+      expect(
+        tools.find((tool) => tool.function.name === 'finish_change')?.function.parameters,
+      ).toMatchObject({ required: ['summary', 'filesChanged'] });
+    }
 
     const replay = await correx(home, ['replay', sessionId, '--verify']);
     expect(replay.stdout).toContain('identical');

@@ -7,6 +7,7 @@ import type { InferenceProvider } from '../../core/inference/inference-provider.
 import type { InferenceRequest } from '../../core/inference/inference-request.js';
 import type { InferenceResult } from '../../core/inference/inference-result.js';
 import { createLlamaCppTokenizer } from '../tokenizers/llama-cpp-tokenizer.js';
+import { defaultLocalThreads } from './physical-cores.js';
 import {
   parseToolEnvelope,
   toGrammarSchema,
@@ -48,11 +49,15 @@ type Sequence = { tokenMeter?: { usedInputTokens: number; usedOutputTokens: numb
 type Context = { getSequence(): Sequence; dispose(): Promise<void> };
 type Model = {
   tokenize(text: string): readonly unknown[];
-  createContext(options: { contextSize?: number }): Promise<Context>;
+  createContext(options: {
+    contextSize?: number;
+    batchSize?: number;
+    threads?: number;
+  }): Promise<Context>;
   dispose(): Promise<void>;
 };
 type Llama = {
-  loadModel(options: { modelPath: string; gpuLayers?: number | 'auto' }): Promise<Model>;
+  loadModel(options: { modelPath: string; gpuLayers?: number | 'auto' | 'max' }): Promise<Model>;
   createGrammarForJsonSchema(schema: unknown): Promise<Grammar>;
   dispose(): Promise<void>;
 };
@@ -71,6 +76,14 @@ export type LlamaCppProviderOptions = {
   readonly contextSize?: number;
   /** `false` runs on CPU only; default `auto`. */
   readonly gpu?: false | 'auto';
+  /** CPU threads of a generation; default every physical core but one (at least 1). */
+  readonly threads?: number;
+  /** Layers offloaded to the GPU: a number, `max`, or `auto` (node-llama-cpp decides; default). */
+  readonly gpuLayers?: number | 'auto' | 'max';
+  /** Tokens evaluated per batch while reading the prompt; default node-llama-cpp's. */
+  readonly batchSize?: number;
+  /** Upper bound on one call, below the kernel's inference timeout when smaller. */
+  readonly timeoutMs?: number;
   /** For tests: where to import node-llama-cpp from. */
   readonly importModule?: () => Promise<unknown>;
 };
@@ -95,6 +108,7 @@ export class LlamaCppProvider implements InferenceProvider {
     private readonly sequence: Sequence,
     name: string,
     private readonly modelName: string,
+    private readonly timeoutMs: number | undefined,
   ) {
     this.name = name;
     this.tokenizer = createLlamaCppTokenizer(model, modelName);
@@ -113,10 +127,15 @@ export class LlamaCppProvider implements InferenceProvider {
     const llama = await module.getLlama({ gpu: options.gpu ?? 'auto' });
     let model: Model | undefined;
     try {
-      model = await llama.loadModel({ modelPath: options.modelPath });
-      const context = await model.createContext(
-        options.contextSize === undefined ? {} : { contextSize: options.contextSize },
-      );
+      model = await llama.loadModel({
+        modelPath: options.modelPath,
+        ...(options.gpuLayers === undefined ? {} : { gpuLayers: options.gpuLayers }),
+      });
+      const context = await model.createContext({
+        threads: options.threads ?? defaultLocalThreads(),
+        ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
+        ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+      });
       const modelName = basename(options.modelPath);
       return new LlamaCppProvider(
         module,
@@ -126,6 +145,7 @@ export class LlamaCppProvider implements InferenceProvider {
         context.getSequence(),
         options.name ?? `llama-cpp:${modelName}`,
         modelName,
+        options.timeoutMs,
       );
     } catch (error) {
       // A half-loaded model still holds native memory: release what was created.
@@ -152,7 +172,11 @@ export class LlamaCppProvider implements InferenceProvider {
         message: 'the model was disposed',
       });
     const started = performance.now();
-    const timeout = AbortSignal.timeout(request.limits.timeoutMs);
+    const timeoutMs = Math.min(
+      request.limits.timeoutMs,
+      this.timeoutMs ?? Number.POSITIVE_INFINITY,
+    );
+    const timeout = AbortSignal.timeout(timeoutMs);
     const combined = AbortSignal.any(signal === undefined ? [timeout] : [signal, timeout]);
     const sequence = this.sequence;
     // One session per call over the shared sequence; the history is set from the request, and
@@ -218,7 +242,7 @@ export class LlamaCppProvider implements InferenceProvider {
         throw new InferenceError({
           category: 'timeout',
           provider: this.name,
-          message: `no answer within ${request.limits.timeoutMs} ms`,
+          message: `no answer within ${timeoutMs} ms`,
         });
       const message = error instanceof Error ? error.message : String(error);
       throw new InferenceError({

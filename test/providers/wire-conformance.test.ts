@@ -305,3 +305,52 @@ describe('the JSON answer of a profile without tool calling', () => {
     expect(body.messages[0]!.content).toContain(responseSchemaInstruction(schema));
   });
 });
+
+describe('token usage from the wire', () => {
+  it('records input (cached included), cached input and output separately: OpenAI-compatible', async () => {
+    server.reply(
+      json(200, {
+        ...chatCompletion({ content: 'ok' }),
+        usage: {
+          prompt_tokens: 852,
+          completion_tokens: 7,
+          total_tokens: 859,
+          prompt_tokens_details: { cached_tokens: 800 },
+        },
+      }),
+    );
+    const provider = createOpenAICompatibleProvider({
+      name: 'p',
+      baseURL: `${server.url}/v1`,
+      streaming: false,
+    });
+    const result = await provider.infer({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [],
+      limits: { maxOutputTokens: 8, timeoutMs: 5_000 },
+    });
+    expect(result.usage).toEqual({ inputTokens: 852, cachedInputTokens: 800, outputTokens: 7 });
+  });
+
+  it('records input (cached included), cached input and output separately: Anthropic', async () => {
+    server.reply(
+      json(200, {
+        ...message({ text: 'ok' }),
+        usage: { input_tokens: 52, cache_read_input_tokens: 800, output_tokens: 7 },
+      }),
+    );
+    const provider = createAnthropicProvider({
+      apiKey: 'k',
+      baseURL: `${server.url}/v1`,
+      streaming: false,
+    });
+    const result = await provider.infer({
+      model: 'claude-served',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [],
+      limits: { maxOutputTokens: 8, timeoutMs: 5_000 },
+    });
+    expect(result.usage).toEqual({ inputTokens: 852, cachedInputTokens: 800, outputTokens: 7 });
+  });
+});

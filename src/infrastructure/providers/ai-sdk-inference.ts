@@ -121,7 +121,13 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
       text: outcome.text,
       toolCalls,
       finishReason: mapFinishReason(outcome.finishReason),
-      usage: { inputTokens: outcome.inputTokens ?? 0, outputTokens: outcome.outputTokens ?? 0 },
+      usage: {
+        inputTokens: outcome.inputTokens ?? 0,
+        ...(outcome.cachedInputTokens === undefined
+          ? {}
+          : { cachedInputTokens: outcome.cachedInputTokens }),
+        outputTokens: outcome.outputTokens ?? 0,
+      },
       modelId: outcome.modelId || request.model,
       latencyMs: Math.round(performance.now() - started),
     };
@@ -136,6 +142,7 @@ type Outcome = {
   toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
   finishReason: AiFinishReason;
   inputTokens: number | undefined;
+  cachedInputTokens: number | undefined;
   outputTokens: number | undefined;
   modelId: string;
 };
@@ -147,6 +154,7 @@ async function generate(settings: Settings): Promise<Outcome> {
     toolCalls: result.toolCalls,
     finishReason: result.finishReason,
     inputTokens: result.usage.inputTokens,
+    cachedInputTokens: result.usage.inputTokenDetails.cacheReadTokens,
     outputTokens: result.usage.outputTokens,
     modelId: result.response.modelId,
   };
@@ -158,6 +166,7 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
   const toolCalls: Outcome['toolCalls'] = [];
   let finish: { reason: AiFinishReason; raw: string | undefined } | undefined;
   let inputTokens: number | undefined;
+  let cachedInputTokens: number | undefined;
   let outputTokens: number | undefined;
   for await (const part of result.fullStream) {
     switch (part.type) {
@@ -170,6 +179,7 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
       case 'finish':
         finish = { reason: part.finishReason, raw: part.rawFinishReason };
         inputTokens = part.totalUsage.inputTokens;
+        cachedInputTokens = part.totalUsage.inputTokenDetails.cacheReadTokens;
         outputTokens = part.totalUsage.outputTokens;
         break;
       case 'error':
@@ -194,6 +204,7 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
     toolCalls,
     finishReason: finish.reason,
     inputTokens,
+    cachedInputTokens,
     outputTokens,
     modelId: response.modelId,
   };

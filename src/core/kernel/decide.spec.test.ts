@@ -10,7 +10,9 @@ import { builtinTools } from '../tools/builtin-tools.js';
 import { defaultCodingWorkflow } from '../transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
+import { canonicalJson } from '../events/canonical-json.js';
 import type { KernelBehaviour } from './behaviour.js';
+import { FINISHING_TOOL, NATIVE_TOOL_TRANSCRIPT } from './kernel-flags.js';
 import { createKernelConfig, type KernelConfig } from './kernel-config.js';
 
 /*
@@ -291,6 +293,30 @@ describe('the kernel as a decider', () => {
     expect(finish?.inputSchema).toEqual(implementOnly.stages.get('implement')?.artifact.schema);
     expect(infer.request.responseSchema).toBeUndefined();
     expect(infer.request.messages[0]?.content).toContain('call the tool `finish_note` alone');
+  });
+
+  it('charges the tool definitions to the budget and the estimate behind budget-request-definitions', () => {
+    const without = configFor(
+      implementOnly,
+      {},
+      {
+        kernelVersion: 2,
+        flags: new Set([NATIVE_TOOL_TRANSCRIPT.name, FINISHING_TOOL.name]),
+      },
+    );
+    const estimate = (c: KernelConfig) =>
+      (requested(c).at(-1) as { tokenEstimate: number }).tokenEstimate;
+    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
+    const decision = kernelSpecification(config)
+      .given(...start.slice(0, -1))
+      .when(start.at(-1)!).decision;
+    const infer = decision.effect;
+    if (infer?.type !== 'infer') throw new Error('expected a model call');
+    const definitions = config.tokenizer.count(
+      canonicalJson({ tools: infer.request.tools, responseSchema: null } as never),
+    );
+    expect(definitions).toBeGreaterThan(100);
+    expect(estimate(config) - estimate(without)).toBe(definitions);
   });
 
   it('refuses a plain-text answer when the finishing tool is due, naming the tool', () => {

@@ -22,5 +22,20 @@ export const FINISHING_TOOL = defineBehaviourFlag({
     'a tool-calling stage ends by calling finish_<artifact> whose parameters are the artifact schema',
 });
 
+/**
+ * The context budget of a stage request also pays for what travels beside the messages: the tool
+ * definitions and the response schema (a provider renders them into the prompt too), so the pack
+ * plus them fits the window and `tokenEstimate` counts them.
+ */
+export const BUDGET_REQUEST_DEFINITIONS = defineBehaviourFlag({
+  name: 'budget-request-definitions',
+  description:
+    'the context budget and token estimate of a request include its tool definitions and response schema',
+});
+
 /** The behaviour flags the kernel's stage requests and answers branch on. */
-export const kernelFlags: readonly BehaviourFlag[] = [NATIVE_TOOL_TRANSCRIPT, FINISHING_TOOL];
+export const kernelFlags: readonly BehaviourFlag[] = [
+  NATIVE_TOOL_TRANSCRIPT,
+  FINISHING_TOOL,
+  BUDGET_REQUEST_DEFINITIONS,
+];

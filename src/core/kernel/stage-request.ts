@@ -12,7 +12,11 @@ import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { finishingToolDefinition, finishingToolName } from './finishing-tool.js';
 import type { KernelConfig } from './kernel-config.js';
-import { FINISHING_TOOL, NATIVE_TOOL_TRANSCRIPT } from './kernel-flags.js';
+import {
+  BUDGET_REQUEST_DEFINITIONS,
+  FINISHING_TOOL,
+  NATIVE_TOOL_TRANSCRIPT,
+} from './kernel-flags.js';
 import type { KernelState, StageRunState } from './kernel-state.js';
 import { renderNativeTranscript } from './native-transcript.js';
 import type { NativeTurn } from './transcript.js';
@@ -65,12 +69,30 @@ export function buildStageRequest(
   const flags = config.behaviour.flags;
   // A tool-calling profile ends the stage with a call; one without keeps the JSON answer.
   const finishing = flags.has(FINISHING_TOOL.name) && profile.capabilities.includes('tool_calling');
+  const definitions = [
+    ...tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: toolArgsJsonSchema(tool),
+    })),
+    ...(finishing ? [finishingToolDefinition(stage)] : []),
+  ];
+  const responseSchema = finishing ? undefined : stage.artifact.schema;
+  // What travels beside the messages costs context too (behind `budget-request-definitions`).
+  const definitionTokens = flags.has(BUDGET_REQUEST_DEFINITIONS.name)
+    ? config.tokenizer.count(
+        canonicalJson({ tools: definitions, responseSchema: responseSchema ?? null }),
+      )
+    : 0;
   const built = safeBuildContextPack(
     {
       stageId: stage.id,
       candidates: candidatesFor(state, stage, run, beforeSequence, finishing),
     },
-    { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },
+    {
+      maxTokens: profile.contextWindow,
+      reserveForOutput: profile.maxOutputTokens + definitionTokens,
+    },
     config.tokenizer,
     { hash: config.sha256 },
   );
@@ -81,15 +103,8 @@ export function buildStageRequest(
   const request: InferenceRequest = {
     model: profile.model,
     messages,
-    tools: [
-      ...tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: toolArgsJsonSchema(tool),
-      })),
-      ...(finishing ? [finishingToolDefinition(stage)] : []),
-    ],
-    ...(finishing ? {} : { responseSchema: stage.artifact.schema }),
+    tools: definitions,
+    ...(responseSchema === undefined ? {} : { responseSchema }),
     limits: {
       maxOutputTokens: profile.maxOutputTokens,
       timeoutMs: config.limits.inferenceTimeoutMs,
@@ -108,7 +123,7 @@ export function buildStageRequest(
       profileId: profile.id,
       packDigest: contextPackDigest(messages, config.sha256),
       requestDigest: inferenceRequestDigest(request, config.sha256),
-      tokenEstimate: built.pack.totalTokens,
+      tokenEstimate: built.pack.totalTokens + definitionTokens,
       toolNames: request.tools.map((tool) => tool.name),
       manifest: built.pack.manifest,
     },

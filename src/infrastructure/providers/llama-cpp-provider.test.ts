@@ -143,6 +143,19 @@ describe('local inference settings', () => {
     ).toBe(availableParallelism());
   });
 
+  it('compiles a grammar once for the tools a stage offers turn after turn', async () => {
+    const fake = fakeNodeLlamaCpp(() => Promise.resolve('{"type":"answer","text":"ok"}'));
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+    });
+    await provider.infer(request());
+    await provider.infer(request());
+    await provider.dispose();
+    expect(fake.log.filter((line) => line.startsWith('grammar'))).toHaveLength(1);
+    expect(fake.log.filter((line) => line.startsWith('prompt'))).toHaveLength(2);
+  });
+
   it('ends a call at the profile timeout when it is below the kernel timeout', async () => {
     const fake = fakeNodeLlamaCpp(
       (_prompt, signal) =>

@@ -99,6 +99,7 @@ export class LlamaCppProvider implements InferenceProvider {
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
   private calls = 0;
+  private readonly grammars = new Map<string, Promise<Grammar>>();
 
   private constructor(
     private readonly module: LlamaModule,
@@ -196,8 +197,7 @@ export class LlamaCppProvider implements InferenceProvider {
         : request.responseSchema === undefined
           ? undefined
           : toGrammarSchema(request.responseSchema);
-      const grammar =
-        schema === undefined ? undefined : await this.llama.createGrammarForJsonSchema(schema);
+      const grammar = schema === undefined ? undefined : await this.grammarFor(schema);
       const { history, prompt } = toLlamaChat(
         request.messages,
         hasTools ? toolInstructions(request.tools) : undefined,
@@ -253,6 +253,21 @@ export class LlamaCppProvider implements InferenceProvider {
     } finally {
       session.dispose();
     }
+  }
+
+  /**
+   * A stage offers the same tools turn after turn: its grammar is compiled once, not per call
+   * (compiling runs on the event loop).
+   */
+  private grammarFor(schema: unknown): Promise<Grammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammars.get(key);
+    if (grammar === undefined) {
+      grammar = this.llama.createGrammarForJsonSchema(schema);
+      grammar.catch(() => this.grammars.delete(key));
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
   }
 
   /** Releases the context, the model and the llama.cpp backend. Idempotent. */

@@ -5,7 +5,8 @@ import { toWireSchema } from './wire-tool-schema.js';
 
 /**
  * The JSON Schema a local model's output is constrained to when the stage offers tools: either
- * one call of a declared tool with arguments matching its schema, or a plain answer. Grammar-
+ * one call of a declared tool with arguments matching its schema, or a plain answer (none when a
+ * finishing tool is offered: the stage's result is then a call too). Grammar-
  * constrained decoding makes a model without native function calling still produce a
  * well-formed call.
  */
@@ -24,7 +25,9 @@ export function toolCallEnvelopeSchema(tools: readonly ToolDefinition[]): Record
     },
     required: ['type', 'name', 'arguments'],
   }));
-  return { oneOf: [...calls, answer] };
+  // A stage that ends with a finishing tool accepts no plain answer: the grammar leaves it out.
+  const finishing = tools.some((tool) => tool.name.startsWith('finish_'));
+  return { oneOf: finishing ? calls : [...calls, answer] };
 }
 
 /** Optional properties up to which every combination is spelled out; past it, fewer forms. */

@@ -17,6 +17,22 @@ import {
   type LlamaChatHistoryItem,
 } from './llama-cpp-tool-grammar.js';
 
+/**
+ * A call's usage: the meter counts only the prompt tokens it evaluated, so the prompt's size is
+ * what the sequence holds minus the answer, and the difference is the prefix reused from the
+ * previous call (llama.cpp's cache).
+ */
+function localUsage(
+  sequence: Sequence,
+  before: { input: number; output: number },
+): { inputTokens: number; cachedInputTokens?: number; outputTokens: number } {
+  const evaluated = (sequence.tokenMeter?.usedInputTokens ?? 0) - before.input;
+  const outputTokens = (sequence.tokenMeter?.usedOutputTokens ?? 0) - before.output;
+  if (sequence.contextTokens === undefined) return { inputTokens: evaluated, outputTokens };
+  const inputTokens = Math.max(evaluated, sequence.contextTokens.length - outputTokens);
+  return { inputTokens, cachedInputTokens: inputTokens - evaluated, outputTokens };
+}
+
 /** node-llama-cpp is an optional dependency and is not installed (or its binary did not load). */
 export class LlamaCppUnavailableError extends CorrexError {
   constructor(options?: { cause?: unknown }) {
@@ -45,7 +61,11 @@ type ChatSession = {
   ): Promise<{ responseText: string; stopReason: string }>;
   dispose(): void;
 };
-type Sequence = { tokenMeter?: { usedInputTokens: number; usedOutputTokens: number } };
+type Sequence = {
+  tokenMeter?: { usedInputTokens: number; usedOutputTokens: number };
+  /** Every token the sequence holds now: the whole prompt (reused prefix included) and the answer. */
+  readonly contextTokens?: readonly unknown[];
+};
 type Context = { getSequence(): Sequence; dispose(): Promise<void> };
 type Model = {
   tokenize(text: string): readonly unknown[];
@@ -224,10 +244,7 @@ export class LlamaCppProvider implements InferenceProvider {
             : parsed.toolCalls.length > 0
               ? 'tool_calls'
               : 'stop',
-        usage: {
-          inputTokens: (sequence.tokenMeter?.usedInputTokens ?? 0) - before.input,
-          outputTokens: (sequence.tokenMeter?.usedOutputTokens ?? 0) - before.output,
-        },
+        usage: localUsage(sequence, before),
         modelId: this.modelName,
         latencyMs: Math.round(performance.now() - started),
       };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
 import { writeTinyGguf } from '../support/tiny-gguf.js';
-import { correx } from './cli-process.js';
+import { correx, startCorrex } from './cli-process.js';
 
 /*
  * `correx run` end to end on an in-process GGUF model that the test writes itself (random
@@ -48,7 +48,82 @@ it.runIf(!available && process.env.CI === 'true')('has node-llama-cpp under CI',
   expect.fail('node-llama-cpp or its prebuilt @node-llama-cpp/* binary is missing under CI=true');
 });
 
+/** A stage whose answer the grammar forces to be long (64 strings of at least 64 characters). */
+const ENDLESS = WORKFLOW.replace('id: say-done', 'id: endless').replace(
+  'status: { enum: [done] }',
+  'status: { type: array, minItems: 64, items: { type: string, minLength: 64 } }',
+);
+
+function setup(maxOutputTokens: number) {
+  const root = realpathSync(tempDir('correx-local-model-'));
+  const home = join(root, 'home');
+  const workspace = join(root, 'workspace');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  const model = join(root, 'tiny.gguf');
+  writeTinyGguf(model);
+  writeFileSync(join(root, 'say-done.yaml'), WORKFLOW);
+  writeFileSync(join(root, 'endless.yaml'), ENDLESS);
+  writeFileSync(
+    join(home, 'harness.yaml'),
+    [
+      'mode: auto',
+      'providers:',
+      '  local:',
+      '    kind: llama-cpp',
+      `    modelPath: ${model}`,
+      '    gpu: false',
+      '    threads: 1',
+      '    contextSize: 16384',
+      'models:',
+      '  - id: tiny',
+      '    provider: local',
+      '    model: tiny',
+      '    capabilities: [tool_calling]',
+      '    contextWindow: 16384',
+      `    maxOutputTokens: ${maxOutputTokens}`,
+      '',
+    ].join('\n'),
+  );
+  return { root, home, workspace };
+}
+
 describe.skipIf(!available)('correx run on a local GGUF model', () => {
+  it('stops a running local generation on Ctrl-C, with no event after workflow_cancelled', async () => {
+    const { root, home, workspace } = setup(12000);
+    const running = startCorrex(home, [
+      'run',
+      'write forever',
+      '--workspace',
+      workspace,
+      '--workflow',
+      join(root, 'endless.yaml'),
+    ]);
+    const [, sessionId] = await running.waitFor(/^session (\S+)$/m);
+    // Ctrl-C twice while the model generates: pause after this step, then cancel it (the
+    // second once the first is acknowledged: the OS merges signals sent back to back).
+    running.child.kill('SIGINT');
+    while (!running.output().includes('pausing after the current step'))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    running.child.kill('SIGINT');
+    const result = await running.exited;
+    expect(result.stdout).toContain(`session ${sessionId} cancelled`);
+    const events = await correx(home, ['events', sessionId!, '--json']);
+    const types = events.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { payload: { type: string } }).payload.type);
+    expect(types.at(-1)).toBe('workflow_cancelled');
+    expect(types.filter((type) => type === 'workflow_cancelled')).toHaveLength(1);
+    // The cancel cut a generation short: its request has no result recorded, before or after.
+    const lastRequest = types.lastIndexOf('inference_requested');
+    expect(lastRequest).toBeGreaterThan(-1);
+    expect(types.slice(lastRequest)).not.toContain('inference_completed');
+    expect(types.slice(lastRequest)).not.toContain('inference_failed');
+    const replay = await correx(home, ['replay', sessionId!, '--verify']);
+    expect(replay.code).toBe(0);
+  });
+
   it('finishes the stage with a grammar-constrained finishing call, and replays identically', async () => {
     const root = realpathSync(tempDir('correx-local-model-'));
     const home = join(root, 'home');

@@ -157,11 +157,18 @@ describe('correx run, approve, replay and tail as processes', () => {
       (request, response) =>
         void setTimeout(
           () =>
-            sse(chatCompletionStream({ text: ['{"summary":"nothing","filesChanged":[]}'] }))(
-              request,
-              response,
-            ),
-          2_000,
+            sse(
+              chatCompletionStream({
+                toolCalls: [
+                  {
+                    id: 'call_1',
+                    name: 'finish_change',
+                    arguments: '{"summary":"nothing","filesChanged":[]}',
+                  },
+                ],
+              }),
+            )(request, response),
+          6_000,
         ),
     );
     const dir = workspace('busy');

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { createCountingIdSource } from '../src/core/base/id-source.js';
 import { createSteppingClock } from '../src/core/base/clock.js';
-import { correxEventCatalog } from '../src/core/event-catalog.js';
+import { correxEventCatalog, type CorrexEvent } from '../src/core/event-catalog.js';
+import { kernelProjection, runOf } from '../src/core/kernel/kernel-state.js';
+import { buildStageRequest } from '../src/core/kernel/stage-request.js';
 import { createInMemoryEventStore } from '../src/core/events/in-memory-event-store.js';
 import type { InferenceProvider } from '../src/core/inference/inference-provider.js';
 import { createInferenceRouter } from '../src/core/inference/inference-router.js';
@@ -70,10 +72,22 @@ function benchModel(turns: number): InferenceProvider {
     infer(request) {
       turn += 1;
       const finish = turn > turns;
+      const artifact = JSON.stringify({ summary: 'looked', filesChanged: [] });
+      // The stage ends with its finishing tool when the request offers one, else with JSON text.
+      const finishing = request.tools.some((tool) => tool.name === 'finish_change');
       return Promise.resolve({
-        text: finish ? JSON.stringify({ summary: 'looked', filesChanged: [] }) : '',
+        text: finish && !finishing ? artifact : '',
         toolCalls: finish
-          ? []
+          ? finishing
+            ? [
+                {
+                  callId: 'finish',
+                  name: 'finish_change',
+                  argsRaw: artifact,
+                  args: JSON.parse(artifact) as Record<string, unknown>,
+                },
+              ]
+            : []
           : Array.from({ length: CALLS_PER_TURN }, (_unused, index) => ({
               callId: `t${turn}-${index}`,
               name: 'list_dir',
@@ -203,7 +217,16 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     'events/s',
     shortReplay,
   );
-  return [baseline, cycle, replayRow, shortCycle, longCycle, shortReplay, longReplay];
+  return [
+    baseline,
+    cycle,
+    replayRow,
+    requestBuildRow(recorded.config, all, baseline),
+    shortCycle,
+    longCycle,
+    shortReplay,
+    longReplay,
+  ];
 }
 
 async function replaySeconds(recorded: Awaited<ReturnType<typeof recordSession>>): Promise<number> {
@@ -211,4 +234,35 @@ async function replaySeconds(recorded: Awaited<ReturnType<typeof recordSession>>
   const report = await replaySession(recorded.store, 'bench', recorded.config);
   if (!report.ok) throw new Error(`bench replay diverged at ${report.divergence.sequence}`);
   return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/**
+ * The harness's own cost of one model call: building the stage request (routing, the budgeted
+ * pack over the attempt's whole transcript, the native tool conversation, both digests) from the
+ * state just before the session's last model call, whose transcript holds every earlier call.
+ */
+function requestBuildRow(
+  config: KernelConfig,
+  events: readonly CorrexEvent[],
+  baseline: BenchRow,
+): BenchRow {
+  const last = events.findLastIndex((event) => event.payload.type === 'inference_requested');
+  let state = kernelProjection.initial();
+  for (const event of events.slice(0, last)) state = kernelProjection.evolve(state, event);
+  const run = runOf(state);
+  const stage = config.workflow.stages.get('implement');
+  if (run === null || stage === undefined) throw new Error('bench state has no running stage');
+  const repeats = 50;
+  const start = process.hrtime.bigint();
+  for (let index = 0; index < repeats; index += 1) {
+    const built = buildStageRequest(config, state, stage, run, `bench.${index}`);
+    if (!built.ok) throw new Error(built.message);
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return row(
+    `stage request build (${run.transcript.length} transcript entries, native)`,
+    repeats / seconds,
+    'requests/s',
+    baseline,
+  );
 }

@@ -3,6 +3,7 @@ import { runChangeRecordBench } from './change-record-bench.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
+import { runLocalModelBench } from './local-model-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { runServerFanoutBench } from './server-fanout.js';
@@ -15,7 +16,7 @@ import { runServerFanoutBench } from './server-fanout.js';
 const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-/** `--only kernel` (or store, postgres, context, server, sandbox, changes) runs one section. */
+/** `--only kernel` (or store, postgres, context, server, sandbox, changes, local) runs one section. */
 const wanted = (section: string) => only === undefined || only === section;
 
 if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
@@ -25,6 +26,10 @@ if (wanted('postgres')) {
 }
 if (wanted('context')) printTable('Context packs', await runContextBench({ quick }));
 if (wanted('kernel')) printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
+if (wanted('local')) {
+  const local = await runLocalModelBench({ quick });
+  if (local.length > 0) printTable('Local model (node-llama-cpp, tiny GGUF)', local);
+}
 if (wanted('server'))
   printTable('Server fan-out (WebSocket, in-memory store)', await runServerFanoutBench({ quick }));
 if (wanted('sandbox')) {

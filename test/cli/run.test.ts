@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import {
+  json,
+  sse,
+  startFakeHttpServer,
+  type FakeHttpServer,
+} from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -83,6 +88,16 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
+    // The quick start (OPENAI_BASE_URL + CORREX_MODEL) sends the stage schema as the finishing
+    // tool's parameters on every request.
+    for (const request of model.requests.slice(-2)) {
+      const tools = (
+        request.body as { tools: { function: { name: string; parameters: unknown } }[] }
+      ).tools;
+      expect(
+        tools.find((tool) => tool.function.name === 'finish_change')?.function.parameters,
+      ).toMatchObject({ required: ['summary', 'filesChanged'] });
+    }
 
     const replay = await correx(home, ['replay', sessionId, '--verify']);
     expect(replay.stdout).toContain('identical');
@@ -142,11 +157,18 @@ describe('correx run, approve, replay and tail as processes', () => {
       (request, response) =>
         void setTimeout(
           () =>
-            sse(chatCompletionStream({ text: ['{"summary":"nothing","filesChanged":[]}'] }))(
-              request,
-              response,
-            ),
-          2_000,
+            sse(
+              chatCompletionStream({
+                toolCalls: [
+                  {
+                    id: 'call_1',
+                    name: 'finish_change',
+                    arguments: '{"summary":"nothing","filesChanged":[]}',
+                  },
+                ],
+              }),
+            )(request, response),
+          6_000,
         ),
     );
     const dir = workspace('busy');
@@ -294,4 +316,61 @@ describe('correx run, approve, replay and tail as processes', () => {
       writeFileSync(join(home, 'harness.yaml'), '');
     }
   });
+
+  it.each([
+    {
+      server: 'a llama-server started without --jinja',
+      status: 500,
+      body: {
+        error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' },
+      },
+      sentence: /start llama-server with --jinja/,
+    },
+    {
+      server: 'a server without the model',
+      status: 404,
+      body: {
+        error: {
+          message: 'The model `served-model` does not exist or you do not have access to it.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'model_not_found',
+        },
+      },
+      sentence: /no such model or endpoint \(HTTP 404\): check the profile's model name/,
+    },
+    {
+      server: 'an endpoint without tool support',
+      status: 400,
+      body: {
+        error: {
+          message: 'registry.ollama.ai/library/gemma:2b does not support tools',
+          type: 'api_error',
+          param: null,
+          code: null,
+        },
+      },
+      sentence: /does not support tool calls/,
+    },
+  ])(
+    'stops at once with exit 2 and one sentence for $server',
+    async ({ status, body, sentence }) => {
+      const server = await startFakeHttpServer();
+      try {
+        server.reply(json(status, body));
+        const dir = workspace(`configuration-${status}`);
+        const result = await correx(home, runArgs(dir, 'auto'), {
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          CORREX_MODEL: 'served-model',
+        });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(sentence);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        // No retries: the server was asked once.
+        expect(server.requests).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

@@ -27,6 +27,7 @@ import {
   createScriptedProvider,
   type ScriptedTurn,
 } from '../../src/infrastructure/providers/scripted-provider.js';
+import { createToolCallProposal } from '../../src/core/inference/tool-call-arguments.js';
 
 /*
  * What scenario tests and their child processes share: the model profile, the workflows, the
@@ -128,13 +129,20 @@ export function scriptedModel(
     async infer(request, signal) {
       const result = await inner.infer(request, signal);
       const pack = request.messages.map((message) => message.content).join('\n');
-      const text = result.text.replace(/\{\{artifact:([a-z]+)\}\}/g, (_match, kind: string) => {
-        const hashes = [
-          ...pack.matchAll(new RegExp(`Accepted ${kind} artifact ([0-9a-f]{64})`, 'g')),
-        ];
-        return hashes.at(-1)?.[1] ?? 'missing';
-      });
-      return { ...result, text };
+      const fill = (raw: string) =>
+        raw.replace(/\{\{artifact:([a-z]+)\}\}/g, (_match, kind: string) => {
+          const hashes = [
+            ...pack.matchAll(new RegExp(`Accepted ${kind} artifact ([0-9a-f]{64})`, 'g')),
+          ];
+          return hashes.at(-1)?.[1] ?? 'missing';
+        });
+      // The answer may be text or, offered a finishing tool, that tool's arguments.
+      const toolCalls = result.toolCalls.map((call) =>
+        call.argsRaw.includes('{{artifact:')
+          ? createToolCallProposal(call.callId, call.name, fill(call.argsRaw))
+          : call,
+      );
+      return { ...result, text: fill(result.text), toolCalls };
     },
   };
 }

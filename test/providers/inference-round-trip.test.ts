@@ -142,6 +142,7 @@ describe('inference round trip', () => {
       calls: 2,
       failedCalls: 1,
       inputTokens: 120,
+      cachedInputTokens: 0,
       outputTokens: 9,
       estimatedTokens: 2 * pack.totalTokens,
     });

@@ -3,7 +3,7 @@ import { chatCompletionStream } from '../providers/openai-wire.js';
 
 /**
  * A model's two answers over the OpenAI wire (streamed): a `write_file` call, then the stage's
- * change artifact naming the file. Tests that run whole sessions through a real provider use it.
+ * change artifact naming the file, as a call of the finishing tool `finish_change`. Tests that run whole sessions through a real provider use it.
  */
 export function writeThenFinish(path: string, content: string): [FakeHandler, FakeHandler] {
   return [
@@ -16,7 +16,13 @@ export function writeThenFinish(path: string, content: string): [FakeHandler, Fa
     ),
     sse(
       chatCompletionStream({
-        text: [JSON.stringify({ summary: `wrote ${path}`, filesChanged: [path] })],
+        toolCalls: [
+          {
+            id: 'call_2',
+            name: 'finish_change',
+            arguments: JSON.stringify({ summary: `wrote ${path}`, filesChanged: [path] }),
+          },
+        ],
       }),
     ),
   ];

@@ -72,6 +72,7 @@ export const ERROR_CODES = [
   'inference_provider_down',
   'inference_cancelled',
   'inference_invalid_request',
+  'inference_configuration',
   'llama_cpp_unavailable',
   'llama_cpp_model_not_found',
   'script_invalid',

@@ -18,8 +18,14 @@ export const InferenceFailureCategorySchema = z.enum([
   'provider_down',
   /** The caller aborted the call. */
   'cancelled',
-  /** The provider rejected the request itself (HTTP 400/404/422, context too long). */
+  /** The provider rejected the request itself (HTTP 400/422, context too long). */
   'invalid_request',
+  /**
+   * The provider is set up so that it can never serve this request (llama-server without
+   * `--jinja` refusing tools, an unknown model name, an endpoint without tool support): the
+   * operator must change the server or the model profile. Retrying will not help.
+   */
+  'configuration',
 ]);
 export type InferenceFailureCategory = z.infer<typeof InferenceFailureCategorySchema>;
 
@@ -34,6 +40,7 @@ export function isRetryableCategory(category: InferenceFailureCategory): boolean
     case 'auth':
     case 'cancelled':
     case 'invalid_request':
+    case 'configuration':
       return false;
   }
 }

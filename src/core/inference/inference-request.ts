@@ -1,10 +1,36 @@
 import { z } from 'zod';
 
-/** One message of a rendered context pack, in the order the model reads it. */
-export const InferenceMessageSchema = z.strictObject({
-  role: z.enum(['system', 'user', 'assistant']),
-  content: z.string(),
+/** A tool call the model made in an earlier turn, as the next request shows it back. */
+export const InferenceToolCallSchema = z.strictObject({
+  callId: z.string().min(1),
+  name: z.string().min(1),
+  /** The arguments as the model wrote them (JSON text, possibly malformed). */
+  argsRaw: z.string(),
 });
+export type InferenceToolCall = z.infer<typeof InferenceToolCallSchema>;
+
+/**
+ * One message of a rendered context pack, in the order the model reads it. Provider-neutral:
+ * an assistant turn may carry the tool calls it made, and a `tool` message is the result of one
+ * of them (every call of a turn gets one, right after the turn). Each provider renders these in
+ * its native form; a transcript rendered as text uses only `system`, `user` and `assistant`
+ * with content.
+ */
+export const InferenceMessageSchema = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('system'), content: z.string() }),
+  z.strictObject({ role: z.literal('user'), content: z.string() }),
+  z.strictObject({
+    role: z.literal('assistant'),
+    content: z.string(),
+    toolCalls: z.array(InferenceToolCallSchema).min(1).optional(),
+  }),
+  z.strictObject({
+    role: z.literal('tool'),
+    callId: z.string().min(1),
+    toolName: z.string().min(1),
+    content: z.string(),
+  }),
+]);
 export type InferenceMessage = z.infer<typeof InferenceMessageSchema>;
 
 /** A JSON Schema document (draft 2020-12 or 7), kept as plain data. */

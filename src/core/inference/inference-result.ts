@@ -31,7 +31,10 @@ export const FinishReasonSchema = z.enum([
 export type FinishReason = z.infer<typeof FinishReasonSchema>;
 
 export const TokenUsageSchema = z.strictObject({
+  /** Every prompt token the provider read, cached or not. */
   inputTokens: z.number().int().nonnegative(),
+  /** Of `inputTokens`, those read from the provider's prompt cache (when it reports them). */
+  cachedInputTokens: z.number().int().nonnegative().optional(),
   outputTokens: z.number().int().nonnegative(),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;

@@ -5,6 +5,8 @@ export type UsageTotals = {
   readonly calls: number;
   readonly failedCalls: number;
   readonly inputTokens: number;
+  /** Of `inputTokens`, those the providers reported read from their prompt cache. */
+  readonly cachedInputTokens: number;
   readonly outputTokens: number;
   /** What the context packs were estimated at when requested. */
   readonly estimatedTokens: number;
@@ -21,6 +23,7 @@ const zero: UsageTotals = {
   calls: 0,
   failedCalls: 0,
   inputTokens: 0,
+  cachedInputTokens: 0,
   outputTokens: 0,
   estimatedTokens: 0,
 };
@@ -31,6 +34,7 @@ function add(totals: UsageTotals | undefined, delta: Partial<UsageTotals>): Usag
     calls: base.calls + (delta.calls ?? 0),
     failedCalls: base.failedCalls + (delta.failedCalls ?? 0),
     inputTokens: base.inputTokens + (delta.inputTokens ?? 0),
+    cachedInputTokens: base.cachedInputTokens + (delta.cachedInputTokens ?? 0),
     outputTokens: base.outputTokens + (delta.outputTokens ?? 0),
     estimatedTokens: base.estimatedTokens + (delta.estimatedTokens ?? 0),
   };
@@ -41,7 +45,7 @@ type InferencePayload =
   | {
       type: 'inference_completed';
       requestId: string;
-      result: { usage: { inputTokens: number; outputTokens: number } };
+      result: { usage: { inputTokens: number; cachedInputTokens?: number; outputTokens: number } };
     }
   | { type: 'inference_failed'; requestId: string };
 
@@ -78,6 +82,7 @@ export const tokenUsageProjection: Projection<SessionTokenUsage, PayloadShape> =
             ? {
                 calls: 1,
                 inputTokens: p.result.usage.inputTokens,
+                cachedInputTokens: p.result.usage.cachedInputTokens ?? 0,
                 outputTokens: p.result.usage.outputTokens,
               }
             : { calls: 1, failedCalls: 1 };

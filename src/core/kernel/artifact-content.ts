@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Artifact } from '../artifacts/artifact.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import type { InferenceResult } from '../inference/inference-result.js';
 
 /**
  * The artifact content a model's final answer carries: its text parsed as JSON (a surrounding
@@ -28,6 +29,16 @@ const JsonContentSchema = z.json();
 export function artifactContentFor(text: string): JsonValue {
   const parsed = artifactContentOf(text);
   return JsonContentSchema.safeParse(parsed).success ? parsed : text;
+}
+
+/**
+ * The text an answer's artifact is made of: the answer's text, or, when the answer was a call of
+ * the finishing tool (the only way an artifact is proposed from a turn with calls), that call's
+ * arguments.
+ */
+export function answerTextOf(result: InferenceResult): string {
+  const [finishing] = result.toolCalls;
+  return finishing === undefined ? result.text : finishing.argsRaw;
 }
 
 /** A proposed artifact rebuilt from `artifact_proposed` and the answer it was made from. */

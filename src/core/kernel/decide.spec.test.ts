@@ -10,6 +10,9 @@ import { builtinTools } from '../tools/builtin-tools.js';
 import { defaultCodingWorkflow } from '../transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
+import { canonicalJson } from '../events/canonical-json.js';
+import type { KernelBehaviour } from './behaviour.js';
+import { FINISHING_TOOL, NATIVE_TOOL_TRANSCRIPT } from './kernel-flags.js';
 import { createKernelConfig, type KernelConfig } from './kernel-config.js';
 
 /*
@@ -22,8 +25,13 @@ type Payload = CorrexEvent['payload'];
 
 const WORKSPACE = '/work/project';
 
-function configFor(workflow = defaultCodingWorkflow, limits = {}): KernelConfig {
+function configFor(
+  workflow = defaultCodingWorkflow,
+  limits = {},
+  behaviour?: KernelBehaviour,
+): KernelConfig {
   return createKernelConfig({
+    ...(behaviour === undefined ? {} : { behaviour }),
     workflow,
     tools: builtinTools,
     policy: createAssessmentPolicy(parseWorkspacePolicy({})),
@@ -221,9 +229,168 @@ describe('the kernel as a decider', () => {
     expect(infer.request.messages.map((m) => m.content).join('\n')).toContain(
       'does not grant http_fetch',
     );
+    // Native transcript: the turn carries its call, and the refusal is that call's result.
+    expect(infer.request.messages.slice(-2)).toEqual([
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          {
+            callId: 'implement.1.1.1',
+            name: 'http_fetch',
+            argsRaw: '{"url":"https://example.com"}',
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        callId: 'implement.1.1.1',
+        toolName: 'http_fetch',
+        content: expect.stringContaining('does not grant http_fetch') as string,
+      },
+    ]);
   });
 
-  it('turns an answer without calls into an artifact, validates it and ends the workflow', () => {
+  it('renders the transcript as text for a session recorded without native-tool-transcript', () => {
+    const legacy = configFor(implementOnly, {}, { kernelVersion: 2, flags: new Set() });
+    const history = requested(legacy);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const decision = kernelSpecification(legacy)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ toolCalls: [call('http_fetch', { url: 'https://example.com' })] }),
+      })
+      .thenAwaits({ type: 'infer', requestId: 'implement.1.2' }).decision;
+    const infer = decision.effect;
+    if (infer?.type !== 'infer') throw new Error('expected a model call');
+    expect(infer.request.messages.every((m) => m.role !== 'tool' && !('toolCalls' in m))).toBe(
+      true,
+    );
+    expect(infer.request.messages.map((m) => m.content).join('\n')).toContain(
+      'Tool call 1: http_fetch {"url":"https://example.com"}',
+    );
+    // Without finishing-tool the stage still answers in JSON against the response schema.
+    expect(infer.request.tools.map((t) => t.name)).not.toContain('finish_note');
+    expect(infer.request.responseSchema).toBeDefined();
+  });
+
+  it('offers the finishing tool with the artifact schema as its parameters, and no response schema', () => {
+    const history = requested(config);
+    const requestedEvent = history.at(-1) as { toolNames: string[] };
+    expect(requestedEvent.toolNames).toContain('finish_note');
+    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
+    const decision = kernelSpecification(config)
+      .given(...start.slice(0, -1))
+      .when(start.at(-1)!)
+      .thenAwaits({ type: 'infer' }).decision;
+    const infer = decision.effect;
+    if (infer?.type !== 'infer') throw new Error('expected a model call');
+    const finish = infer.request.tools.find((t) => t.name === 'finish_note');
+    expect(finish?.inputSchema).toEqual(implementOnly.stages.get('implement')?.artifact.schema);
+    expect(infer.request.responseSchema).toBeUndefined();
+    expect(infer.request.messages[0]?.content).toContain('call the tool `finish_note` alone');
+  });
+
+  it('charges the tool definitions to the budget and the estimate behind budget-request-definitions', () => {
+    const without = configFor(
+      implementOnly,
+      {},
+      {
+        kernelVersion: 2,
+        flags: new Set([NATIVE_TOOL_TRANSCRIPT.name, FINISHING_TOOL.name]),
+      },
+    );
+    const estimate = (c: KernelConfig) =>
+      (requested(c).at(-1) as { tokenEstimate: number }).tokenEstimate;
+    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
+    const decision = kernelSpecification(config)
+      .given(...start.slice(0, -1))
+      .when(start.at(-1)!).decision;
+    const infer = decision.effect;
+    if (infer?.type !== 'infer') throw new Error('expected a model call');
+    const definitions = config.tokenizer.count(
+      canonicalJson({ tools: infer.request.tools, responseSchema: null } as never),
+    );
+    expect(definitions).toBeGreaterThan(100);
+    expect(estimate(config) - estimate(without)).toBe(definitions);
+  });
+
+  it('refuses a plain-text answer when the finishing tool is due, naming the tool', () => {
+    const history = requested(config);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const decision = kernelSpecification(config)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ text: JSON.stringify({ summary: 'wrote notes' }) }),
+      }).decision;
+    expect(decision.events.map((event) => event.payload).slice(0, 3)).toMatchObject([
+      { type: 'artifact_proposed' },
+      {
+        type: 'validation_failed',
+        validator: 'finishing_tool',
+        message: expect.stringContaining('call the tool `finish_note`') as string,
+      },
+      { type: 'inference_requested', requestId: 'implement.1.2' },
+    ]);
+  });
+
+  it('refuses a finishing call made alongside other calls and runs the others', () => {
+    const history = requested(config);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const decision = kernelSpecification(config)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({
+          toolCalls: [
+            call('list_dir', { path: '.' }, 1),
+            call('finish_note', { summary: 'early' }, 2),
+          ],
+        }),
+      }).decision;
+    expect(decision.events.map((event) => event.payload).slice(0, 3)).toMatchObject([
+      { type: 'tool_call_proposed', tool: 'list_dir' },
+      { type: 'tool_call_proposed', tool: 'finish_note' },
+      {
+        type: 'tool_call_rejected',
+        tool: 'finish_note',
+        message: expect.stringContaining('call finish_note alone') as string,
+      },
+    ]);
+  });
+
+  it('keeps the JSON answer for a session recorded without finishing-tool', () => {
+    const legacy = configFor(implementOnly, {}, { kernelVersion: 2, flags: new Set() });
+    const history = requested(legacy);
+    const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
+    const decision = kernelSpecification(legacy)
+      .given(...history)
+      .when({
+        type: 'inference_completed',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        requestDigest: digest,
+        result: result({ text: JSON.stringify({ summary: 'wrote notes' }) }),
+      }).decision;
+    expect(decision.events.map((event) => event.payload).slice(0, 3)).toMatchObject([
+      { type: 'artifact_proposed', kind: 'note' },
+      { type: 'artifact_accepted', kind: 'note' },
+      { type: 'stage_completed', stageId: 'implement' },
+    ]);
+  });
+
+  it('turns a call of the finishing tool into an artifact, validates it and ends the workflow', () => {
     const history = requested(config);
     const digest = (history.at(-1) as { requestDigest: string }).requestDigest;
     const done = kernelSpecification(config)
@@ -233,7 +400,7 @@ describe('the kernel as a decider', () => {
         requestId: 'implement.1.1',
         provider: 'p',
         requestDigest: digest,
-        result: result({ text: JSON.stringify({ summary: 'wrote notes' }) }),
+        result: result({ toolCalls: [call('finish_note', { summary: 'wrote notes' })] }),
       })
       .thenEmits([
         { type: 'artifact_proposed', kind: 'note', stageId: 'implement' },
@@ -258,11 +425,11 @@ describe('the kernel as a decider', () => {
         requestId: 'implement.1.1',
         provider: 'p',
         requestDigest: digest,
-        result: result({ text: JSON.stringify({ nothing: true }) }),
+        result: result({ toolCalls: [call('finish_note', { nothing: true })] }),
       })
       .thenEmits([
         { type: 'artifact_proposed' },
-        { type: 'validation_failed', phase: 'schema' },
+        { type: 'validation_failed', phase: 'schema', validator: 'schema' },
         { type: 'inference_requested', requestId: 'implement.1.2' },
       ])
       .thenAwaits({ type: 'infer', requestId: 'implement.1.2' });

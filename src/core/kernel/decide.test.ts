@@ -84,6 +84,7 @@ describe('decide', () => {
       'list_dir',
       'glob',
       'grep',
+      'finish_plan',
     ]);
     expect(infer.request.messages.map((m) => m.content).join('\n')).toContain('Task: fix the bug');
   });

@@ -15,7 +15,7 @@ import {
 } from '../toolintent/tool-session-projection.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
 import type { StageOutcome } from '../transitions/evaluate-transition.js';
-import { artifactContentOf } from './artifact-content.js';
+import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
@@ -272,7 +272,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
         hash: payload.hash,
         kind: payload.kind,
         stageId: payload.stageId,
-        content: turn?.status === 'acting' ? artifactContentOf(turn.result.text) : null,
+        content: turn?.status === 'acting' ? artifactContentOf(answerTextOf(turn.result)) : null,
         eventId: event.eventId,
         sequence: event.sequence,
       };

@@ -44,6 +44,30 @@ function whyUnrecordable(
   }
 }
 
+const ABORTED = Symbol('aborted');
+
+/** The promise's value, or ABORTED as soon as the signal aborts (whichever comes first). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /**
  * Performs one effect through its port and returns the input events that record its result
  * (none when it was aborted and has nothing to record: it stays pending).
@@ -64,7 +88,10 @@ export async function runEffect(
         );
       }
       try {
-        const result = await provider.infer(effect.request, signal);
+        // The runner stops waiting the moment the call is aborted, and a result that arrives
+        // after its abort is never recorded: the request stays pending and runs on resume.
+        const result = await untilAborted(provider.infer(effect.request, signal), signal);
+        if (result === ABORTED || signal.aborted) return [];
         const completed: Payload = {
           type: 'inference_completed',
           requestId: effect.requestId,
@@ -87,7 +114,7 @@ export async function runEffect(
         if (!(error instanceof InferenceError)) throw error;
         // We aborted it (stop or cancel): a model call has no effect to record, and recording a
         // failure would spend a stage attempt. The request stays pending and runs on resume.
-        if (error.category === 'cancelled' && signal.aborted) return [];
+        if (signal.aborted) return [];
         return [
           {
             type: 'inference_failed',

@@ -2,7 +2,7 @@ import { createArtifact, type Artifact } from '../artifacts/artifact.js';
 import type { Sha256 } from '../base/sha256.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
-import { artifactContentFor } from './artifact-content.js';
+import { answerTextOf, artifactContentFor } from './artifact-content.js';
 import type { KernelState } from './kernel-state.js';
 import type { InferenceResult } from '../inference/inference-result.js';
 
@@ -17,7 +17,7 @@ export function proposedArtifact(
   turn: { readonly result: InferenceResult; readonly inferenceEventId: string },
   sha256: Sha256,
 ): Artifact {
-  const text = turn.result.text;
+  const text = answerTextOf(turn.result);
   // The artifact derives from the latest accepted artifact of every other stage, in order.
   const latest = new Map<string, string>();
   for (const artifact of state.accepted)

@@ -10,8 +10,16 @@ import { ModelCapabilitySchema, type ModelCapability } from '../inference/model-
 import { inferenceRequestDigest } from '../inference/request-digest.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
+import { finishingToolDefinition, finishingToolName } from './finishing-tool.js';
 import type { KernelConfig } from './kernel-config.js';
+import {
+  BUDGET_REQUEST_DEFINITIONS,
+  FINISHING_TOOL,
+  NATIVE_TOOL_TRANSCRIPT,
+} from './kernel-flags.js';
 import type { KernelState, StageRunState } from './kernel-state.js';
+import { renderNativeTranscript } from './native-transcript.js';
+import type { NativeTurn } from './transcript.js';
 
 export type StageRequest =
   | {
@@ -58,23 +66,45 @@ export function buildStageRequest(
     };
   }
   const profile = route.profile;
-  const built = safeBuildContextPack(
-    { stageId: stage.id, candidates: candidatesFor(state, stage, run, beforeSequence) },
-    { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },
-    config.tokenizer,
-    { hash: config.sha256 },
-  );
-  if (!built.ok) return { ok: false, category: 'inference', message: built.error.message };
-  const messages = renderContextPack(built.pack);
-  const request: InferenceRequest = {
-    model: profile.model,
-    messages,
-    tools: tools.map((tool) => ({
+  const flags = config.behaviour.flags;
+  // A tool-calling profile ends the stage with a call; one without keeps the JSON answer.
+  const finishing = flags.has(FINISHING_TOOL.name) && profile.capabilities.includes('tool_calling');
+  const definitions = [
+    ...tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: toolArgsJsonSchema(tool),
     })),
-    responseSchema: stage.artifact.schema,
+    ...(finishing ? [finishingToolDefinition(stage)] : []),
+  ];
+  const responseSchema = finishing ? undefined : stage.artifact.schema;
+  // What travels beside the messages costs context too (behind `budget-request-definitions`).
+  const definitionTokens = flags.has(BUDGET_REQUEST_DEFINITIONS.name)
+    ? config.tokenizer.count(
+        canonicalJson({ tools: definitions, responseSchema: responseSchema ?? null }),
+      )
+    : 0;
+  const built = safeBuildContextPack(
+    {
+      stageId: stage.id,
+      candidates: candidatesFor(state, stage, run, beforeSequence, finishing),
+    },
+    {
+      maxTokens: profile.contextWindow,
+      reserveForOutput: profile.maxOutputTokens + definitionTokens,
+    },
+    config.tokenizer,
+    { hash: config.sha256 },
+  );
+  if (!built.ok) return { ok: false, category: 'inference', message: built.error.message };
+  const messages = flags.has(NATIVE_TOOL_TRANSCRIPT.name)
+    ? renderNativeTranscript(built.pack, nativeTurns(run))
+    : renderContextPack(built.pack);
+  const request: InferenceRequest = {
+    model: profile.model,
+    messages,
+    tools: definitions,
+    ...(responseSchema === undefined ? {} : { responseSchema }),
     limits: {
       maxOutputTokens: profile.maxOutputTokens,
       timeoutMs: config.limits.inferenceTimeoutMs,
@@ -93,7 +123,7 @@ export function buildStageRequest(
       profileId: profile.id,
       packDigest: contextPackDigest(messages, config.sha256),
       requestDigest: inferenceRequestDigest(request, config.sha256),
-      tokenEstimate: built.pack.totalTokens,
+      tokenEstimate: built.pack.totalTokens + definitionTokens,
       toolNames: request.tools.map((tool) => tool.name),
       manifest: built.pack.manifest,
     },
@@ -105,6 +135,7 @@ function candidatesFor(
   stage: WorkflowStage,
   run: StageRunState,
   beforeSequence: number,
+  finishing: boolean,
 ): ContextCandidate[] {
   const candidates: ContextCandidate[] = [
     {
@@ -115,7 +146,9 @@ function candidatesFor(
       content: [
         `You are the ${stage.role} of stage \`${stage.id}\` (attempt ${run.attempt}).`,
         stage.instructions,
-        `Use the tools to inspect and change the workspace. When the stage is done, answer with no tool calls and only the \`${stage.artifact.kind}\` artifact as JSON matching the response schema.`,
+        finishing
+          ? `Use the tools to inspect and change the workspace. When the stage is done, call the tool \`${finishingToolName(stage)}\` alone, with the \`${stage.artifact.kind}\` artifact as its arguments.`
+          : `Use the tools to inspect and change the workspace. When the stage is done, answer with no tool calls and only the \`${stage.artifact.kind}\` artifact as JSON matching the response schema.`,
       ].join('\n'),
       order: 0,
     },
@@ -155,7 +188,7 @@ function candidatesFor(
   }
   for (const entry of run.transcript.filter((e) => e.sequence < beforeSequence)) {
     candidates.push({
-      id: `${entry.kind}:${entry.eventId}`,
+      id: candidateId(entry),
       layer: 'L1',
       kind: entry.kind,
       source: { kind: 'event', id: entry.eventId },
@@ -165,6 +198,18 @@ function candidatesFor(
     });
   }
   return candidates;
+}
+
+/** The native form of each transcript entry, by the id its pack candidate has. */
+function nativeTurns(run: StageRunState): (entryId: string) => NativeTurn | undefined {
+  const byId = new Map<string, NativeTurn>();
+  for (const entry of run.transcript)
+    if (entry.native !== undefined) byId.set(candidateId(entry), entry.native);
+  return (entryId) => byId.get(entryId);
+}
+
+function candidateId(entry: { readonly kind: string; readonly eventId: string }): string {
+  return `${entry.kind}:${entry.eventId}`;
 }
 
 function isCapability(value: string): value is ModelCapability {

@@ -3,12 +3,13 @@ import type { Artifact } from '../artifacts/artifact.js';
 import { assertNever } from '../base/assert-never.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import type { InferenceFailureCategory } from '../inference/inference-failure.js';
 import type { InferenceResult } from '../inference/inference-result.js';
 import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import type { FailureCategory } from '../sessions/failure-category.js';
 import { artifactApprovalKey } from '../validation/validate-artifact.js';
 import { isArtifactApproval } from './artifact-approval-id.js';
-import { recordedArtifact } from './artifact-content.js';
+import { answerTextOf, recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
@@ -65,6 +66,8 @@ type TurnIdentity = {
   readonly requestedSequence: number;
   readonly provider: string;
   readonly requestDigest: string;
+  /** The tools the request offered (a finishing tool among them, behind `finishing-tool`). */
+  readonly toolNames: readonly string[];
 };
 
 type Answered = TurnIdentity & {
@@ -145,6 +148,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           requestedSequence: event.sequence,
           provider: payload.provider,
           requestDigest: payload.requestDigest,
+          toolNames: payload.toolNames,
           status: 'requested',
         },
       };
@@ -160,7 +164,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         ...identityOf(turn),
         status: 'failed',
         failure: {
-          category: payload.category === 'malformed_response' ? 'inference' : 'provider',
+          category: stageFailureOf(payload.category),
           message: payload.message,
         },
       }));
@@ -190,7 +194,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         artifact: {
           hash: payload.hash,
           status: 'proposed',
-          artifact: recordedArtifact(event.sessionId, payload, turn.result.text),
+          artifact: recordedArtifact(event.sessionId, payload, answerTextOf(turn.result)),
           approval: null,
         },
       }));
@@ -299,6 +303,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
                 requestedSequence: event.sequence,
                 provider: 'subagent',
                 requestDigest: '',
+                toolNames: [],
                 status: 'answered',
                 result: ended.answer,
                 inferenceEventId: event.eventId,
@@ -370,12 +375,21 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
   }
 }
 
+/** A model call's failure as its stage attempt's (a category new to this release maps 1:1). */
+function stageFailureOf(category: InferenceFailureCategory): FailureCategory {
+  if (category === 'malformed_response') return 'inference';
+  // Only recorded since `configuration` exists; older sessions never carry it.
+  if (category === 'configuration') return 'configuration';
+  return 'provider';
+}
+
 function identityOf(turn: TurnRecord): TurnIdentity {
   return {
     requestId: turn.requestId,
     requestedSequence: turn.requestedSequence,
     provider: turn.provider,
     requestDigest: turn.requestDigest,
+    toolNames: turn.toolNames,
   };
 }
 

@@ -1,8 +1,9 @@
 import { relativeInside } from '../tools/tool-path.js';
 import { artifactApprovalKey, validateArtifact } from '../validation/validate-artifact.js';
 import { decideArtifactApproval } from './artifact-approval.js';
-import { artifactContentOf } from './artifact-content.js';
-import { nextForCall, rejected } from './call-step.js';
+import { answerTextOf, artifactContentOf } from './artifact-content.js';
+import { answer } from './stage-answer.js';
+import { nextForCall } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
 import { compactJournal } from './compact-journal.js';
 import { SESSION_BUDGETS } from './kernel-flags.js';
@@ -13,7 +14,7 @@ import type { KernelState } from './kernel-state.js';
 import type { StageContext } from './stage-context.js';
 import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { referenceStrikeFailure } from './reference-strikes.js';
-import { proposedArtifact, verdictOf } from './stage-artifact.js';
+import { verdictOf } from './stage-artifact.js';
 import { stageFailed } from './stage-failed.js';
 import { buildStageRequest } from './stage-request.js';
 import {
@@ -140,56 +141,6 @@ function inferEffect(context: StageContext, turn: Extract<TurnRecord, { status: 
   };
 }
 
-/** A model's answer: its tool calls proposed in order, or its artifact. */
-function answer(context: StageContext, turn: Extract<TurnRecord, { status: 'answered' }>): Step {
-  const { config, state, run, stage } = context;
-  const result = turn.result;
-  if (result.toolCalls.length === 0) {
-    const artifact = proposedArtifact(state, stage, turn, config.sha256);
-    return {
-      kind: 'emit',
-      events: [
-        {
-          type: 'artifact_proposed',
-          hash: artifact.hash,
-          kind: artifact.kind,
-          stageId: stage.id,
-          attempt: run.attempt,
-          inferenceEventId: artifact.lineage.inferenceEventId,
-          parents: artifact.lineage.parents,
-        },
-      ],
-      artifacts: [artifact],
-    };
-  }
-  const callId = (index: number) => `${turn.requestId}.${index + 1}`;
-  return emit(
-    ...result.toolCalls.map((call, index) => ({
-      type: 'tool_call_proposed' as const,
-      callId: callId(index),
-      stageId: stage.id,
-      tool: call.name,
-      argsRaw: call.argsRaw,
-      // Present only on answers recorded with a kept head, so older sessions derive the same bytes.
-      ...(call.argsLength === undefined ? {} : { argsLength: call.argsLength }),
-    })),
-    ...result.toolCalls.flatMap((call, index) =>
-      index < config.limits.maxCallsPerTurn
-        ? []
-        : [
-            rejected(
-              config,
-              stage,
-              callId(index),
-              call.name,
-              'call_limit',
-              `only ${config.limits.maxCallsPerTurn} tool calls run per turn; propose the rest next turn`,
-            ),
-          ],
-    ),
-  );
-}
-
 /** An acting turn: its artifact through validation and the definition of done, or its next call. */
 function act(context: StageContext, turn: ActingTurn): Step {
   const { config, state, run, stage } = context;
@@ -217,7 +168,9 @@ function act(context: StageContext, turn: ActingTurn): Step {
         return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
     }
     const verdict =
-      stage.verdicts.length > 0 ? verdictOf(artifactContentOf(turn.result.text)) : undefined;
+      stage.verdicts.length > 0
+        ? verdictOf(artifactContentOf(answerTextOf(turn.result)))
+        : undefined;
     return emit({
       type: 'stage_completed',
       stageId: stage.id,

@@ -3,6 +3,20 @@ import { toolArgsHintCandidate } from '../context/tool-args-hint.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import { isArtifactApproval } from './artifact-approval-id.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import type { InferenceToolCall } from '../inference/inference-request.js';
+
+/**
+ * What an entry is in a native tool conversation: a model turn with the calls it made, or the
+ * result of one call. Derived from the same event as the entry's text; only the native renderer
+ * (behind `native-tool-transcript`) reads it, so the text form is unchanged.
+ */
+export type NativeTurn =
+  | {
+      readonly type: 'calls';
+      readonly text: string;
+      readonly calls: readonly InferenceToolCall[];
+    }
+  | { readonly type: 'result'; readonly callId: string };
 
 /** One thing the model saw or did in the running stage attempt, ready for the next pack. */
 export type TranscriptEntry = {
@@ -11,6 +25,7 @@ export type TranscriptEntry = {
   readonly content: string;
   readonly eventId: string;
   readonly sequence: number;
+  readonly native?: NativeTurn;
 };
 
 /** The transcript entry an event adds, or null when the model need not see it. */
@@ -23,7 +38,20 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
         (call, index) => `Tool call ${index + 1}: ${call.name} ${call.argsRaw}`,
       );
       const content = [payload.result.text, ...calls].filter((line) => line !== '').join('\n');
-      return content === '' ? null : { kind: 'turn', role: 'assistant', content, ...at };
+      if (content === '') return null;
+      const entry: TranscriptEntry = { kind: 'turn', role: 'assistant', content, ...at };
+      if (payload.result.toolCalls.length === 0) return entry;
+      // The kernel numbers a turn's calls `<requestId>.<n>` when it proposes them.
+      const native: NativeTurn = {
+        type: 'calls',
+        text: payload.result.text,
+        calls: payload.result.toolCalls.map((call, index) => ({
+          callId: `${payload.requestId}.${index + 1}`,
+          name: call.name,
+          argsRaw: call.argsRaw,
+        })),
+      };
+      return { ...entry, native };
     }
     case 'tool_call_rejected':
       if (payload.reason === 'malformed_args' && payload.argsSchema !== null) {
@@ -35,16 +63,23 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
           argsSchema: JSON.parse(canonicalJson(payload.argsSchema)) as typeof payload.argsSchema,
           ...at,
         });
-        return { kind: 'tool_args_hint', role: 'user', content: hint.content, ...at };
+        return {
+          kind: 'tool_args_hint',
+          role: 'user',
+          content: hint.content,
+          ...at,
+          native: { type: 'result', callId: payload.callId },
+        };
       }
       return result(
         `Call ${payload.callId} to ${payload.tool} was refused: ${payload.message}`,
+        payload.callId,
         at,
       );
     case 'approval_denied':
       // An artifact's denial reaches the model as the validation feedback that follows it.
       if (isArtifactApproval(payload.callId)) return null;
-      return result(`Call ${payload.callId} was not run: ${payload.reason}`, at);
+      return result(`Call ${payload.callId} was not run: ${payload.reason}`, payload.callId, at);
     case 'tool_receipt': {
       const exit = payload.exitCode === null ? '' : ` (exit code ${payload.exitCode})`;
       const lines = [
@@ -52,12 +87,13 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
         ...(payload.error === null ? [] : [`Error: ${payload.error}`]),
         payload.output,
       ];
-      return result(lines.join('\n'), at);
+      return result(lines.join('\n'), payload.callId, at);
     }
     case 'tool_call_classified':
       return payload.action === 'record'
         ? result(
             `Call ${payload.callId} (${payload.tool}) took effect before the run was interrupted; its output was not recorded.`,
+            payload.callId,
             at,
           )
         : null;
@@ -73,6 +109,10 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
   }
 }
 
-function result(content: string, at: { eventId: string; sequence: number }): TranscriptEntry {
-  return { kind: 'tool_result', role: 'user', content, ...at };
+function result(
+  content: string,
+  callId: string,
+  at: { eventId: string; sequence: number },
+): TranscriptEntry {
+  return { kind: 'tool_result', role: 'user', content, ...at, native: { type: 'result', callId } };
 }

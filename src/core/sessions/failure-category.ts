@@ -19,6 +19,11 @@ export const FAILURE_CATEGORIES = [
   'workspace_precondition',
   /** The session reached a budget (tokens, cost, duration) and nobody raised it. */
   'budget',
+  /**
+   * The model provider is configured so that it cannot serve the stage (see the inference
+   * category of the same name): no retry helps; the operator changes the server or the profile.
+   */
+  'configuration',
 ] as const;
 
 export const FailureCategorySchema = z.enum(FAILURE_CATEGORIES);

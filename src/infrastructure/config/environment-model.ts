@@ -16,7 +16,9 @@ export type EnvironmentModel = {
  * The quickest way to a real run: with no models in harness.yaml, `OPENAI_BASE_URL` (any
  * OpenAI-compatible server: llama.cpp's llama-server, Ollama, vLLM, OpenAI) plus `CORREX_MODEL`
  * (or `OPENAI_MODEL`) configure one model; `OPENAI_API_KEY` is sent when set. The context window
- * is `CORREX_CONTEXT_WINDOW` (default 32768) since servers do not report it.
+ * is `CORREX_CONTEXT_WINDOW` (default 32768) since servers do not report it. The stage result's
+ * schema is always sent: as the finishing tool's parameters, or for a JSON answer in
+ * `response_format` (in the prompt with `CORREX_STRUCTURED_OUTPUTS=false`).
  */
 export function environmentModel(
   env: Readonly<Record<string, string | undefined>>,
@@ -48,7 +50,9 @@ export function environmentModel(
       baseUrl: parsedUrl.toString().replace(/\/$/, ''),
       ...(env.OPENAI_API_KEY ? { apiKeyEnv: 'OPENAI_API_KEY' } : {}),
       streaming: true,
-      structuredOutputs: false,
+      // llama-server, vLLM, Ollama, LM Studio and OpenAI honour `response_format: json_schema`;
+      // CORREX_STRUCTURED_OUTPUTS=false writes the schema into the prompt instead.
+      structuredOutputs: env.CORREX_STRUCTURED_OUTPUTS !== 'false',
     },
     profile: {
       id: ENVIRONMENT_PROFILE,

@@ -39,6 +39,16 @@ export const ProviderConfigSchema = z.discriminatedUnion('kind', [
     modelPath: z.string().min(1),
     contextSize: z.number().int().positive().optional(),
     gpu: z.union([z.literal(false), z.literal('auto')]).default('auto'),
+    /** CPU threads of a generation; default every physical core but one (at least 1). */
+    threads: z.number().int().positive().optional(),
+    /** Layers offloaded to the GPU: a number, `max`, or `auto` (the default). */
+    gpuLayers: z
+      .union([z.number().int().nonnegative(), z.literal('auto'), z.literal('max')])
+      .optional(),
+    /** Prompt tokens evaluated per batch. */
+    batchSize: z.number().int().positive().optional(),
+    /** Upper bound on one local call in milliseconds (the kernel's timeout applies too). */
+    timeoutMs: z.number().int().positive().optional(),
   }),
 ]);
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -6,7 +6,7 @@ import {
   tool,
   wrapLanguageModel,
   type FinishReason as AiFinishReason,
-  type ModelMessage,
+  type JSONSchema7,
   type ToolSet,
 } from 'ai';
 import { InferenceError } from '../../core/inference/inference-failure.js';
@@ -15,6 +15,8 @@ import type { FinishReason, InferenceResult } from '../../core/inference/inferen
 import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
 import { classifyProviderError } from './classify-provider-error.js';
 import { createToolCallNormaliser, wellFormedText } from './tool-call-normaliser.js';
+import { toModelMessages, withSchemaInPrompt } from './ai-sdk-messages.js';
+import { toWireSchema } from './wire-tool-schema.js';
 
 export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
 
@@ -26,6 +28,11 @@ export type AiSdkCallOptions = {
   readonly streaming: boolean;
   /** Credentials to scrub from any message. */
   readonly secrets: readonly (string | undefined)[];
+  /**
+   * The server ignores `response_format: json_schema` (the SDK then sends a schema-less
+   * `json_object`): a response schema is written into the system prompt instead.
+   */
+  readonly schemaInPrompt?: boolean;
 };
 
 /**
@@ -75,7 +82,10 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
   });
   const settings = {
     model,
-    ...splitSystem(request),
+    ...withSchemaInPrompt(
+      toModelMessages(request),
+      options.schemaInPrompt === true ? request.responseSchema : undefined,
+    ),
     tools: toolSet(request),
     maxRetries: 0,
     maxOutputTokens: request.limits.maxOutputTokens,
@@ -85,7 +95,11 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
       : { temperature: request.limits.temperature }),
     ...(request.responseSchema === undefined
       ? {}
-      : { output: Output.object({ schema: jsonSchema(request.responseSchema) }) }),
+      : {
+          output: Output.object({
+            schema: jsonSchema(toWireSchema(request.responseSchema) as JSONSchema7),
+          }),
+        }),
   };
   const context = () => ({
     provider: options.provider,
@@ -112,7 +126,13 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
       text,
       toolCalls: proposals,
       finishReason: mapFinishReason(outcome.finishReason),
-      usage: { inputTokens: outcome.inputTokens ?? 0, outputTokens: outcome.outputTokens ?? 0 },
+      usage: {
+        inputTokens: outcome.inputTokens ?? 0,
+        ...(outcome.cachedInputTokens === undefined
+          ? {}
+          : { cachedInputTokens: outcome.cachedInputTokens }),
+        outputTokens: outcome.outputTokens ?? 0,
+      },
       modelId: wellFormedText(outcome.modelId) || request.model,
       latencyMs: Math.round(performance.now() - started),
     };
@@ -127,6 +147,7 @@ type Outcome = {
   toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
   finishReason: AiFinishReason;
   inputTokens: number | undefined;
+  cachedInputTokens: number | undefined;
   outputTokens: number | undefined;
   modelId: string;
 };
@@ -138,6 +159,7 @@ async function generate(settings: Settings): Promise<Outcome> {
     toolCalls: result.toolCalls,
     finishReason: result.finishReason,
     inputTokens: result.usage.inputTokens,
+    cachedInputTokens: result.usage.inputTokenDetails.cacheReadTokens,
     outputTokens: result.usage.outputTokens,
     modelId: result.response.modelId,
   };
@@ -149,6 +171,7 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
   const toolCalls: Outcome['toolCalls'] = [];
   let finish: { reason: AiFinishReason; raw: string | undefined } | undefined;
   let inputTokens: number | undefined;
+  let cachedInputTokens: number | undefined;
   let outputTokens: number | undefined;
   for await (const part of result.fullStream) {
     switch (part.type) {
@@ -161,6 +184,7 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
       case 'finish':
         finish = { reason: part.finishReason, raw: part.rawFinishReason };
         inputTokens = part.totalUsage.inputTokens;
+        cachedInputTokens = part.totalUsage.inputTokenDetails.cacheReadTokens;
         outputTokens = part.totalUsage.outputTokens;
         break;
       case 'error':
@@ -185,17 +209,10 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
     toolCalls,
     finishReason: finish.reason,
     inputTokens,
+    cachedInputTokens,
     outputTokens,
     modelId: response.modelId,
   };
-}
-
-function splitSystem(request: InferenceRequest): { system?: string; messages: ModelMessage[] } {
-  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content);
-  const messages: ModelMessage[] = request.messages
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
-  return system.length === 0 ? { messages } : { system: system.join('\n\n'), messages };
 }
 
 function toolSet(request: InferenceRequest): ToolSet {
@@ -203,7 +220,7 @@ function toolSet(request: InferenceRequest): ToolSet {
   for (const definition of request.tools) {
     tools[definition.name] = tool({
       description: definition.description,
-      inputSchema: jsonSchema(definition.inputSchema),
+      inputSchema: jsonSchema(toWireSchema(definition.inputSchema) as JSONSchema7),
     });
   }
   return tools;

@@ -38,6 +38,11 @@ export function classifyProviderError(error: unknown, context: CallContext): Inf
     const status = inner.statusCode;
     const detail = shorten(inner.message);
     if (status === undefined) return make('provider_down', `request failed: ${detail}`);
+    const configuration = configurationProblem(
+      status,
+      `${inner.message} ${inner.responseBody ?? ''}`,
+    );
+    if (configuration !== undefined) return make('configuration', configuration);
     if (status === 429) {
       return make('rate_limit', `HTTP 429: ${detail}`, retryAfterMs(inner.responseHeaders));
     }
@@ -66,6 +71,25 @@ export function classifyProviderError(error: unknown, context: CallContext): Inf
     return make('malformed_response', `the response was cut off: ${shorten(message)}`);
   }
   return make('provider_down', `request failed: ${shorten(message)}${causeCode(inner)}`);
+}
+
+/**
+ * A refusal that no retry can change, as one sentence saying what to change. Matched on the
+ * servers' own texts: llama-server's template refusal (any status; it answers 500), Ollama's and
+ * vLLM's "no tools here", and an unknown model or endpoint (404).
+ */
+export function configurationProblem(status: number, text: string): string | undefined {
+  if (/tools param requires --jinja/i.test(text))
+    return 'the server refuses tool calls without a chat template: start llama-server with --jinja';
+  if (
+    /does not support tools|tool choice requires|--enable-auto-tool-choice|tools are not supported/i.test(
+      text,
+    )
+  )
+    return `the model or endpoint does not support tool calls: serve a tool-calling model (vLLM: --enable-auto-tool-choice --tool-call-parser), or declare the profile without tool_calling (${shorten(text).slice(0, 160)})`;
+  if (status === 404)
+    return `the server has no such model or endpoint (HTTP 404): check the profile's model name and the base URL (${shorten(text).slice(0, 160)})`;
+  return undefined;
 }
 
 /** `retry-after` (seconds or an HTTP date) or `retry-after-ms`, as milliseconds. */

@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,9 @@ import {
   LlamaCppProvider,
   LlamaCppUnavailableError,
 } from './llama-cpp-provider.js';
+import { defaultLocalThreads, physicalCores } from './physical-cores.js';
 import {
+  CONTINUE_PROMPT,
   parseToolEnvelope,
   toGrammarSchema,
   toLlamaChat,
@@ -50,19 +52,23 @@ const fakeGguf = () => {
 /** A stand-in for node-llama-cpp's API surface, recording what the provider does with it. */
 function fakeNodeLlamaCpp(reply: (prompt: string, signal: AbortSignal) => Promise<string>) {
   const log: string[] = [];
+  const settings: Record<string, unknown>[] = [];
   const meter = { usedInputTokens: 0, usedOutputTokens: 0 };
   const module = {
     getLlama: () =>
       Promise.resolve({
-        loadModel: ({ modelPath }: { modelPath: string }) => {
-          log.push(`load ${modelPath.endsWith('tiny.gguf')}`);
+        loadModel: (options: { modelPath: string }) => {
+          log.push(`load ${options.modelPath.endsWith('tiny.gguf')}`);
+          settings.push(options);
           return Promise.resolve({
             tokenize: (text: string) => text.split(' '),
-            createContext: () =>
+            createContext: (options: Record<string, unknown>) => (
+              settings.push(options),
               Promise.resolve({
                 getSequence: () => ({ tokenMeter: meter }),
                 dispose: () => (log.push('dispose context'), Promise.resolve()),
-              }),
+              })
+            ),
             dispose: () => (log.push('dispose model'), Promise.resolve()),
           });
         },
@@ -89,8 +95,88 @@ function fakeNodeLlamaCpp(reply: (prompt: string, signal: AbortSignal) => Promis
       }
     },
   };
-  return { log, importModule: () => Promise.resolve(module) };
+  return { log, settings, importModule: () => Promise.resolve(module) };
 }
+
+describe('local inference settings', () => {
+  it('passes threads, GPU layers, context and batch size to node-llama-cpp', async () => {
+    const fake = fakeNodeLlamaCpp(() => Promise.resolve('{"type":"answer","text":"ok"}'));
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+      threads: 1,
+      gpuLayers: 0,
+      contextSize: 2048,
+      batchSize: 128,
+    });
+    await provider.dispose();
+    expect(fake.settings).toEqual([
+      { modelPath: expect.stringMatching(/tiny\.gguf$/) as string, gpuLayers: 0 },
+      { threads: 1, contextSize: 2048, batchSize: 128 },
+    ]);
+  });
+
+  it('defaults to every physical core but one, at least one thread', async () => {
+    const fake = fakeNodeLlamaCpp(() => Promise.resolve('{"type":"answer","text":"ok"}'));
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+    });
+    await provider.dispose();
+    expect(fake.settings[1]).toEqual({ threads: defaultLocalThreads() });
+    expect(defaultLocalThreads(2)).toBe(1);
+    expect(defaultLocalThreads(1)).toBe(1);
+    expect(defaultLocalThreads(8)).toBe(7);
+    // Two packages of two cores with two hyper-threads each: four physical cores.
+    const cpuinfo = [0, 1]
+      .flatMap((pkg) =>
+        [0, 1].flatMap((core) =>
+          [0, 1].map(() => `processor\t: x\nphysical id\t: ${pkg}\ncore id\t\t: ${core}\n`),
+        ),
+      )
+      .join('\n');
+    expect(physicalCores(() => cpuinfo)).toBe(Math.min(4, availableParallelism()));
+    expect(
+      physicalCores(() => {
+        throw new Error('no /proc');
+      }),
+    ).toBe(availableParallelism());
+  });
+
+  it('compiles a grammar once for the tools a stage offers turn after turn', async () => {
+    const fake = fakeNodeLlamaCpp(() => Promise.resolve('{"type":"answer","text":"ok"}'));
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+    });
+    await provider.infer(request());
+    await provider.infer(request());
+    await provider.dispose();
+    expect(fake.log.filter((line) => line.startsWith('grammar'))).toHaveLength(1);
+    expect(fake.log.filter((line) => line.startsWith('prompt'))).toHaveLength(2);
+  });
+
+  it('ends a call at the profile timeout when it is below the kernel timeout', async () => {
+    const fake = fakeNodeLlamaCpp(
+      (_prompt, signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+    );
+    const provider = await LlamaCppProvider.load({
+      modelPath: fakeGguf(),
+      importModule: fake.importModule,
+      timeoutMs: 50,
+    });
+    const error = await provider.infer(request()).catch((e: unknown) => e);
+    await provider.dispose();
+    expect(error).toBeInstanceOf(InferenceError);
+    expect(error).toMatchObject({
+      category: 'timeout',
+      message: expect.stringContaining('within 50 ms') as string,
+    });
+  });
+});
 
 describe('LlamaCppProvider', () => {
   it('names a missing GGUF file before touching node-llama-cpp', async () => {
@@ -218,16 +304,64 @@ describe('llama.cpp tool grammar', () => {
       prompt: 'write it',
     });
     expect(() => toLlamaChat([{ role: 'assistant', content: 'x' }], undefined)).toThrow(
-      /must end with a user message/,
+      /must end with a user message or a tool result/,
     );
   });
 
-  it('moves optional properties out of the required set for the grammar compiler', () => {
+  it('spells optional properties out as objects of exactly the declared keys', () => {
     expect(toGrammarSchema(writeFile.inputSchema)).toEqual({
-      type: 'object',
-      properties: { path: { type: 'string' }, content: { type: 'string' } },
-      additionalProperties: { type: 'string', enum: ['create', 'overwrite'] },
-      maxProperties: 3,
+      oneOf: [
+        { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } },
+        {
+          type: 'object',
+          properties: {
+            path: { type: 'string' },
+            content: { type: 'string' },
+            mode: { type: 'string', enum: ['create', 'overwrite'] },
+          },
+        },
+      ],
+    });
+  });
+
+  it('renders tool calls as function-call history items carrying their results', () => {
+    const chat = toLlamaChat(
+      [
+        { role: 'system', content: 'Be careful.' },
+        { role: 'user', content: 'Task: write it' },
+        {
+          role: 'assistant',
+          content: 'Looking first.',
+          toolCalls: [
+            { callId: 'a.1.1.1', name: 'read_file', argsRaw: '{"path":"a"}' },
+            { callId: 'a.1.1.2', name: 'list_dir', argsRaw: '{"path":"."}' },
+          ],
+        },
+        { role: 'tool', callId: 'a.1.1.1', toolName: 'read_file', content: 'A' },
+        { role: 'tool', callId: 'a.1.1.2', toolName: 'list_dir', content: 'a b' },
+      ],
+      undefined,
+    );
+    expect(chat).toEqual({
+      history: [
+        { type: 'system', text: 'Be careful.' },
+        { type: 'user', text: 'Task: write it' },
+        {
+          type: 'model',
+          response: [
+            'Looking first.',
+            {
+              type: 'functionCall',
+              name: 'read_file',
+              params: { path: 'a' },
+              result: 'A',
+              startsNewChunk: true,
+            },
+            { type: 'functionCall', name: 'list_dir', params: { path: '.' }, result: 'a b' },
+          ],
+        },
+      ],
+      prompt: CONTINUE_PROMPT,
     });
   });
 

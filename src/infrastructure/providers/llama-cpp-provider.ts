@@ -7,13 +7,31 @@ import type { InferenceProvider } from '../../core/inference/inference-provider.
 import type { InferenceRequest } from '../../core/inference/inference-request.js';
 import type { InferenceResult } from '../../core/inference/inference-result.js';
 import { createLlamaCppTokenizer } from '../tokenizers/llama-cpp-tokenizer.js';
+import { defaultLocalThreads } from './physical-cores.js';
 import {
   parseToolEnvelope,
+  toGrammarSchema,
   toLlamaChat,
   toolCallEnvelopeSchema,
   toolInstructions,
   type LlamaChatHistoryItem,
 } from './llama-cpp-tool-grammar.js';
+
+/**
+ * A call's usage: the meter counts only the prompt tokens it evaluated, so the prompt's size is
+ * what the sequence holds minus the answer, and the difference is the prefix reused from the
+ * previous call (llama.cpp's cache).
+ */
+function localUsage(
+  sequence: Sequence,
+  before: { input: number; output: number },
+): { inputTokens: number; cachedInputTokens?: number; outputTokens: number } {
+  const evaluated = (sequence.tokenMeter?.usedInputTokens ?? 0) - before.input;
+  const outputTokens = (sequence.tokenMeter?.usedOutputTokens ?? 0) - before.output;
+  if (sequence.contextTokens === undefined) return { inputTokens: evaluated, outputTokens };
+  const inputTokens = Math.max(evaluated, sequence.contextTokens.length - outputTokens);
+  return { inputTokens, cachedInputTokens: inputTokens - evaluated, outputTokens };
+}
 
 /** node-llama-cpp is an optional dependency and is not installed (or its binary did not load). */
 export class LlamaCppUnavailableError extends CorrexError {
@@ -43,15 +61,23 @@ type ChatSession = {
   ): Promise<{ responseText: string; stopReason: string }>;
   dispose(): void;
 };
-type Sequence = { tokenMeter?: { usedInputTokens: number; usedOutputTokens: number } };
+type Sequence = {
+  tokenMeter?: { usedInputTokens: number; usedOutputTokens: number };
+  /** Every token the sequence holds now: the whole prompt (reused prefix included) and the answer. */
+  readonly contextTokens?: readonly unknown[];
+};
 type Context = { getSequence(): Sequence; dispose(): Promise<void> };
 type Model = {
   tokenize(text: string): readonly unknown[];
-  createContext(options: { contextSize?: number }): Promise<Context>;
+  createContext(options: {
+    contextSize?: number;
+    batchSize?: number;
+    threads?: number;
+  }): Promise<Context>;
   dispose(): Promise<void>;
 };
 type Llama = {
-  loadModel(options: { modelPath: string; gpuLayers?: number | 'auto' }): Promise<Model>;
+  loadModel(options: { modelPath: string; gpuLayers?: number | 'auto' | 'max' }): Promise<Model>;
   createGrammarForJsonSchema(schema: unknown): Promise<Grammar>;
   dispose(): Promise<void>;
 };
@@ -70,6 +96,14 @@ export type LlamaCppProviderOptions = {
   readonly contextSize?: number;
   /** `false` runs on CPU only; default `auto`. */
   readonly gpu?: false | 'auto';
+  /** CPU threads of a generation; default every physical core but one (at least 1). */
+  readonly threads?: number;
+  /** Layers offloaded to the GPU: a number, `max`, or `auto` (node-llama-cpp decides; default). */
+  readonly gpuLayers?: number | 'auto' | 'max';
+  /** Tokens evaluated per batch while reading the prompt; default node-llama-cpp's. */
+  readonly batchSize?: number;
+  /** Upper bound on one call, below the kernel's inference timeout when smaller. */
+  readonly timeoutMs?: number;
   /** For tests: where to import node-llama-cpp from. */
   readonly importModule?: () => Promise<unknown>;
 };
@@ -85,6 +119,7 @@ export class LlamaCppProvider implements InferenceProvider {
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
   private calls = 0;
+  private readonly grammars = new Map<string, Promise<Grammar>>();
 
   private constructor(
     private readonly module: LlamaModule,
@@ -94,6 +129,7 @@ export class LlamaCppProvider implements InferenceProvider {
     private readonly sequence: Sequence,
     name: string,
     private readonly modelName: string,
+    private readonly timeoutMs: number | undefined,
   ) {
     this.name = name;
     this.tokenizer = createLlamaCppTokenizer(model, modelName);
@@ -112,10 +148,15 @@ export class LlamaCppProvider implements InferenceProvider {
     const llama = await module.getLlama({ gpu: options.gpu ?? 'auto' });
     let model: Model | undefined;
     try {
-      model = await llama.loadModel({ modelPath: options.modelPath });
-      const context = await model.createContext(
-        options.contextSize === undefined ? {} : { contextSize: options.contextSize },
-      );
+      model = await llama.loadModel({
+        modelPath: options.modelPath,
+        ...(options.gpuLayers === undefined ? {} : { gpuLayers: options.gpuLayers }),
+      });
+      const context = await model.createContext({
+        threads: options.threads ?? defaultLocalThreads(),
+        ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
+        ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+      });
       const modelName = basename(options.modelPath);
       return new LlamaCppProvider(
         module,
@@ -125,6 +166,7 @@ export class LlamaCppProvider implements InferenceProvider {
         context.getSequence(),
         options.name ?? `llama-cpp:${modelName}`,
         modelName,
+        options.timeoutMs,
       );
     } catch (error) {
       // A half-loaded model still holds native memory: release what was created.
@@ -151,7 +193,11 @@ export class LlamaCppProvider implements InferenceProvider {
         message: 'the model was disposed',
       });
     const started = performance.now();
-    const timeout = AbortSignal.timeout(request.limits.timeoutMs);
+    const timeoutMs = Math.min(
+      request.limits.timeoutMs,
+      this.timeoutMs ?? Number.POSITIVE_INFINITY,
+    );
+    const timeout = AbortSignal.timeout(timeoutMs);
     const combined = AbortSignal.any(signal === undefined ? [timeout] : [signal, timeout]);
     const sequence = this.sequence;
     // One session per call over the shared sequence; the history is set from the request, and
@@ -166,9 +212,12 @@ export class LlamaCppProvider implements InferenceProvider {
     };
     try {
       const hasTools = request.tools.length > 0;
-      const schema = hasTools ? toolCallEnvelopeSchema(request.tools) : request.responseSchema;
-      const grammar =
-        schema === undefined ? undefined : await this.llama.createGrammarForJsonSchema(schema);
+      const schema = hasTools
+        ? toolCallEnvelopeSchema(request.tools)
+        : request.responseSchema === undefined
+          ? undefined
+          : toGrammarSchema(request.responseSchema);
+      const grammar = schema === undefined ? undefined : await this.grammarFor(schema);
       const { history, prompt } = toLlamaChat(
         request.messages,
         hasTools ? toolInstructions(request.tools) : undefined,
@@ -195,10 +244,7 @@ export class LlamaCppProvider implements InferenceProvider {
             : parsed.toolCalls.length > 0
               ? 'tool_calls'
               : 'stop',
-        usage: {
-          inputTokens: (sequence.tokenMeter?.usedInputTokens ?? 0) - before.input,
-          outputTokens: (sequence.tokenMeter?.usedOutputTokens ?? 0) - before.output,
-        },
+        usage: localUsage(sequence, before),
         modelId: this.modelName,
         latencyMs: Math.round(performance.now() - started),
       };
@@ -213,7 +259,7 @@ export class LlamaCppProvider implements InferenceProvider {
         throw new InferenceError({
           category: 'timeout',
           provider: this.name,
-          message: `no answer within ${request.limits.timeoutMs} ms`,
+          message: `no answer within ${timeoutMs} ms`,
         });
       const message = error instanceof Error ? error.message : String(error);
       throw new InferenceError({
@@ -224,6 +270,21 @@ export class LlamaCppProvider implements InferenceProvider {
     } finally {
       session.dispose();
     }
+  }
+
+  /**
+   * A stage offers the same tools turn after turn: its grammar is compiled once, not per call
+   * (compiling runs on the event loop).
+   */
+  private grammarFor(schema: unknown): Promise<Grammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammars.get(key);
+    if (grammar === undefined) {
+      grammar = this.llama.createGrammarForJsonSchema(schema);
+      grammar.catch(() => this.grammars.delete(key));
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
   }
 
   /** Releases the context, the model and the llama.cpp backend. Idempotent. */

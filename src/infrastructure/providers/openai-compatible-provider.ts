@@ -40,6 +40,7 @@ export function createOpenAICompatibleProvider(
         signal,
         streaming: options.streaming ?? true,
         secrets: [options.apiKey, ...Object.values(options.headers ?? {})],
+        schemaInPrompt: options.supportsStructuredOutputs !== true,
       }),
   };
 }

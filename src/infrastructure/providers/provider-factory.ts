@@ -88,6 +88,10 @@ async function createProvider(
         modelPath: expandHome(config.modelPath),
         gpu: config.gpu,
         ...(config.contextSize === undefined ? {} : { contextSize: config.contextSize }),
+        ...(config.threads === undefined ? {} : { threads: config.threads }),
+        ...(config.gpuLayers === undefined ? {} : { gpuLayers: config.gpuLayers }),
+        ...(config.batchSize === undefined ? {} : { batchSize: config.batchSize }),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
       });
   }
 }

@@ -35,6 +35,11 @@ export const ScriptedTurnSchema = z.union([
     toolCalls: z.array(ScriptedToolCallSchema).default([]),
     finishReason: FinishReasonSchema.optional(),
     usage: TokenUsageSchema.optional(),
+    /**
+     * Play `text` as plain text even when the request offers a finishing tool (by default a
+     * text-only turn is then played as that tool's call, the way a tool-calling model answers).
+     */
+    plainText: z.boolean().optional(),
   }),
   /** A model that never answers: the call settles only when it is aborted (as `cancelled`). */
   z.strictObject({ hang: z.literal(true) }),
@@ -118,8 +123,20 @@ export function createScriptedProvider(options: {
           call.argsRaw ?? JSON.stringify(call.args),
         ),
       );
+      // Scripts write a stage's answer as its JSON text; offered a finishing tool, a
+      // tool-calling model sends that answer as the tool's arguments instead.
+      const finishing = request.tools.find((tool) => tool.name.startsWith('finish_'));
+      const asCall =
+        finishing !== undefined &&
+        toolCalls.length === 0 &&
+        turn.text !== '' &&
+        turn.plainText !== true;
+      if (asCall)
+        toolCalls.push(
+          createToolCallProposal(`scripted-${index + 1}-1`, finishing.name, turn.text),
+        );
       const result: InferenceResult = {
-        text: turn.text,
+        text: asCall ? '' : turn.text,
         toolCalls,
         finishReason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
         usage: turn.usage ?? { inputTokens: 0, outputTokens: 0 },

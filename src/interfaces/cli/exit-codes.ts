@@ -75,6 +75,7 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   inference_provider_down: 'failed',
   inference_cancelled: 'failed',
   inference_invalid_request: 'failed',
+  inference_configuration: 'usage',
   llama_cpp_unavailable: 'failed',
   llama_cpp_model_not_found: 'failed',
   script_invalid: 'failed',

@@ -50,7 +50,7 @@ export async function followSession(
     for (;;) {
       const outcome = await run.done;
       if (outcome.waiting?.kind !== 'approval' || interrupts > 0)
-        return report(context, sessionId, outcome);
+        return await report(context, store, sessionId, outcome);
       // The run stopped to wait; this process still attends the session, so others see it
       // driven, and the lock is free again before it resumes here.
       const attending =
@@ -69,7 +69,12 @@ export async function followSession(
 }
 
 /** What the session's end means for the person and the exit code. */
-function report(context: CommandContext, id: string, outcome: RunOutcome): number {
+async function report(
+  context: CommandContext,
+  store: CorrexEventStore,
+  id: string,
+  outcome: RunOutcome,
+): Promise<number> {
   switch (outcome.status) {
     case 'completed':
       context.out(`session ${id} completed`);
@@ -91,7 +96,17 @@ function report(context: CommandContext, id: string, outcome: RunOutcome): numbe
       }
       context.out(`session ${id} is ${outcome.status}; continue with: correx resume ${id}`);
       return 0;
-    case 'failed':
+    case 'failed': {
+      const failure = outcome.state.session.failure;
+      // A provider that can never serve the stage is a setup problem: say what to change.
+      if (failure?.category === 'configuration') {
+        context.err(`correx: model configuration: ${await configurationMessage(store, id)}`);
+        context.out(`session ${id} failed; see: correx show ${id}`);
+        return 2;
+      }
+      context.out(`session ${id} failed; see: correx show ${id}`);
+      return 1;
+    }
     case 'cancelled':
       context.out(`session ${id} ${outcome.status}; see: correx show ${id}`);
       return 1;
@@ -99,6 +114,17 @@ function report(context: CommandContext, id: string, outcome: RunOutcome): numbe
       context.out(`session ${id} is ${outcome.status}; continue with: correx resume ${id}`);
       return 0;
   }
+}
+
+/** The provider's own refusal (the last `inference_failed` of category `configuration`). */
+async function configurationMessage(store: CorrexEventStore, id: string): Promise<string> {
+  const events = await store.read(id);
+  for (const event of events.reverse()) {
+    const payload = event.payload;
+    if (payload.type === 'inference_failed' && payload.category === 'configuration')
+      return payload.message;
+  }
+  return 'the model provider cannot serve this session';
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { InferenceProvider } from '../../../core/inference/inference-provider.js';
+import { createToolCallProposal } from '../../../core/inference/tool-call-arguments.js';
 import {
   createScriptedProvider,
   type ScriptedTurn,
@@ -19,15 +20,24 @@ export function createDemoModel(turns: readonly ScriptedTurn[], name: string): I
     name,
     async infer(request, signal) {
       const result = await inner.infer(request, signal);
-      if (!result.text.includes('{{artifact:')) return result;
       const pack = request.messages.map((message) => message.content).join('\n');
-      const text = result.text.replace(PLACEHOLDER, (placeholder, kind: string) => {
-        const named = [
-          ...pack.matchAll(new RegExp(`Accepted ${kind} artifact ([0-9a-f]{64})`, 'g')),
-        ];
-        return named.at(-1)?.[1] ?? placeholder;
-      });
-      return { ...result, text };
+      const fill = (raw: string) =>
+        raw.replace(PLACEHOLDER, (placeholder, kind: string) => {
+          const named = [
+            ...pack.matchAll(new RegExp(`Accepted ${kind} artifact ([0-9a-f]{64})`, 'g')),
+          ];
+          return named.at(-1)?.[1] ?? placeholder;
+        });
+      // The answer is text, or the finishing tool's arguments when the request offered one.
+      return {
+        ...result,
+        text: fill(result.text),
+        toolCalls: result.toolCalls.map((call) =>
+          call.argsRaw.includes('{{artifact:')
+            ? createToolCallProposal(call.callId, call.name, fill(call.argsRaw))
+            : call,
+        ),
+      };
     },
   };
 }

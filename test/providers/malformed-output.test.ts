@@ -153,7 +153,13 @@ describe.each([false, true])('untrusted provider output (streaming: %s)', (strea
       const sessionId = `s-${streaming ? 'stream' : 'whole'}-${name.replace(/[^a-z0-9]+/gi, '-')}`;
       // The first request hangs and the process stops: the session is left as a crash leaves it,
       // `inference_requested` with nothing after it. The resume meets the hostile answer.
-      server.reply(hang, reply(streaming), answer(streaming, { text: done }));
+      server.reply(
+        hang,
+        reply(streaming),
+        answer(streaming, {
+          toolCalls: [{ id: 'call_done', name: 'finish_change', arguments: done }],
+        }),
+      );
       server.requests.length = 0;
       const stop = new AbortController();
       const first = runSession(
@@ -238,7 +244,9 @@ describe.each([false, true])('untrusted provider output (streaming: %s)', (strea
           call('{"path":"."}', 'list_dir', 'call_2'),
         ],
       }),
-      answer(streaming, { text: done }),
+      answer(streaming, {
+        toolCalls: [{ id: 'call_done', name: 'finish_change', arguments: done }],
+      }),
     );
     const outcome = await runSession(
       {

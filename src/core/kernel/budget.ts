@@ -1,16 +1,9 @@
 import type { BudgetKind } from '../sessions/budget-events.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { ModelProfile } from '../inference/model-profile.js';
-import type { KernelConfig } from './kernel-config.js';
+import type { KernelConfig, SessionBudgets } from './kernel-config.js';
 
-/** What a session may spend; a missing bound is no bound. Recorded in `session_configured`. */
-export type SessionBudgets = {
-  readonly maxTokens?: number;
-  /** US dollars, priced by each model profile's `prices`. */
-  readonly maxCostUsd?: number;
-  /** From `session_created` to the latest recorded event. */
-  readonly maxDurationMs?: number;
-};
+export type { SessionBudgets };
 
 type Tokens = { readonly input: number; readonly output: number };
 

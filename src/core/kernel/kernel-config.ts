@@ -1,4 +1,3 @@
-import type { SessionBudgets } from './budget.js';
 import type { Tokenizer } from '../context/tokenizer.js';
 import { createEstimatingTokenizer } from '../context/tokenizer.js';
 import type { InferenceRouter } from '../inference/inference-router.js';
@@ -195,6 +194,15 @@ export function childKernelConfig(config: KernelConfig, workflowId: string): Ker
     throw new InvalidKernelConfigError(`no sub-workflow ${workflowId} in the kernel configuration`);
   return { ...config, workflow };
 }
+
+/** What a session may spend; a missing bound is no bound. Recorded in `session_configured`. */
+export type SessionBudgets = {
+  readonly maxTokens?: number;
+  /** US dollars, priced by each model profile's `prices`. */
+  readonly maxCostUsd?: number;
+  /** From `session_created` to the latest recorded event. */
+  readonly maxDurationMs?: number;
+};
 
 /** Budgets must be positive numbers; an empty set is no budget. */
 function checkedBudgets(budgets: SessionBudgets | undefined): SessionBudgets | undefined {

@@ -1,4 +1,5 @@
 import { createBuiltinToolRunner } from '../infrastructure/kernel/builtin-tool-runner.js';
+import { createDiskProjectCheckDetector } from '../infrastructure/checks/disk-project-check-detector.js';
 import { createNodeTimer } from '../infrastructure/kernel/node-timer.js';
 import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/process-static-analysis-runner.js';
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
@@ -32,6 +33,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       providers,
       tools: createBuiltinToolRunner({ exec: { searchPath: options.searchPath, sandbox } }),
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+      checks: createDiskProjectCheckDetector(),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),
       analysis: createProcessStaticAnalysisRunner({

@@ -194,6 +194,14 @@ export const eventSamples: SampleMap = {
     truncated: false,
     durationMs: 4210,
   },
+  project_checks_detected: {
+    type: 'project_checks_detected',
+    checks: [
+      { name: 'test', command: 'npm test', source: 'package.json' },
+      { name: 'go-test', command: 'go test ./...', source: 'go.mod' },
+    ],
+    problems: [{ file: 'pyproject.toml', message: 'not valid TOML at line 3' }],
+  },
   journal_compacted: {
     type: 'journal_compacted',
     stageId: 'implement',

@@ -32,6 +32,8 @@ export type Effect =
       readonly name: string;
       readonly command: string;
     }
+  /** Read the workspace's project files once, at session start, for the project's checks. */
+  | { readonly type: 'detect_checks' }
   /** Wait until the runner's clock reaches `until` (at most `delayMs`), then record `retry_delay_elapsed`. */
   | { readonly type: 'wait'; readonly until: string; readonly delayMs: number }
   /**
@@ -81,6 +83,10 @@ export const effectResults = {
   run_analysis: {
     results: ['dod_check_ran'],
     answers: (effect, payload) => payload.type === 'dod_check_ran' && effect.name === payload.name,
+  },
+  detect_checks: {
+    results: ['project_checks_detected'],
+    answers: (_effect, payload) => payload.type === 'project_checks_detected',
   },
   wait: {
     results: ['retry_delay_elapsed'],

@@ -5,6 +5,7 @@ import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import type { WorldProbe } from '../toolintent/world-probe.js';
 import type { ToolDefinition } from '../tools/tool-contract.js';
 import type { toolReceipt } from '../tools/tool-events.js';
+import type { ProjectCheck } from '../validation/project-check.js';
 
 /** One approved call to run: the contract, validated arguments and the recorded targets. */
 export type ToolExecutionRequest = {
@@ -63,6 +64,20 @@ export interface StaticAnalysisRunner {
   run(request: AnalysisRequest, signal: AbortSignal): Promise<AnalysisRun>;
 }
 
+/** What the workspace's project files say about its checks (`project_checks_detected`'s fields). */
+export type DetectedChecks = {
+  readonly checks: readonly ProjectCheck[];
+  readonly problems: readonly { readonly file: string; readonly message: string }[];
+};
+
+/**
+ * Finds a project's checks by reading its project files (package.json, pyproject.toml, go.mod,
+ * Cargo.toml, Makefile). It only reads; the checks run later through the StaticAnalysisRunner.
+ */
+export interface ProjectCheckDetector {
+  detect(workspaceRoot: string, signal: AbortSignal): Promise<DetectedChecks>;
+}
+
 /**
  * Waits. The runner's only timer (core has none): a retry delay a provider asked for is waited
  * out through it. Resolves after `ms`, or early when `signal` aborts (never rejects).
@@ -81,4 +96,6 @@ export type KernelPorts = {
   readonly analysis?: StaticAnalysisRunner;
   /** Needed only when a provider asks for a retry delay (`retryAfterMs`). */
   readonly timer?: Timer;
+  /** Needed by sessions recorded with `checks-by-default` (every new session). */
+  readonly checks?: ProjectCheckDetector;
 };

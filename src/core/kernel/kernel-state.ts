@@ -17,7 +17,13 @@ import type { StageOutcome } from '../transitions/evaluate-transition.js';
 import { artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
-import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
+import type { ProjectCheck } from '../validation/project-check.js';
+import {
+  countReferenceBlocks,
+  evolveRun,
+  startedRun,
+  type StageRunState,
+} from './stage-run.js';
 
 export type { ActingTurn, CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
 
@@ -85,10 +91,45 @@ export type KernelState = {
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
   readonly subagents: { readonly [stageId: string]: number };
+  /** The project's checks as recorded at session start (`project_checks_detected`); null before. */
+  readonly projectChecks: RecordedProjectChecks | null;
+  /** Write targets of calls that were denied, with the denial's sequence (claims are checked against them). */
+  readonly deniedWrites: readonly DeniedWrite[];
+  /** How many `exec` processes ran in the session (their file changes may not be itemized). */
+  readonly commandsRan: number;
+  /** Every recorded check run of the session, in order (what `show` and the review pack report). */
+  readonly checkRuns: readonly RecordedCheckRun[];
+  /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
+  readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
   readonly lastInputSequence: number;
+};
+
+export type RecordedProjectChecks = {
+  readonly checks: readonly ProjectCheck[];
+  readonly sequence: number;
+};
+
+export type DeniedWrite = { readonly path: string; readonly callId: string; readonly sequence: number };
+
+export type RecordedCheckRun = {
+  readonly stageId: string;
+  readonly attempt: number;
+  readonly name: string;
+  readonly command: string;
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly sequence: number;
+};
+
+export type RecordedStageFailure = {
+  readonly stageId: string;
+  readonly attempt: number;
+  readonly message: string;
+  readonly eventId: string;
+  readonly sequence: number;
 };
 
 export type PendingRedirect = {
@@ -121,6 +162,11 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     retryDelay: null,
     redirect: null,
     subagents: {},
+    projectChecks: null,
+    deniedWrites: [],
+    commandsRan: 0,
+    checkRuns: [],
+    lastStageFailure: null,
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -131,6 +177,12 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       tools: toolSessionProjection.evolve(state.tools, event),
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
+      commandsRan:
+        event.payload.type === 'tool_receipt' &&
+        event.payload.tool === 'exec' &&
+        event.payload.exitCode !== null
+          ? state.commandsRan + 1
+          : state.commandsRan,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
     };
@@ -175,6 +227,13 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'stage_failed':
       return {
         ...state,
+        lastStageFailure: {
+          stageId: payload.stageId,
+          attempt: payload.attempt,
+          message: payload.message,
+          eventId: event.eventId,
+          sequence: event.sequence,
+        },
         phase: { kind: 'transitioning', outcome: { kind: 'failed', category: payload.category } },
       };
     case 'transition_taken': {
@@ -242,6 +301,38 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
         },
       };
+    case 'project_checks_detected':
+      return { ...state, projectChecks: { checks: payload.checks, sequence: event.sequence } };
+    case 'dod_check_ran':
+      return {
+        ...withRun(state, event),
+        checkRuns: [
+          ...state.checkRuns,
+          {
+            stageId: payload.stageId,
+            attempt: payload.attempt,
+            name: payload.name,
+            command: payload.command,
+            passed: payload.outcome === 'completed' && payload.exitCode === 0,
+            exitCode: payload.exitCode,
+            sequence: event.sequence,
+          },
+        ],
+      };
+    case 'approval_denied': {
+      const run = runOf(state);
+      const turn = run?.turn;
+      const call =
+        turn?.status === 'acting' ? turn.calls.find((c) => c.callId === payload.callId) : undefined;
+      const denied = (call?.writeTargets ?? []).map((path) => ({
+        path,
+        callId: payload.callId,
+        sequence: event.sequence,
+      }));
+      return denied.length === 0
+        ? withRun(state, event)
+        : { ...withRun(state, event), deniedWrites: [...state.deniedWrites, ...denied] };
+    }
     case 'retry_delay_started':
       return state.retryDelay === null
         ? state
@@ -282,7 +373,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'validation_failed':
     case 'approval_requested':
     case 'approval_granted':
-    case 'approval_denied':
     case 'approval_grant_added':
     case 'approval_grant_revoked':
     case 'approval_bypassed':
@@ -296,7 +386,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_rejected':
     case 'tool_call_interrupted':
     case 'tool_call_classified':
-    case 'dod_check_ran':
     case 'journal_compacted':
     case 'subagent_finished':
       return withRun(state, event);

@@ -93,6 +93,22 @@ export async function runEffect(
         observation,
       }));
     }
+    case 'detect_checks': {
+      if (ports.checks === undefined) {
+        throw new KernelWiringError(
+          "the session detects the project's checks at its start but no ProjectCheckDetector is wired",
+        );
+      }
+      const detected = await ports.checks.detect(state.session.workspace ?? '/', signal);
+      if (signal.aborted) return [];
+      return [
+        {
+          type: 'project_checks_detected',
+          checks: [...detected.checks],
+          problems: [...detected.problems],
+        },
+      ];
+    }
     case 'run_analysis': {
       if (ports.analysis === undefined) {
         throw new KernelWiringError(

@@ -10,6 +10,7 @@ import { ModelCapabilitySchema, type ModelCapability } from '../inference/model-
 import { inferenceRequestDigest } from '../inference/request-digest.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
+import { evidenceCandidates } from './evidence-candidates.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelState, StageRunState } from './kernel-state.js';
 
@@ -59,7 +60,7 @@ export function buildStageRequest(
   }
   const profile = route.profile;
   const built = safeBuildContextPack(
-    { stageId: stage.id, candidates: candidatesFor(state, stage, run, beforeSequence) },
+    { stageId: stage.id, candidates: candidatesFor(config, state, stage, run, beforeSequence) },
     { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },
     config.tokenizer,
     { hash: config.sha256 },
@@ -101,6 +102,7 @@ export function buildStageRequest(
 }
 
 function candidatesFor(
+  config: KernelConfig,
   state: KernelState,
   stage: WorkflowStage,
   run: StageRunState,
@@ -164,6 +166,7 @@ function candidatesFor(
       role: entry.role,
     });
   }
+  candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
   return candidates;
 }
 

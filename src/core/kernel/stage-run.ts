@@ -99,6 +99,18 @@ export type StageRunState = {
   readonly checks: readonly CheckResult[];
   /** The sub-session of a `subagent` stage's attempt, once `subagent_started` is recorded. */
   readonly subagent: SubagentRun | null;
+  /** The commands this attempt ran (`exec` receipts), the evidence a verdict is checked against. */
+  readonly commands: readonly CommandRun[];
+};
+
+/** One recorded `exec` run of the attempt. */
+export type CommandRun = {
+  readonly callId: string;
+  readonly command: string;
+  readonly succeeded: boolean;
+  readonly exitCode: number | null;
+  readonly output: string;
+  readonly sequence: number;
 };
 
 /** A recorded definition-of-done check (`dod_check_ran`). */
@@ -107,7 +119,39 @@ export type CheckResult = {
   readonly outcome: 'completed' | 'timed_out' | 'aborted' | 'failed_to_start';
   readonly exitCode: number | null;
   readonly output: string;
+  readonly sequence: number;
 };
+
+/** An `exec` receipt as evidence: the command line as run, and how it ended. */
+function withCommand(
+  run: StageRunState,
+  receipt: Extract<CorrexEvent['payload'], { type: 'tool_receipt' }>,
+  sequence: number,
+): StageRunState {
+  if (receipt.tool !== 'exec') return run;
+  const args = receipt.args;
+  const argv = Array.isArray(args['argv']) ? args['argv'].map(String) : null;
+  const command =
+    typeof args['command'] === 'string'
+      ? args['command']
+      : argv !== null
+        ? argv.join(' ')
+        : JSON.stringify(args);
+  return {
+    ...run,
+    commands: [
+      ...run.commands,
+      {
+        callId: receipt.callId,
+        command,
+        succeeded: receipt.outcome === 'succeeded',
+        exitCode: receipt.exitCode,
+        output: receipt.output,
+        sequence,
+      },
+    ],
+  };
+}
 
 /** A fresh attempt of a stage. */
 export function startedRun(stageId: string, attempt: number): StageRunState {
@@ -121,6 +165,7 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
     referenceBlocks: {},
     checks: [],
     subagent: null,
+    commands: [],
   };
 }
 
@@ -245,7 +290,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'tool_receipt':
       // A receipt may still arrive for a call marked interrupted (its process was only slow).
       return finishCall(
-        withEntry,
+        withCommand(withEntry, payload, event.sequence),
         payload.callId,
         ['started', 'interrupted'],
         payload.outcome !== 'succeeded',
@@ -319,11 +364,13 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
                 outcome: payload.outcome,
                 exitCode: payload.exitCode,
                 output: payload.output,
+                sequence: event.sequence,
               },
             ],
           }
         : withEntry;
     // The attempt's own beginning and end, and what the session and its lifecycle track.
+    case 'project_checks_detected':
     case 'session_created':
     case 'session_configured':
     case 'workflow_started':

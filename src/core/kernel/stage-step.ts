@@ -4,7 +4,11 @@ import { decideArtifactApproval } from './artifact-approval.js';
 import { artifactContentOf } from './artifact-content.js';
 import { nextForCall, rejected } from './call-step.js';
 import { compactJournal } from './compact-journal.js';
+import { filesChangedFailure } from './claims-against-log.js';
 import { evaluateChecks } from './dod-checks.js';
+import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
+import { checksForStage } from './stage-checks.js';
+import { verdictFailure } from './verdict-from-evidence.js';
 import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
 import type { KernelState } from './kernel-state.js';
@@ -175,12 +179,14 @@ function act(context: StageContext, turn: ActingTurn): Step {
     return call === undefined ? IDLE : nextForCall(context, call);
   }
   if (proposed.status === 'accepted') {
-    if (stage.definitionOfDone !== undefined) {
+    const stageChecks = checksForStage(config, state, stage);
+    if (stageChecks.length > 0) {
       const checks = evaluateChecks(
-        stage,
+        stageChecks,
         run.checks,
         state.written,
         state.session.workspace ?? '/',
+        config.behaviour.flags.has(CHECKS_BY_DEFAULT.name),
       );
       if (!checks.done)
         return awaitEffect({
@@ -192,8 +198,10 @@ function act(context: StageContext, turn: ActingTurn): Step {
       if (checks.failures.length > 0)
         return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
     }
-    const verdict =
-      stage.verdicts.length > 0 ? verdictOf(artifactContentOf(turn.result.text)) : undefined;
+    const content = artifactContentOf(turn.result.text);
+    const unproven = verdictFailure(config, stage, run, content);
+    if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
+    const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
     return emit({
       type: 'stage_completed',
       stageId: stage.id,
@@ -215,6 +223,18 @@ function act(context: StageContext, turn: ActingTurn): Step {
       validator: 'approval',
       message: `${approval.by} did not approve this artifact: ${approval.reason}`,
     });
+  }
+  if (proposed.status === 'proposed') {
+    const falseClaim = filesChangedFailure(config, state, artifactContentOf(turn.result.text));
+    if (falseClaim !== null)
+      return emit({
+        type: 'validation_failed',
+        hash: proposed.hash,
+        stageId: stage.id,
+        phase: 'semantic',
+        validator: 'claims-against-log',
+        message: falseClaim,
+      });
   }
   const workspace = state.session.workspace ?? '/';
   const result = validateArtifact({

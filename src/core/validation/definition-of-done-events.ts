@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SandboxProfileSchema } from '../policies/sandbox-profile.js';
 import { defineEvent } from '../events/event-definition.js';
+import { ProjectCheckSchema } from './project-check.js';
 
 /**
  * A definition-of-done check of the running stage ran: the command, how it ended, its exit code
@@ -27,4 +28,20 @@ export const dodCheckRan = defineEvent({
   },
 });
 
-export const definitionOfDoneEvents = [dodCheckRan] as const;
+/**
+ * The project's checks, detected once at session start by reading the workspace's project files
+ * (package.json scripts, pyproject.toml, go.mod, Cargo.toml, a Makefile `test` target). A recorded
+ * observation: `decide` reads it, replay never looks at the workspace.
+ */
+export const projectChecksDetected = defineEvent({
+  type: 'project_checks_detected',
+  description: "The project's checks found in the workspace at session start.",
+  origin: 'effect_result',
+  fields: {
+    checks: z.array(ProjectCheckSchema),
+    /** Project files that were there but could not be read as expected, with why. */
+    problems: z.array(z.strictObject({ file: z.string().min(1), message: z.string().min(1) })),
+  },
+});
+
+export const definitionOfDoneEvents = [dodCheckRan, projectChecksDetected] as const;

@@ -1,4 +1,5 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +134,7 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
         providers: new Map([[DEMO_PROVIDER, createDemoModel(turns, DEMO_PROVIDER)]]),
         tools: createBuiltinToolRunner({ exec: { searchPath: defaultSearchPath(), sandbox } }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+        checks: createDiskProjectCheckDetector(),
       },
       clock: request.clock,
       ids: request.ids,

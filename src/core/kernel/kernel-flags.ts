@@ -1,0 +1,40 @@
+import { defineBehaviourFlag, type BehaviourFlag } from '../base/behaviour-flag.js';
+
+/**
+ * The project's checks (package.json scripts, pytest, go test, cargo test, a Makefile `test`
+ * target, and harness.yaml `checks:`) are detected at session start as a recorded observation,
+ * and the required ones run before a verifier or reviewer stage can complete.
+ */
+export const CHECKS_BY_DEFAULT = defineBehaviourFlag({
+  name: 'checks-by-default',
+  description:
+    "detect the project's checks at session start and run the required ones before verify and review complete",
+});
+
+/**
+ * A verifier stage's verdict comes from the recorded evidence: it passes only when the model
+ * reports `passed: true` and no check or exec run of the attempt failed without a later pass.
+ */
+export const VERDICT_FROM_EVIDENCE = defineBehaviourFlag({
+  name: 'verdict-from-evidence',
+  description:
+    "a verify stage passes only on recorded evidence; the model's passed field cannot override a failed check or command",
+});
+
+/**
+ * An artifact's `filesChanged` is compared with the recorded write receipts: naming a file whose
+ * write was denied, or that nothing recorded wrote, is a validation failure; a workflow that
+ * fails on a stage's failure names it.
+ */
+export const CLAIMS_AGAINST_LOG = defineBehaviourFlag({
+  name: 'claims-against-log',
+  description:
+    "an artifact's filesChanged must match recorded writes; a workflow failure names the stage failure that caused it",
+});
+
+/** The behaviour flags the kernel branches on (see core/base/behaviour-flag.ts). */
+export const kernelFlags: readonly BehaviourFlag[] = [
+  CHECKS_BY_DEFAULT,
+  VERDICT_FROM_EVIDENCE,
+  CLAIMS_AGAINST_LOG,
+];

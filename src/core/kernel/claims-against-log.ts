@@ -31,7 +31,7 @@ export function filesChangedFailure(
         `\`${entry}\`: its write was denied (call ${denied.callId}, event #${denied.sequence}) and nothing else wrote it`,
       );
     else if (state.commandsRan === 0)
-      problems.push(`\`${entry}\`: no recorded write or command changed it`);
+      problems.push(`\`${entry}\`: no recorded write changed it and no command ran`);
   }
   if (problems.length === 0) return null;
   return `filesChanged does not match the log; list only files that were changed:\n${problems.map((p) => `- ${p}`).join('\n')}`;

@@ -95,7 +95,7 @@ export type KernelState = {
   readonly projectChecks: RecordedProjectChecks | null;
   /** Write targets of calls that were denied, with the denial's sequence (claims are checked against them). */
   readonly deniedWrites: readonly DeniedWrite[];
-  /** How many `exec` processes ran in the session (their file changes may not be itemized). */
+  /** How many `exec` calls started in the session (their file changes may not be itemized). */
   readonly commandsRan: number;
   /** Every recorded check run of the session, in order (what `show` and the review pack report). */
   readonly checkRuns: readonly RecordedCheckRun[];
@@ -178,9 +178,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
       commandsRan:
-        event.payload.type === 'tool_receipt' &&
-        event.payload.tool === 'exec' &&
-        event.payload.exitCode !== null
+        event.payload.type === 'tool_call_started' && event.payload.tool === 'exec'
           ? state.commandsRan + 1
           : state.commandsRan,
       lastTimestamp: event.timestamp,

@@ -224,7 +224,8 @@ function act(context: StageContext, turn: ActingTurn): Step {
       message: `${approval.by} did not approve this artifact: ${approval.reason}`,
     });
   }
-  if (proposed.status === 'proposed') {
+  // A sub-session's writes are in its own log, where its own claim was checked.
+  if (proposed.status === 'proposed' && stage.subagent === undefined) {
     const falseClaim = filesChangedFailure(config, state, artifactContentOf(turn.result.text));
     if (falseClaim !== null)
       return emit({

@@ -64,7 +64,12 @@ const outcome = await runSession(
     store,
     sessionId,
     config: scenarioConfig({ workflow: implementOnlyWorkflow() }),
-    ports: { providers: new Map([[model.name, model]]), tools, probe: createDiskWorldProbe(), checks: createDiskProjectCheckDetector() },
+    ports: {
+      providers: new Map([[model.name, model]]),
+      tools,
+      probe: createDiskWorldProbe(),
+      checks: createDiskProjectCheckDetector(),
+    },
     clock: { now: () => new Date().toISOString() },
     ids: createCountingIdSource(`p${process.pid}`),
     onEvent: () => {

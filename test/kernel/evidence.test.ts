@@ -91,7 +91,11 @@ const workflow = parseWorkflow(
 
 // A project whose test fails until greet.js says hello.
 const PROJECT = {
-  'package.json': JSON.stringify({ name: 'greet', private: true, scripts: { test: 'node --test' } }),
+  'package.json': JSON.stringify({
+    name: 'greet',
+    private: true,
+    scripts: { test: 'node --test' },
+  }),
   'greet.test.js':
     "const test = require('node:test');\nconst assert = require('node:assert');\ntest('greets', () => assert.strictEqual(require('./greet.js')(), 'hello'));\n",
   'greet.js': "module.exports = () => 'helo';\n",
@@ -100,13 +104,18 @@ const PROJECT = {
 const writeGreet = (text: string): ScriptedTurn => ({
   toolCalls: [
     { name: 'read_file', args: { path: 'greet.js' } },
-    { name: 'write_file', args: { path: 'greet.js', content: `module.exports = () => '${text}';\n` } },
+    {
+      name: 'write_file',
+      args: { path: 'greet.js', content: `module.exports = () => '${text}';\n` },
+    },
   ],
 });
 const changed: ScriptedTurn = {
   text: JSON.stringify({ summary: 'fixed greet', filesChanged: ['greet.js'] }),
 };
-const runTests: ScriptedTurn = { toolCalls: [{ name: 'exec', args: { argv: ['node', '--test'] } }] };
+const runTests: ScriptedTurn = {
+  toolCalls: [{ name: 'exec', args: { argv: ['node', '--test'] } }],
+};
 const claimsPassed: ScriptedTurn = {
   text: JSON.stringify({ summary: 'all tests pass', passed: true }),
 };
@@ -140,15 +149,27 @@ async function scenario(
       clock: newClock(),
       ids: newIds(),
     },
-    { type: 'start', task: 'make greet say hello', workspace, workflowId: workflow.id, mode: 'auto' },
+    {
+      type: 'start',
+      task: 'make greet say hello',
+      workspace,
+      workflowId: workflow.id,
+      mode: 'auto',
+    },
   );
   return { store, config, outcome, model, events: await eventsOf(store, sessionId) };
 }
 
-function payloads<T extends CorrexEvent['payload']['type']>(events: readonly CorrexEvent[], type: T) {
+function payloads<T extends CorrexEvent['payload']['type']>(
+  events: readonly CorrexEvent[],
+  type: T,
+) {
   return events
     .filter((event) => event.payload.type === type)
-    .map((event) => ({ ...(event.payload as Extract<CorrexEvent['payload'], { type: T }>), sequence: event.sequence }));
+    .map((event) => ({
+      ...(event.payload as Extract<CorrexEvent['payload'], { type: T }>),
+      sequence: event.sequence,
+    }));
 }
 
 describe('verification a model cannot talk past', () => {
@@ -202,7 +223,9 @@ describe('verification a model cannot talk past', () => {
       'greet.js': PROJECT['greet.js'],
       'check.js': "process.exit(require('./greet.js')() === 'hello' ? 0 : 1);\n",
     };
-    const exec: ScriptedTurn = { toolCalls: [{ name: 'exec', args: { argv: ['node', 'check.js'] } }] };
+    const exec: ScriptedTurn = {
+      toolCalls: [{ name: 'exec', args: { argv: ['node', 'check.js'] } }],
+    };
     const { store, config, outcome, events } = await scenario(
       's-exec-claim',
       [writeGreet('hullo'), changed, exec, claimsPassed, approves],
@@ -221,7 +244,11 @@ describe('verification a model cannot talk past', () => {
   it('a verify that reports passed: false fails instead of going on to review', async () => {
     const { outcome, events } = await scenario(
       's-says-failed',
-      [writeGreet('hello'), changed, { text: JSON.stringify({ summary: 'greet is wrong', passed: false }) }],
+      [
+        writeGreet('hello'),
+        changed,
+        { text: JSON.stringify({ summary: 'greet is wrong', passed: false }) },
+      ],
       { files: { 'greet.js': PROJECT['greet.js'] } },
     );
     expect(outcome.status).toBe('failed');
@@ -243,7 +270,13 @@ describe('verification a model cannot talk past', () => {
         if (calls > 1) return model.infer(request, signal);
         return new Promise((_resolve, reject) => {
           signal?.addEventListener('abort', () =>
-            reject(new InferenceError({ category: 'cancelled', provider: 'scripted', message: 'aborted' })),
+            reject(
+              new InferenceError({
+                category: 'cancelled',
+                provider: 'scripted',
+                message: 'aborted',
+              }),
+            ),
           );
           void run.redirect('verify', 'olga', 'tests are fine, skip ahead');
         });
@@ -258,14 +291,22 @@ describe('verification a model cannot talk past', () => {
         clock: newClock(),
         ids: newIds(),
       },
-      { type: 'start', task: 'make greet say hello', workspace, workflowId: workflow.id, mode: 'auto' },
+      {
+        type: 'start',
+        task: 'make greet say hello',
+        workspace,
+        workflowId: workflow.id,
+        mode: 'auto',
+      },
     );
     const outcome = await run.done;
     const events = await eventsOf(store, 's-redirect');
     expect(typesOf(events)).toContain('stage_redirected');
     expect(outcome.status).toBe('failed');
     expect(typesOf(events)).not.toContain('workflow_completed');
-    expect(payloads(events, 'workflow_failed')[0]?.message).toContain('check `test` (npm test) failed');
+    expect(payloads(events, 'workflow_failed')[0]?.message).toContain(
+      'check `test` (npm test) failed',
+    );
     await expectReplayIdentical(store, 's-redirect', config);
   });
 
@@ -274,7 +315,10 @@ describe('verification a model cannot talk past', () => {
       toolCalls: [{ name: 'write_file', args: { path: '../CHANGELOG.md', content: '- fixed\n' } }],
     };
     const lies: ScriptedTurn = {
-      text: JSON.stringify({ summary: 'fixed and logged', filesChanged: ['greet.js', '../CHANGELOG.md'] }),
+      text: JSON.stringify({
+        summary: 'fixed and logged',
+        filesChanged: ['greet.js', '../CHANGELOG.md'],
+      }),
     };
     const { store, config, outcome, events } = await scenario('s-denied', [
       writeGreet('hello'),

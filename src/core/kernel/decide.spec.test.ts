@@ -130,7 +130,8 @@ describe('the kernel as a decider', () => {
     const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
     const opened = kernelSpecification(config)
       .given(...start.slice(0, -1))
-      .when(start.at(-1)!).decision.events.map((event) => event.payload);
+      .when(start.at(-1)!)
+      .decision.events.map((event) => event.payload);
     kernelSpecification(config)
       .given(...start, ...opened)
       .when({ type: 'project_checks_detected', checks: [], problems: [] })

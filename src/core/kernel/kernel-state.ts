@@ -18,12 +18,7 @@ import { artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import type { ProjectCheck } from '../validation/project-check.js';
-import {
-  countReferenceBlocks,
-  evolveRun,
-  startedRun,
-  type StageRunState,
-} from './stage-run.js';
+import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 
 export type { ActingTurn, CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
 
@@ -112,7 +107,11 @@ export type RecordedProjectChecks = {
   readonly sequence: number;
 };
 
-export type DeniedWrite = { readonly path: string; readonly callId: string; readonly sequence: number };
+export type DeniedWrite = {
+  readonly path: string;
+  readonly callId: string;
+  readonly sequence: number;
+};
 
 export type RecordedCheckRun = {
   readonly stageId: string;

@@ -100,10 +100,10 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
       // The project's checks are recorded once, before the first stage (a recorded observation).
       if (needsCheckDetection(config, state)) return awaitEffect({ type: 'detect_checks' });
       return emit({
-            type: 'stage_started',
-            stageId: session.nextStage.stageId,
-            attempt: session.nextStage.attempt,
-          });
+        type: 'stage_started',
+        stageId: session.nextStage.stageId,
+        attempt: session.nextStage.attempt,
+      });
   }
 }
 

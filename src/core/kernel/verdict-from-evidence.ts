@@ -18,9 +18,10 @@ export function verdictFailure(
 ): string | null {
   if (!config.behaviour.flags.has(VERDICT_FROM_EVIDENCE.name) || stage.role !== 'verifier')
     return null;
-  const claim = typeof content === 'object' && content !== null && !Array.isArray(content)
-    ? (content as { passed?: unknown; summary?: unknown })
-    : {};
+  const claim =
+    typeof content === 'object' && content !== null && !Array.isArray(content)
+      ? (content as { passed?: unknown; summary?: unknown })
+      : {};
   const summary = typeof claim.summary === 'string' ? claim.summary : '';
   if (claim.passed === false)
     return `stage ${stage.id} reported that the change does not pass: ${summary || 'no summary'}`;

@@ -12,7 +12,9 @@ export const CheckSourceSchema = z.enum([
 ]);
 export type CheckSource = z.infer<typeof CheckSourceSchema>;
 
-const CheckNameSchema = z.string().regex(/^[a-z0-9][a-z0-9:._-]*$/, 'check names are lowercase [a-z0-9:._-]');
+const CheckNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9:._-]*$/, 'check names are lowercase [a-z0-9:._-]');
 
 /** A command that tells whether the project is in a good state (its tests, linter, type checker). */
 export const ProjectCheckSchema = z.strictObject({

@@ -63,7 +63,9 @@ describe('project check detection', () => {
   });
 
   it('finds pytest from pyproject.toml or pytest.ini', async () => {
-    const section = repo({ 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' });
+    const section = repo({
+      'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+    });
     expect((await detect(section)).checks).toEqual([
       { name: 'pytest', command: 'python -m pytest', source: 'pyproject.toml' },
     ]);
@@ -86,9 +88,10 @@ describe('project check detection', () => {
     expect((await detect(repo({ 'Cargo.toml': '[package]\nname = "x"\n' }))).checks).toEqual([
       { name: 'cargo-test', command: 'cargo test', source: 'Cargo.toml' },
     ]);
-    expect((await detect(repo({ Makefile: 'build:\n\tcc x.c\n\ntest: build\n\t./x --self-test\n' }))).checks).toEqual([
-      { name: 'make-test', command: 'make test', source: 'Makefile' },
-    ]);
+    expect(
+      (await detect(repo({ Makefile: 'build:\n\tcc x.c\n\ntest: build\n\t./x --self-test\n' })))
+        .checks,
+    ).toEqual([{ name: 'make-test', command: 'make test', source: 'Makefile' }]);
     // A variable named test is no target.
     expect((await detect(repo({ Makefile: 'test := yes\nall:\n\ttrue\n' }))).checks).toEqual([]);
   });
@@ -100,6 +103,10 @@ describe('project check detection', () => {
       'go.mod': 'module x\n',
       Makefile: 'test:\n\tgo test ./...\n',
     });
-    expect((await detect(mixed)).checks.map((c) => c.name)).toEqual(['lint', 'go-test', 'make-test']);
+    expect((await detect(mixed)).checks.map((c) => c.name)).toEqual([
+      'lint',
+      'go-test',
+      'make-test',
+    ]);
   });
 });

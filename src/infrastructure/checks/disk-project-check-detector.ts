@@ -64,7 +64,10 @@ async function packageChecks(read: Read, checks: ProjectCheck[], problems: Probl
         ? (parsed.scripts as Record<string, unknown>)
         : {};
   } catch (error) {
-    problems.push({ file: 'package.json', message: `is not valid JSON: ${(error as Error).message}` });
+    problems.push({
+      file: 'package.json',
+      message: `is not valid JSON: ${(error as Error).message}`,
+    });
     return;
   }
   const runner =

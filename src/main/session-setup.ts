@@ -122,6 +122,7 @@ export async function prepareSession(
     validators: createDefaultValidatorRegistry(),
     homeDirectory: options.homeDirectory,
     sha256: nodeSha256,
+    ...(harness.checks === undefined ? {} : { checks: harness.checks }),
   });
   return {
     workspace,

@@ -14,6 +14,7 @@ import {
   VerificationArtifactSchema,
 } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';
+import type { ChecksConfig } from '../../src/core/validation/project-check.js';
 import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-provider.js';
 import { createProcessStaticAnalysisRunner } from '../../src/infrastructure/kernel/process-static-analysis-runner.js';
 import {
@@ -130,7 +131,11 @@ function analysis() {
 async function scenario(
   sessionId: string,
   turns: readonly ScriptedTurn[],
-  options: { files?: Record<string, string>; behaviour?: KernelBehaviour } = {},
+  options: {
+    files?: Record<string, string>;
+    behaviour?: KernelBehaviour;
+    checks?: ChecksConfig;
+  } = {},
 ) {
   const { workspace, storePath } = scenarioWorkspace(options.files ?? PROJECT);
   const store = openStore(storePath);
@@ -138,6 +143,7 @@ async function scenario(
   const config = scenarioConfig({
     workflow,
     ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
   });
   const model = scriptedModel(turns);
   const outcome = await runSession(
@@ -343,5 +349,50 @@ describe('verification a model cannot talk past', () => {
     expect(flagged.message).toContain(`event #${denial.sequence}`);
     expect(flagged.message).not.toContain('`greet.js`');
     await expectReplayIdentical(store, 's-denied', config);
+  });
+
+  it('completes with only advisory checks failing, and lists the failures', async () => {
+    const checks: ChecksConfig = {
+      detect: true,
+      add: [{ name: 'style', command: 'node -e "process.exit(3)"', advisory: true }],
+      advisory: [],
+    };
+    const { store, config, outcome, events } = await scenario(
+      's-advisory',
+      [writeGreet('hello'), changed, claimsPassed, approves],
+      { checks },
+    );
+    expect(outcome.status).toBe('completed');
+    const runs = payloads(events, 'dod_check_ran');
+    expect(runs.map((c) => [c.stageId, c.name, c.exitCode])).toEqual([
+      ['verify', 'test', 0],
+      ['verify', 'style', 3],
+      ['review', 'test', 0],
+      ['review', 'style', 3],
+    ]);
+    expect(payloads(events, 'workflow_completed')[0]?.summary).toBe(
+      `checks: test passed (event #${runs[2]!.sequence}); style failed (exit 3) (event #${runs[3]!.sequence}); 1 not passing, not required`,
+    );
+    await expectReplayIdentical(store, 's-advisory', config);
+  });
+
+  it('replaces a detected check by name from harness.yaml, and fails naming it', async () => {
+    const checks: ChecksConfig = {
+      detect: true,
+      add: [{ name: 'test', command: 'node --test greet.test.js', advisory: false }],
+      advisory: [],
+    };
+    const { outcome, events } = await scenario(
+      's-replaced',
+      [writeGreet('hullo'), changed, claimsPassed],
+      { checks },
+    );
+    expect(outcome.status).toBe('failed');
+    expect(payloads(events, 'dod_check_ran').map((c) => c.command)).toEqual([
+      'node --test greet.test.js',
+    ]);
+    expect(payloads(events, 'workflow_failed')[0]?.message).toContain(
+      'check `test` (node --test greet.test.js) failed',
+    );
   });
 });

@@ -18,6 +18,7 @@ import {
 } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow, type Workflow } from '../../src/core/transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../../src/core/validation/default-validators.js';
+import type { ChecksConfig } from '../../src/core/validation/project-check.js';
 import {
   createScriptedProvider,
   type ScriptedTurn,
@@ -74,6 +75,7 @@ export function scenarioConfig(
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
+    checks?: ChecksConfig;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
@@ -88,6 +90,7 @@ export function scenarioConfig(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.subWorkflows === undefined ? {} : { subWorkflows: options.subWorkflows }),
     ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
   });
 }
 

@@ -12,6 +12,7 @@ import {
   type ProviderConfig,
   UserHarnessConfigSchema,
 } from './harness-config.js';
+import { mergeChecksConfig, type ChecksConfig } from '../../core/validation/project-check.js';
 import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export const HARNESS_FILE = 'harness.yaml';
@@ -27,6 +28,8 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
+  /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
+  readonly checks?: ChecksConfig;
   /** The files that were read, in order. */
   readonly sources: readonly string[];
 };
@@ -105,6 +108,7 @@ export async function loadHarnessConfig(options: {
       );
     }
   });
+  const checks = mergeChecksConfig(user.checks, workspace?.checks);
   return {
     mode: user.mode,
     providers: user.providers,
@@ -113,6 +117,7 @@ export async function loadHarnessConfig(options: {
     refusedPolicy: merged.refused,
     workflows,
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
+    ...(checks === undefined ? {} : { checks }),
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,
     ),

@@ -2,6 +2,7 @@ import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { RunOutcome } from '../../core/kernel/run-session.js';
 import type { HostedRun, SessionHost } from '../session-host.js';
 import type { CommandContext } from './cli-context.js';
+import { checkReportLines } from './check-report.js';
 import { describePendingCall } from './pending-call.js';
 
 const POLL_MS = 250;
@@ -42,8 +43,11 @@ export async function followSession(
     let run = first;
     for (;;) {
       const outcome = await run.done;
-      if (outcome.waiting?.kind !== 'approval' || interrupts > 0)
+      if (outcome.waiting?.kind !== 'approval' || interrupts > 0) {
+        if (outcome.status === 'completed' || outcome.status === 'failed')
+          for (const line of checkReportLines(await store.read(sessionId))) context.out(line);
         return report(context, sessionId, outcome);
+      }
       await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
       await recorded;
       run = await host.resume(sessionId);

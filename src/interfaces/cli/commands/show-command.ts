@@ -6,6 +6,8 @@ import { formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
+import { checkReportLines } from '../check-report.js';
+import type { CorrexEvent } from '../../../core/event-catalog.js';
 
 /** Added lines green, removed red, and only on a terminal. */
 function colourDiff(line: string, colour: boolean): string {
@@ -41,8 +43,14 @@ export function showCommand(context: CommandContext): Command {
           const proposed = new Map<string, { tool: string; argsRaw: string }>();
           const stageOfRequest = new Map<string, string>();
           const stageTokens = new Map<string, { input: number; output: number }>();
+          const checkEvents: CorrexEvent[] = [];
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
+            if (
+              event.payload.type === 'project_checks_detected' ||
+              event.payload.type === 'dod_check_ran'
+            )
+              checkEvents.push(event);
             const line = formatEventLine(event);
             if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
             const payload = event.payload;
@@ -64,7 +72,8 @@ export function showCommand(context: CommandContext): Command {
             ) {
               const call = proposed.get(payload.callId);
               const diff = call === undefined ? [] : fileChangeDiff(call.tool, call.argsRaw);
-              for (const diffLine of diff) timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
+              for (const diffLine of diff)
+                timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
             }
           }
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
@@ -79,6 +88,7 @@ export function showCommand(context: CommandContext): Command {
             ...(state.failure
               ? [`failure   ${state.failure.category}: ${state.failure.message}`]
               : []),
+            ...checkReportLines(checkEvents),
             ...(state.pendingApprovals.length > 0
               ? [
                   `waiting   for approval of ${state.pendingApprovals.map((p) => `${p.callId} (${p.tool}, ${p.tier})`).join(', ')}`,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { approvalEvents } from './approvals/approval-events.js';
 import { artifactEvents } from './artifacts/artifact-events.js';
+import { briefEvents } from './context/brief-events.js';
 import { journalEvents } from './context/journal-events.js';
 import { steeringEvents } from './context/steering-events.js';
 import { createEventCatalog } from './events/event-catalog.js';
@@ -35,6 +36,7 @@ export const eventDefinitions = [
   ...journalEvents,
   ...kernelFlowEvents,
   ...subagentEvents,
+  ...briefEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

@@ -194,6 +194,23 @@ export const eventSamples: SampleMap = {
     truncated: false,
     durationMs: 4210,
   },
+  brief_checked: {
+    type: 'brief_checked',
+    references: [
+      { kind: 'path', value: 'src/dates.ts' },
+      { kind: 'symbol', value: 'parseDate' },
+      { kind: 'command', value: 'npm test' },
+      { kind: 'issue', value: '#42' },
+    ],
+    missing: [{ path: '/home/dev/project/src/dates.ts', observedSequence: 5 }],
+  },
+  brief_echo_compared: {
+    type: 'brief_echo_compared',
+    stageId: 'plan',
+    artifactHash: 'c'.repeat(64),
+    dropped: [{ kind: 'command', value: 'npm test' }],
+    invented: [{ kind: 'path', value: 'src/time.ts' }],
+  },
   project_checks_detected: {
     type: 'project_checks_detected',
     checks: [

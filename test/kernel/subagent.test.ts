@@ -178,6 +178,7 @@ describe('a stage that runs a sub-session', () => {
       'session_created',
       'workflow_started',
       'project_checks_detected',
+      'brief_checked',
       'stage_started',
       'subagent_started',
       'subagent_finished',

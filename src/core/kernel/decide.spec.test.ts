@@ -136,6 +136,7 @@ describe('the kernel as a decider', () => {
       .given(...start, ...opened)
       .when({ type: 'project_checks_detected', checks: [], problems: [] })
       .thenEmits([
+        { type: 'brief_checked', references: [], missing: [] },
         { type: 'stage_started', stageId: 'implement', attempt: 1 },
         {
           type: 'inference_requested',

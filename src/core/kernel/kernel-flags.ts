@@ -32,9 +32,21 @@ export const CLAIMS_AGAINST_LOG = defineBehaviourFlag({
     "an artifact's filesChanged must match recorded writes; a workflow failure names the stage failure that caused it",
 });
 
+/**
+ * The task's references (paths, symbols, commands, issue ids) are extracted at session start and
+ * its paths probed; a missing one is flagged before planning, and a plan's restatement is
+ * compared with the brief (dropped and invented references), both shown in later packs.
+ */
+export const BRIEF_REFERENCES = defineBehaviourFlag({
+  name: 'brief-references',
+  description:
+    "extract the task's references at session start, flag missing paths, and compare the plan with the brief",
+});
+
 /** The behaviour flags the kernel branches on (see core/base/behaviour-flag.ts). */
 export const kernelFlags: readonly BehaviourFlag[] = [
   CHECKS_BY_DEFAULT,
   VERDICT_FROM_EVIDENCE,
   CLAIMS_AGAINST_LOG,
+  BRIEF_REFERENCES,
 ];

@@ -18,6 +18,10 @@ import { artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import type { ProjectCheck } from '../validation/project-check.js';
+import type { BriefReference } from '../context/brief-references.js';
+
+/** The call id of the session-start probe of the brief's paths (no tool call has it). */
+export const BRIEF_PROBE = 'brief';
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 
 export type { ActingTurn, CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
@@ -94,6 +98,12 @@ export type KernelState = {
   readonly commandsRan: number;
   /** Every recorded check run of the session, in order (what `show` and the review pack report). */
   readonly checkRuns: readonly RecordedCheckRun[];
+  /** The task's references and missing paths (`brief_checked`); null before. */
+  readonly brief: RecordedBrief | null;
+  /** What the session-start probe of the brief's paths found, by path. */
+  readonly briefObservations: { readonly [path: string]: BriefObservation };
+  /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
+  readonly briefEcho: RecordedBriefEcho | null;
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -104,6 +114,22 @@ export type KernelState = {
 
 export type RecordedProjectChecks = {
   readonly checks: readonly ProjectCheck[];
+  readonly sequence: number;
+};
+
+export type RecordedBrief = {
+  readonly references: readonly BriefReference[];
+  readonly missing: readonly { readonly path: string; readonly observedSequence: number }[];
+  readonly sequence: number;
+};
+
+export type BriefObservation = { readonly exists: boolean; readonly sequence: number };
+
+export type RecordedBriefEcho = {
+  readonly stageId: string;
+  readonly artifactHash: string;
+  readonly dropped: readonly BriefReference[];
+  readonly invented: readonly BriefReference[];
   readonly sequence: number;
 };
 
@@ -166,6 +192,9 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     commandsRan: 0,
     checkRuns: [],
     lastStageFailure: null,
+    brief: null,
+    briefObservations: {},
+    briefEcho: null,
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -298,6 +327,39 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
         },
       };
+    case 'brief_checked':
+      return {
+        ...state,
+        brief: {
+          references: payload.references,
+          missing: payload.missing,
+          sequence: event.sequence,
+        },
+      };
+    case 'brief_echo_compared':
+      return {
+        ...withRun(state, event),
+        briefEcho: {
+          stageId: payload.stageId,
+          artifactHash: payload.artifactHash,
+          dropped: payload.dropped,
+          invented: payload.invented,
+          sequence: event.sequence,
+        },
+      };
+    case 'world_observed':
+      return payload.callId === BRIEF_PROBE
+        ? {
+            ...state,
+            briefObservations: {
+              ...state.briefObservations,
+              [payload.observation.path]: {
+                exists: payload.observation.kind !== 'missing',
+                sequence: event.sequence,
+              },
+            },
+          }
+        : withRun(state, event);
     case 'project_checks_detected':
       return { ...state, projectChecks: { checks: payload.checks, sequence: event.sequence } };
     case 'dod_check_ran':
@@ -376,7 +438,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_proposed':
     case 'tool_call_started':
     case 'tool_receipt':
-    case 'world_observed':
     case 'egress_allowlist_changed':
     case 'inference_requested':
     case 'inference_completed':

@@ -10,6 +10,7 @@ import { canCreateFiles } from './reference-strikes.js';
 import { decideRedirect } from './redirect.js';
 import { nextInStage } from './stage-step.js';
 import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
+import { nextForBrief } from './brief-step.js';
 import { checkSummary } from './check-summary.js';
 import { CLAIMS_AGAINST_LOG } from './kernel-flags.js';
 import { needsCheckDetection } from './stage-checks.js';
@@ -99,6 +100,9 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
       if (session.nextStage === null) return IDLE;
       // The project's checks are recorded once, before the first stage (a recorded observation).
       if (needsCheckDetection(config, state)) return awaitEffect({ type: 'detect_checks' });
+      // The task's references, checked against the workspace before planning.
+      const brief = nextForBrief(config, state);
+      if (brief !== null) return brief;
       return emit({
         type: 'stage_started',
         stageId: session.nextStage.stageId,

@@ -10,6 +10,7 @@ import { ModelCapabilitySchema, type ModelCapability } from '../inference/model-
 import { inferenceRequestDigest } from '../inference/request-digest.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
+import { briefCandidates } from './brief-step.js';
 import { evidenceCandidates } from './evidence-candidates.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelState, StageRunState } from './kernel-state.js';
@@ -167,6 +168,7 @@ function candidatesFor(
     });
   }
   candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
+  candidates.push(...briefCandidates(config, state, beforeSequence));
   return candidates;
 }
 

@@ -371,6 +371,8 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         : withEntry;
     // The attempt's own beginning and end, and what the session and its lifecycle track.
     case 'project_checks_detected':
+    case 'brief_checked':
+    case 'brief_echo_compared':
     case 'session_created':
     case 'session_configured':
     case 'workflow_started':

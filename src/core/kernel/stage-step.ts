@@ -4,6 +4,7 @@ import { decideArtifactApproval } from './artifact-approval.js';
 import { artifactContentOf } from './artifact-content.js';
 import { nextForCall, rejected } from './call-step.js';
 import { compactJournal } from './compact-journal.js';
+import { briefEchoEvent } from './brief-step.js';
 import { filesChangedFailure } from './claims-against-log.js';
 import { evaluateChecks } from './dod-checks.js';
 import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
@@ -201,6 +202,8 @@ function act(context: StageContext, turn: ActingTurn): Step {
     const content = artifactContentOf(turn.result.text);
     const unproven = verdictFailure(config, stage, run, content);
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
+    const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
+    if (echo !== null) return emit(echo);
     const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
     return emit({
       type: 'stage_completed',

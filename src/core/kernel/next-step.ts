@@ -96,7 +96,7 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
     }
     case 'in_stage':
       return nextInStage(config, state, phase.run, built);
-    case 'between_stages':
+    case 'between_stages': {
       if (session.nextStage === null) return IDLE;
       // The project's checks are recorded once, before the first stage (a recorded observation).
       if (needsCheckDetection(config, state)) return awaitEffect({ type: 'detect_checks' });
@@ -108,6 +108,7 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
         stageId: session.nextStage.stageId,
         attempt: session.nextStage.attempt,
       });
+    }
   }
 }
 

@@ -211,6 +211,23 @@ export const eventSamples: SampleMap = {
     dropped: [{ kind: 'command', value: 'npm test' }],
     invented: [{ kind: 'path', value: 'src/time.ts' }],
   },
+  language_diagnostics_recorded: {
+    type: 'language_diagnostics_recorded',
+    stageId: 'verify',
+    attempt: 1,
+    server: 'typescript-language-server 5.3.0',
+    method: 'published',
+    files: [
+      {
+        path: '/home/dev/project/src/dates.ts',
+        diagnostics: [
+          { line: 12, column: 5, severity: 'error', message: "Type 'string' is not assignable to type 'Date'.", code: '2322' },
+        ],
+      },
+    ],
+    error: null,
+    durationMs: 1840,
+  },
   project_checks_detected: {
     type: 'project_checks_detected',
     checks: [

@@ -43,10 +43,21 @@ export const BRIEF_REFERENCES = defineBehaviourFlag({
     "extract the task's references at session start, flag missing paths, and compare the plan with the brief",
 });
 
+/**
+ * Before a verifier or reviewer stage completes, a language server's diagnostics for the
+ * TypeScript and JavaScript files the session wrote are recorded; an error fails the attempt.
+ */
+export const LSP_DIAGNOSTICS = defineBehaviourFlag({
+  name: 'lsp-diagnostics',
+  description:
+    "record a language server's diagnostics for written files before verify and review complete; an error fails the attempt",
+});
+
 /** The behaviour flags the kernel branches on (see core/base/behaviour-flag.ts). */
 export const kernelFlags: readonly BehaviourFlag[] = [
   CHECKS_BY_DEFAULT,
   VERDICT_FROM_EVIDENCE,
   CLAIMS_AGAINST_LOG,
   BRIEF_REFERENCES,
+  LSP_DIAGNOSTICS,
 ];

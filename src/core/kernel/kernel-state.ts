@@ -444,6 +444,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_rejected':
     case 'tool_call_interrupted':
     case 'tool_call_classified':
+    case 'language_diagnostics_recorded':
     case 'journal_compacted':
     case 'subagent_finished':
       return withRun(state, event);

@@ -93,6 +93,30 @@ export async function runEffect(
         observation,
       }));
     }
+    case 'run_diagnostics': {
+      const base = {
+        type: 'language_diagnostics_recorded' as const,
+        stageId: effect.stageId,
+        attempt: effect.attempt,
+      };
+      if (ports.diagnostics === undefined)
+        return [
+          {
+            ...base,
+            server: 'none',
+            method: 'unavailable',
+            files: [],
+            error: 'no language server is wired into this runner',
+            durationMs: 0,
+          },
+        ];
+      const run = await ports.diagnostics.diagnose(
+        { workspaceRoot: state.session.workspace ?? '/', files: effect.files },
+        signal,
+      );
+      if (signal.aborted) return [];
+      return [{ ...base, ...run }];
+    }
     case 'detect_checks': {
       if (ports.checks === undefined) {
         throw new KernelWiringError(

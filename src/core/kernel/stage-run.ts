@@ -12,6 +12,7 @@ import { recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
+import type { LanguageDiagnostic } from '../validation/definition-of-done-events.js';
 
 export type { SubagentRun };
 
@@ -99,8 +100,21 @@ export type StageRunState = {
   readonly checks: readonly CheckResult[];
   /** The sub-session of a `subagent` stage's attempt, once `subagent_started` is recorded. */
   readonly subagent: SubagentRun | null;
+  /** The language server's diagnostics recorded in this attempt (`language_diagnostics_recorded`). */
+  readonly diagnostics: RecordedDiagnostics | null;
   /** The commands this attempt ran (`exec` receipts), the evidence a verdict is checked against. */
   readonly commands: readonly CommandRun[];
+};
+
+export type RecordedDiagnostics = {
+  readonly server: string;
+  readonly method: 'pull' | 'published' | 'unavailable';
+  readonly files: readonly {
+    readonly path: string;
+    readonly diagnostics: readonly LanguageDiagnostic[];
+  }[];
+  readonly error: string | null;
+  readonly sequence: number;
 };
 
 /** One recorded `exec` run of the attempt. */
@@ -165,6 +179,7 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
     referenceBlocks: {},
     checks: [],
     subagent: null,
+    diagnostics: null,
     commands: [],
   };
 }
@@ -353,6 +368,19 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           ...run.transcript.filter((item) => item.sequence > payload.throughSequence),
         ],
       };
+    case 'language_diagnostics_recorded':
+      return payload.stageId === run.stageId && payload.attempt === run.attempt
+        ? {
+            ...withEntry,
+            diagnostics: {
+              server: payload.server,
+              method: payload.method,
+              files: payload.files,
+              error: payload.error,
+              sequence: event.sequence,
+            },
+          }
+        : withEntry;
     case 'dod_check_ran':
       return payload.stageId === run.stageId && payload.attempt === run.attempt
         ? {

@@ -9,6 +9,7 @@ import { filesChangedFailure } from './claims-against-log.js';
 import { evaluateChecks } from './dod-checks.js';
 import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
 import { checksForStage } from './stage-checks.js';
+import { diagnosticsVerdict } from './language-diagnostics-step.js';
 import { verdictFailure } from './verdict-from-evidence.js';
 import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
@@ -199,6 +200,9 @@ function act(context: StageContext, turn: ActingTurn): Step {
       if (checks.failures.length > 0)
         return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
     }
+    const language = diagnosticsVerdict(config, state, stage, run);
+    if (language.kind === 'await') return awaitEffect(language.effect);
+    if (language.kind === 'failed') return emit(stageFailed(run, 'validation', language.message));
     const content = artifactContentOf(turn.result.text);
     const unproven = verdictFailure(config, stage, run, content);
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));

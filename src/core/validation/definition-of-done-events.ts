@@ -44,4 +44,41 @@ export const projectChecksDetected = defineEvent({
   },
 });
 
-export const definitionOfDoneEvents = [dodCheckRan, projectChecksDetected] as const;
+export const LanguageDiagnosticSchema = z.strictObject({
+  /** 1-based, as people read them. */
+  line: z.number().int().min(1),
+  column: z.number().int().min(1),
+  severity: z.enum(['error', 'warning', 'information', 'hint']),
+  message: z.string(),
+  code: z.string().nullable(),
+});
+export type LanguageDiagnostic = z.infer<typeof LanguageDiagnosticSchema>;
+
+/**
+ * A language server's diagnostics for the files the session wrote, before a verifier or reviewer
+ * stage completes: which server, how they were obtained (LSP 3.17 pull, or the diagnostics the
+ * server published), and per file what it reported. `unavailable` records why none ran.
+ * `decide` fails the attempt on an error in a written file; replay never starts a server.
+ */
+export const languageDiagnosticsRecorded = defineEvent({
+  type: 'language_diagnostics_recorded',
+  description: "A language server's diagnostics for the files the session wrote.",
+  origin: 'effect_result',
+  fields: {
+    stageId: z.string().min(1),
+    attempt: z.number().int().min(1),
+    server: z.string().min(1),
+    method: z.enum(['pull', 'published', 'unavailable']),
+    files: z.array(
+      z.strictObject({ path: z.string().min(1), diagnostics: z.array(LanguageDiagnosticSchema) }),
+    ),
+    error: z.string().nullable(),
+    durationMs: z.number().int().min(0),
+  },
+});
+
+export const definitionOfDoneEvents = [
+  dodCheckRan,
+  projectChecksDetected,
+  languageDiagnosticsRecorded,
+] as const;

@@ -1,6 +1,7 @@
 import { createBuiltinToolRunner } from '../infrastructure/kernel/builtin-tool-runner.js';
 import { createDiskProjectCheckDetector } from '../infrastructure/checks/disk-project-check-detector.js';
 import { createNodeTimer } from '../infrastructure/kernel/node-timer.js';
+import { createTypeScriptLanguageDiagnostics } from '../infrastructure/lsp/typescript-language-diagnostics.js';
 import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/process-static-analysis-runner.js';
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
 import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
@@ -36,6 +37,12 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       checks: createDiskProjectCheckDetector(),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),
+      // typescript-language-server, started sandboxed per request (nothing outlives a session).
+      diagnostics: createTypeScriptLanguageDiagnostics({
+        homeDirectory: options.homeDirectory,
+        searchPath: options.searchPath,
+        sandbox,
+      }),
       analysis: createProcessStaticAnalysisRunner({
         homeDirectory: options.homeDirectory,
         searchPath: options.searchPath,

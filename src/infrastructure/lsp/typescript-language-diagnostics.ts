@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
-  DiagnosticsRequest,
   DiagnosticsRun,
   LanguageDiagnostics,
 } from '../../core/kernel/kernel-ports.js';

@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { detectSandbox } from '../sandbox/sandbox-availability.js';
 import { createTypeScriptLanguageDiagnostics } from './typescript-language-diagnostics.js';
+
+const availability = await detectSandbox();
 
 const made: string[] = [];
 afterEach(() => {
@@ -56,4 +59,41 @@ describe('typescript-language-server diagnostics', () => {
       { path: join(root, 'src/ok.ts'), diagnostics: [] },
     ]);
   }, 60_000);
+
+  it.runIf(availability.kind === 'bubblewrap')(
+    'runs the server inside bubblewrap and gets the same diagnostics',
+    async () => {
+      const root = workspace({
+        'tsconfig.json': TSCONFIG,
+        'src/greet.ts': 'export const greet = (): string => 42;\n',
+      });
+      const diagnostics = createTypeScriptLanguageDiagnostics({
+        homeDirectory: realpathSync(homedir()),
+        sandbox: { availability },
+      });
+      const run = await diagnostics.diagnose(
+        { workspaceRoot: root, files: [join(root, 'src/greet.ts')] },
+        new AbortController().signal,
+      );
+      expect(run.error).toBeNull();
+      expect(run.files[0]?.diagnostics).toMatchObject([
+        { line: 1, severity: 'error', code: '2322' },
+      ]);
+    },
+    60_000,
+  );
+
+  it('records a server that cannot answer as unavailable, with the reason', async () => {
+    const root = workspace({ 'a.ts': 'export {};\n' });
+    const diagnostics = createTypeScriptLanguageDiagnostics({
+      homeDirectory: realpathSync(homedir()),
+      timeoutMs: 1,
+    });
+    const run = await diagnostics.diagnose(
+      { workspaceRoot: root, files: [join(root, 'a.ts')] },
+      new AbortController().signal,
+    );
+    expect(run).toMatchObject({ method: 'unavailable', files: [] });
+    expect(run.error).toMatch(/did not answer in time|no complete diagnostics/);
+  }, 30_000);
 });

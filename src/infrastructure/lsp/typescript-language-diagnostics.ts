@@ -4,10 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type {
-  DiagnosticsRun,
-  LanguageDiagnostics,
-} from '../../core/kernel/kernel-ports.js';
+import type { DiagnosticsRun, LanguageDiagnostics } from '../../core/kernel/kernel-ports.js';
 import type { LanguageDiagnostic } from '../../core/validation/definition-of-done-events.js';
 import { buildBubblewrapProfile } from '../sandbox/bubblewrap-profile.js';
 import type { SandboxSettings } from '../sandbox/confined-process.js';
@@ -83,7 +80,9 @@ export function createTypeScriptLanguageDiagnostics(
         const local = join(request.workspaceRoot, 'node_modules', 'typescript');
         const initialized = (await withDeadline(
           connection.request('initialize', {
-            processId: process.pid,
+            // Null, not our pid: inside the sandbox's PID namespace our pid names no process, and
+            // the server would take its parent for dead and exit. correx stops it itself.
+            processId: null,
             rootUri,
             workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
             capabilities: {

@@ -42,6 +42,21 @@ const PAYLOADS: EventPayload[] = [
   { type: 'stage_started', stageId: 'review', attempt: 1 },
   check('review', 1),
   {
+    type: 'language_diagnostics_recorded',
+    stageId: 'review',
+    attempt: 1,
+    server: 'typescript-language-server 5.3.0',
+    method: 'published',
+    files: [
+      {
+        path: '/work/ws/greet.ts',
+        diagnostics: [{ line: 1, column: 1, severity: 'error', message: 'x', code: '2322' }],
+      },
+    ],
+    error: null,
+    durationMs: 900,
+  },
+  {
     type: 'stage_failed',
     stageId: 'review',
     attempt: 1,
@@ -76,6 +91,7 @@ describe('the checks report', () => {
       'checks    found at start (event #3): test (npm test, package.json)',
       '          could not read: Makefile cannot be read: EACCES',
       'check     test (npm test): FAILED last; runs: verify passed #5, review failed (exit 1) #7',
+      'types     review: typescript-language-server 5.3.0, 1 file(s), 1 error(s) (event #8)',
     ]);
   });
 

@@ -3,15 +3,32 @@ import type { CorrexEvent } from '../../core/event-catalog.js';
 type CheckRun = { stageId: string; passed: boolean; exitCode: number | null; sequence: number };
 
 /**
- * What a session's checks say, from its log: the checks detected at its start, and each check's
- * runs (stage, result, the event's sequence number as evidence). Lines for `show` and for the
- * end of `run`; none when the session neither detected nor ran a check.
+ * What a session's evidence says, from its log: the checks detected at its start, each check's
+ * runs (stage, result, the event's sequence number), the language server's diagnostics and the
+ * paths the brief names that were missing. Lines for `show` and for the end of `run`; none for
+ * a session that recorded none of these.
  */
 export function checkReportLines(events: Iterable<CorrexEvent>): string[] {
   let detected: { names: string[]; sequence: number; problems: string[] } | null = null;
   const runs = new Map<string, { command: string; runs: CheckRun[] }>();
+  const other: string[] = [];
   for (const event of events) {
     const payload = event.payload;
+    if (payload.type === 'brief_checked' && payload.missing.length > 0)
+      other.push(
+        `brief     names missing paths: ${payload.missing.map((m) => `${m.path} (event #${m.observedSequence})`).join(', ')}`,
+      );
+    if (payload.type === 'language_diagnostics_recorded') {
+      const errors = payload.files.reduce(
+        (sum, file) => sum + file.diagnostics.filter((d) => d.severity === 'error').length,
+        0,
+      );
+      other.push(
+        payload.method === 'unavailable'
+          ? `types     ${payload.stageId}: ${payload.server} unavailable (event #${event.sequence}): ${payload.error ?? ''}`
+          : `types     ${payload.stageId}: ${payload.server}, ${payload.files.length} file(s), ${errors} error(s) (event #${event.sequence})`,
+      );
+    }
     if (payload.type === 'project_checks_detected')
       detected = {
         names: payload.checks.map((check) => `${check.name} (${check.command}, ${check.source})`),
@@ -29,7 +46,7 @@ export function checkReportLines(events: Iterable<CorrexEvent>): string[] {
       runs.set(payload.name, entry);
     }
   }
-  if (detected === null && runs.size === 0) return [];
+  if (detected === null && runs.size === 0) return other;
   const lines: string[] = [];
   if (detected !== null)
     lines.push(
@@ -49,5 +66,5 @@ export function checkReportLines(events: Iterable<CorrexEvent>): string[] {
       `check     ${name} (${entry.command}): ${last.passed ? 'passed' : 'FAILED'} last; runs: ${history}`,
     );
   }
-  return lines;
+  return [...lines, ...other];
 }

@@ -9,6 +9,14 @@ import { withStore } from '../with-store.js';
 import { checkReportLines } from '../check-report.js';
 import type { CorrexEvent } from '../../../core/event-catalog.js';
 
+/** The events the evidence lines of the header are read from. */
+const EVIDENCE: ReadonlySet<string> = new Set([
+  'project_checks_detected',
+  'dod_check_ran',
+  'language_diagnostics_recorded',
+  'brief_checked',
+]);
+
 /** Added lines green, removed red, and only on a terminal. */
 function colourDiff(line: string, colour: boolean): string {
   if (!colour || line.startsWith('+++') || line.startsWith('---')) return line;
@@ -46,11 +54,7 @@ export function showCommand(context: CommandContext): Command {
           const checkEvents: CorrexEvent[] = [];
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
-            if (
-              event.payload.type === 'project_checks_detected' ||
-              event.payload.type === 'dod_check_ran'
-            )
-              checkEvents.push(event);
+            if (EVIDENCE.has(event.payload.type)) checkEvents.push(event);
             const line = formatEventLine(event);
             if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
             const payload = event.payload;

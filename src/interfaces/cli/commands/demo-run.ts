@@ -10,6 +10,7 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import { runSession } from '../../../core/kernel/run-session.js';
 import type { SessionStatus } from '../../../core/sessions/session-status.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
+import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kernel/process-static-analysis-runner.js';
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
 import {
@@ -135,6 +136,12 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
         tools: createBuiltinToolRunner({ exec: { searchPath: defaultSearchPath(), sandbox } }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
         checks: createDiskProjectCheckDetector(),
+        // The sample's own tests are a detected check: they run confined like its exec calls.
+        analysis: createProcessStaticAnalysisRunner({
+          homeDirectory,
+          searchPath: defaultSearchPath(),
+          sandbox,
+        }),
       },
       clock: request.clock,
       ids: request.ids,

@@ -194,6 +194,21 @@ export const eventSamples: SampleMap = {
     truncated: false,
     durationMs: 4210,
   },
+  review_findings_recorded: {
+    type: 'review_findings_recorded',
+    stageId: 'review',
+    attempt: 1,
+    artifactHash: 'd'.repeat(64),
+    findings: [
+      { id: 'review.1.1', note: 'src/dates.ts still drops the time zone', paths: ['/home/dev/project/src/dates.ts'] },
+    ],
+  },
+  critique_outcomes_correlated: {
+    type: 'critique_outcomes_correlated',
+    stageId: 'review',
+    attempt: 2,
+    outcomes: [{ id: 'review.1.1', changed: true, checksPassed: null }],
+  },
   brief_checked: {
     type: 'brief_checked',
     references: [

@@ -53,6 +53,16 @@ export const LSP_DIAGNOSTICS = defineBehaviourFlag({
     "record a language server's diagnostics for written files before verify and review complete; an error fails the attempt",
 });
 
+/**
+ * A review's rework notes become findings with ids; at the next review the log says whether the
+ * rework changed what each named and whether the checks after it passed (CritiqueOutcomeCorrelator).
+ */
+export const CRITIQUE_OUTCOMES = defineBehaviourFlag({
+  name: 'critique-outcomes',
+  description:
+    'record review findings with ids and correlate at the next review whether the rework changed the named files and passed its checks',
+});
+
 /** The behaviour flags the kernel branches on (see core/base/behaviour-flag.ts). */
 export const kernelFlags: readonly BehaviourFlag[] = [
   CHECKS_BY_DEFAULT,
@@ -60,4 +70,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   CLAIMS_AGAINST_LOG,
   BRIEF_REFERENCES,
   LSP_DIAGNOSTICS,
+  CRITIQUE_OUTCOMES,
 ];

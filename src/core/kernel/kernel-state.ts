@@ -104,6 +104,8 @@ export type KernelState = {
   readonly briefObservations: { readonly [path: string]: BriefObservation };
   /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
   readonly briefEcho: RecordedBriefEcho | null;
+  /** Review findings, their correlation, and the session's writes in order (CritiqueOutcomeCorrelator). */
+  readonly critique: CritiqueState;
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -131,6 +133,21 @@ export type RecordedBriefEcho = {
   readonly dropped: readonly BriefReference[];
   readonly invented: readonly BriefReference[];
   readonly sequence: number;
+};
+
+export type CritiqueState = {
+  readonly findings: readonly {
+    readonly id: string;
+    readonly paths: readonly string[];
+    readonly sequence: number;
+    /** The review artifact that raised it. */
+    readonly artifactHash: string;
+  }[];
+  /** Finding ids whose outcome is recorded. */
+  readonly correlated: readonly string[];
+  /** Review artifacts whose findings are recorded. */
+  readonly reviewed: readonly string[];
+  readonly writes: readonly { readonly path: string; readonly sequence: number }[];
 };
 
 export type DeniedWrite = {
@@ -195,16 +212,19 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     brief: null,
     briefObservations: {},
     briefEcho: null,
+    critique: { findings: [], correlated: [], reviewed: [], writes: [] },
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
   evolve(state, event) {
+    const evolved = evolveKernel(state, event as CorrexEvent);
     const next: KernelState = {
-      ...evolveKernel(state, event as CorrexEvent),
+      ...evolved,
       session: sessionProjection.evolve(state.session, event),
       tools: toolSessionProjection.evolve(state.tools, event),
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
+      critique: critiqueWrites(evolved.critique, event as CorrexEvent),
       commandsRan:
         event.payload.type === 'tool_call_started' && event.payload.tool === 'exec'
           ? state.commandsRan + 1
@@ -334,6 +354,31 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           references: payload.references,
           missing: payload.missing,
           sequence: event.sequence,
+        },
+      };
+    case 'review_findings_recorded':
+      return {
+        ...withRun(state, event),
+        critique: {
+          ...state.critique,
+          reviewed: [...state.critique.reviewed, payload.artifactHash],
+          findings: [
+            ...state.critique.findings,
+            ...payload.findings.map((f) => ({
+              id: f.id,
+              paths: f.paths,
+              sequence: event.sequence,
+              artifactHash: payload.artifactHash,
+            })),
+          ],
+        },
+      };
+    case 'critique_outcomes_correlated':
+      return {
+        ...withRun(state, event),
+        critique: {
+          ...state.critique,
+          correlated: [...state.critique.correlated, ...payload.outcomes.map((o) => o.id)],
         },
       };
     case 'brief_echo_compared':
@@ -469,4 +514,14 @@ function writtenBy(written: readonly string[], event: CorrexEvent): readonly str
     .filter((file) => file.access === 'write' && !written.includes(file.path))
     .map((file) => file.path);
   return paths.length === 0 ? written : [...written, ...paths];
+}
+
+/** The session's successful writes with their sequence, for the critique correlation. */
+function critiqueWrites(critique: CritiqueState, event: CorrexEvent): CritiqueState {
+  if (event.payload.type !== 'tool_receipt' || event.payload.outcome !== 'succeeded')
+    return critique;
+  const writes = event.payload.files
+    .filter((file) => file.access === 'write')
+    .map((file) => ({ path: file.path, sequence: event.sequence }));
+  return writes.length === 0 ? critique : { ...critique, writes: [...critique.writes, ...writes] };
 }

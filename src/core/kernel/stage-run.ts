@@ -401,6 +401,8 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'project_checks_detected':
     case 'brief_checked':
     case 'brief_echo_compared':
+    case 'review_findings_recorded':
+    case 'critique_outcomes_correlated':
     case 'session_created':
     case 'session_configured':
     case 'workflow_started':

@@ -6,6 +6,7 @@ import { nextForCall, rejected } from './call-step.js';
 import { compactJournal } from './compact-journal.js';
 import { briefEchoEvent } from './brief-step.js';
 import { filesChangedFailure } from './claims-against-log.js';
+import { critiqueEvent } from './critique-step.js';
 import { evaluateChecks } from './dod-checks.js';
 import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
 import { checksForStage } from './stage-checks.js';
@@ -208,6 +209,8 @@ function act(context: StageContext, turn: ActingTurn): Step {
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
     const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
     if (echo !== null) return emit(echo);
+    const critique = critiqueEvent(config, state, stage, run, proposed.hash, content);
+    if (critique !== null) return emit(critique);
     const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
     return emit({
       type: 'stage_completed',

@@ -95,6 +95,37 @@ describe('the checks report', () => {
     ]);
   });
 
+  it('reports review findings and whether the rework addressed them', () => {
+    const at = (sequence: number, payload: EventPayload) => ({ sequence, payload }) as never;
+    expect(
+      checkReportLines([
+        at(9, {
+          type: 'review_findings_recorded',
+          stageId: 'review',
+          attempt: 1,
+          artifactHash: 'a'.repeat(64),
+          findings: [
+            { id: 'review.1', note: 'README.md is stale', paths: ['/w/README.md'] },
+            { id: 'review.2', note: 'name the argument', paths: [] },
+          ],
+        }),
+        at(20, {
+          type: 'critique_outcomes_correlated',
+          stageId: 'review',
+          attempt: 1,
+          outcomes: [
+            { id: 'review.1', changed: true, checksPassed: true },
+            { id: 'review.2', changed: false, checksPassed: true },
+          ],
+        }),
+      ]),
+    ).toEqual([
+      'finding   review.1 (event #9): README.md is stale',
+      'finding   review.2 (event #9): name the argument',
+      'rework    1 of 2 findings led to a change that passed its checks (event #20): review.1 changed, checks passed; review.2 unchanged, checks passed',
+    ]);
+  });
+
   it('says nothing for a session recorded before checks were detected', () => {
     expect(checkReportLines([])).toEqual([]);
   });

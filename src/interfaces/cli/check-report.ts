@@ -18,6 +18,20 @@ export function checkReportLines(events: Iterable<CorrexEvent>): string[] {
       other.push(
         `brief     names missing paths: ${payload.missing.map((m) => `${m.path} (event #${m.observedSequence})`).join(', ')}`,
       );
+    if (payload.type === 'review_findings_recorded')
+      for (const finding of payload.findings)
+        other.push(`finding   ${finding.id} (event #${event.sequence}): ${finding.note}`);
+    if (payload.type === 'critique_outcomes_correlated') {
+      const addressed = payload.outcomes.filter((o) => o.changed && o.checksPassed !== false);
+      other.push(
+        `rework    ${addressed.length} of ${payload.outcomes.length} findings led to a change that passed its checks (event #${event.sequence}): ${payload.outcomes
+          .map(
+            (o) =>
+              `${o.id} ${o.changed ? 'changed' : 'unchanged'}, checks ${o.checksPassed === null ? 'not run' : o.checksPassed ? 'passed' : 'failed'}`,
+          )
+          .join('; ')}`,
+      );
+    }
     if (payload.type === 'language_diagnostics_recorded') {
       const errors = payload.files.reduce(
         (sum, file) => sum + file.diagnostics.filter((d) => d.severity === 'error').length,

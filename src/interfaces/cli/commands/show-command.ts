@@ -15,6 +15,8 @@ const EVIDENCE: ReadonlySet<string> = new Set([
   'dod_check_ran',
   'language_diagnostics_recorded',
   'brief_checked',
+  'review_findings_recorded',
+  'critique_outcomes_correlated',
 ]);
 
 /** Added lines green, removed red, and only on a terminal. */

@@ -180,7 +180,7 @@ function payloads<T extends CorrexEvent['payload']['type']>(
 
 describe('verification a model cannot talk past', () => {
   it('records the project checks at session start, before the first stage', async () => {
-    const { store, config, events } = await scenario('s-detect', [
+    const { store, config, events, model } = await scenario('s-detect', [
       writeGreet('hello'),
       changed,
       runTests,
@@ -200,6 +200,14 @@ describe('verification a model cannot talk past', () => {
     const completed = payloads(events, 'workflow_completed')[0]!;
     const review = payloads(events, 'dod_check_ran')[1]!;
     expect(completed.summary).toBe(`checks: test passed (event #${review.sequence})`);
+    // The reviewer reads the log's facts: the check results and the recorded change itself.
+    const verifyCheck = payloads(events, 'dod_check_ran')[0]!;
+    const reviewPack = model.request(4);
+    expect(reviewPack).toContain(
+      `check \`test\` (npm test) in stage verify: passed (event #${verifyCheck.sequence})`,
+    );
+    expect(reviewPack).toContain('+++ greet.js (whole file)');
+    expect(reviewPack).toContain("+module.exports = () => 'hello';");
     await expectReplayIdentical(store, 's-detect', config);
   });
 

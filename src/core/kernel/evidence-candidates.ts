@@ -3,7 +3,8 @@ import type { WorkflowStage } from '../transitions/workflow.js';
 import { relativeInside } from '../tools/tool-path.js';
 import { latestCheckRuns } from './check-summary.js';
 import type { KernelConfig } from './kernel-config.js';
-import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
+import { CHECKS_BY_DEFAULT, REVIEW_SEES_CHANGES } from './kernel-flags.js';
+import { recordedChangeDiff } from './recorded-changes.js';
 import type { KernelState, StageRunState } from './kernel-state.js';
 
 /**
@@ -19,8 +20,23 @@ export function evidenceCandidates(
   run: StageRunState,
   beforeSequence: number,
 ): ContextCandidate[] {
-  if (!config.behaviour.flags.has(CHECKS_BY_DEFAULT.name)) return [];
   const candidates: ContextCandidate[] = [];
+  if (config.behaviour.flags.has(REVIEW_SEES_CHANGES.name) && stage.role === 'reviewer') {
+    const changes = state.changes.filter((change) => change.sequence < beforeSequence);
+    const diff = recordedChangeDiff(changes);
+    candidates.push({
+      id: 'evidence:changes',
+      layer: 'L1',
+      kind: 'tool_result',
+      source: { kind: 'config', id: 'evidence-changes' },
+      content:
+        diff.length === 0
+          ? 'The session recorded no file changes by write_file or edit_file.'
+          : `The session's file changes, from the recorded calls:\n${diff.join('\n')}`,
+      order: changes.at(-1)?.sequence ?? 0,
+    });
+  }
+  if (!config.behaviour.flags.has(CHECKS_BY_DEFAULT.name)) return candidates;
   const failure = state.lastStageFailure;
   const ownAttempt = failure?.stageId === run.stageId && failure.attempt === run.attempt;
   if (failure !== null && !ownAttempt && failure.sequence < beforeSequence)

@@ -63,6 +63,12 @@ export const CRITIQUE_OUTCOMES = defineBehaviourFlag({
     'record review findings with ids and correlate at the next review whether the rework changed the named files and passed its checks',
 });
 
+/** A reviewer's pack carries the session's file changes as a diff built from the recorded calls. */
+export const REVIEW_SEES_CHANGES = defineBehaviourFlag({
+  name: 'review-sees-changes',
+  description: "a reviewer's pack shows the session's recorded file changes as a diff",
+});
+
 /** The behaviour flags the kernel branches on (see core/base/behaviour-flag.ts). */
 export const kernelFlags: readonly BehaviourFlag[] = [
   CHECKS_BY_DEFAULT,
@@ -71,4 +77,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   BRIEF_REFERENCES,
   LSP_DIAGNOSTICS,
   CRITIQUE_OUTCOMES,
+  REVIEW_SEES_CHANGES,
 ];

@@ -19,6 +19,7 @@ import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import type { ProjectCheck } from '../validation/project-check.js';
 import type { BriefReference } from '../context/brief-references.js';
+import { isFileChangeTool, type RecordedChange } from './recorded-changes.js';
 
 /** The call id of the session-start probe of the brief's paths (no tool call has it). */
 export const BRIEF_PROBE = 'brief';
@@ -106,6 +107,8 @@ export type KernelState = {
   readonly briefEcho: RecordedBriefEcho | null;
   /** Review findings, their correlation, and the session's writes in order (CritiqueOutcomeCorrelator). */
   readonly critique: CritiqueState;
+  /** Successful `write_file`/`edit_file` calls with their arguments: the diff a reviewer sees. */
+  readonly changes: readonly RecordedChange[];
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -213,6 +216,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     briefObservations: {},
     briefEcho: null,
     critique: { findings: [], correlated: [], reviewed: [], writes: [] },
+    changes: [],
     lastTimestamp: null,
     lastInputSequence: 0,
   }),
@@ -225,6 +229,15 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
       critique: critiqueWrites(evolved.critique, event as CorrexEvent),
+      changes:
+        event.payload.type === 'tool_receipt' &&
+        event.payload.outcome === 'succeeded' &&
+        isFileChangeTool(event.payload.tool)
+          ? [
+              ...state.changes,
+              { tool: event.payload.tool, args: event.payload.args, sequence: event.sequence },
+            ]
+          : state.changes,
       commandsRan:
         event.payload.type === 'tool_call_started' && event.payload.tool === 'exec'
           ? state.commandsRan + 1

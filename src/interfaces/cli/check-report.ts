@@ -39,7 +39,7 @@ export function checkReportLines(events: Iterable<CorrexEvent>): string[] {
       );
       other.push(
         payload.method === 'unavailable'
-          ? `types     ${payload.stageId}: ${payload.server} unavailable (event #${event.sequence}): ${payload.error ?? ''}`
+          ? `types     ${payload.stageId}: not checked (event #${event.sequence}): ${payload.error ?? `${payload.server} unavailable`}`
           : `types     ${payload.stageId}: ${payload.server}, ${payload.files.length} file(s), ${errors} error(s) (event #${event.sequence})`,
       );
     }

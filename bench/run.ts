@@ -4,6 +4,7 @@ import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
 import { runLocalModelBench } from './local-model-bench.js';
+import { runLspBench } from './lsp-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { runServerFanoutBench } from './server-fanout.js';
@@ -16,7 +17,7 @@ import { runServerFanoutBench } from './server-fanout.js';
 const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-/** `--only kernel` (or store, postgres, context, server, sandbox, changes, local) runs one section. */
+/** `--only kernel` (or store, postgres, context, server, sandbox, changes, local, lsp) runs one section. */
 const wanted = (section: string) => only === undefined || only === section;
 
 if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
@@ -37,3 +38,5 @@ if (wanted('sandbox')) {
   if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);
 }
 if (wanted('changes')) printTable('Exec change records', await runChangeRecordBench({ quick }));
+if (wanted('lsp'))
+  printTable('Language server (typescript-language-server)', await runLspBench({ quick }));

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { approvalEvents } from './approvals/approval-events.js';
 import { artifactEvents } from './artifacts/artifact-events.js';
+import { briefEvents } from './context/brief-events.js';
+import { critiqueEvents } from './context/critique-events.js';
 import { journalEvents } from './context/journal-events.js';
 import { steeringEvents } from './context/steering-events.js';
 import { createEventCatalog } from './events/event-catalog.js';
@@ -37,6 +39,8 @@ export const eventDefinitions = [
   ...kernelFlowEvents,
   ...subagentEvents,
   ...budgetEvents,
+  ...briefEvents,
+  ...critiqueEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

@@ -1,5 +1,7 @@
 import { createBuiltinToolRunner } from '../infrastructure/kernel/builtin-tool-runner.js';
+import { createDiskProjectCheckDetector } from '../infrastructure/checks/disk-project-check-detector.js';
 import { createNodeTimer } from '../infrastructure/kernel/node-timer.js';
+import { createTypeScriptLanguageDiagnostics } from '../infrastructure/lsp/typescript-language-diagnostics.js';
 import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/process-static-analysis-runner.js';
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
 import { createPreimageStore } from '../infrastructure/sandbox/preimage-store.js';
@@ -47,8 +49,15 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
         },
       }),
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+      checks: createDiskProjectCheckDetector(),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),
+      // typescript-language-server, started sandboxed per request (nothing outlives a session).
+      diagnostics: createTypeScriptLanguageDiagnostics({
+        homeDirectory: options.homeDirectory,
+        searchPath: options.searchPath,
+        sandbox,
+      }),
       analysis: createProcessStaticAnalysisRunner({
         homeDirectory: options.homeDirectory,
         searchPath: options.searchPath,

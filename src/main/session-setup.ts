@@ -127,6 +127,7 @@ export async function prepareSession(
     sha256: nodeSha256,
     budgets: { ...harness.budgets, ...request.budgets },
     configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
+    ...(harness.checks === undefined ? {} : { checks: harness.checks }),
   });
   return {
     workspace,

@@ -19,6 +19,8 @@ const config = createKernelConfig({
   }),
   validators: createDefaultValidatorRegistry(),
   homeDirectory: '/home/dev',
+  // The helper is under test, not the session-start behaviours: a versioned session without flags.
+  behaviour: { kernelVersion: 2, flags: new Set() },
 });
 
 describe('kernelSpecification', () => {

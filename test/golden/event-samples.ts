@@ -198,6 +198,63 @@ export const eventSamples: SampleMap = {
     truncated: false,
     durationMs: 4210,
   },
+  review_findings_recorded: {
+    type: 'review_findings_recorded',
+    stageId: 'review',
+    attempt: 1,
+    artifactHash: 'd'.repeat(64),
+    findings: [
+      { id: 'review.1.1', note: 'src/dates.ts still drops the time zone', paths: ['/home/dev/project/src/dates.ts'] },
+    ],
+  },
+  critique_outcomes_correlated: {
+    type: 'critique_outcomes_correlated',
+    stageId: 'review',
+    attempt: 2,
+    outcomes: [{ id: 'review.1.1', changed: true, checksPassed: null }],
+  },
+  brief_checked: {
+    type: 'brief_checked',
+    references: [
+      { kind: 'path', value: 'src/dates.ts' },
+      { kind: 'symbol', value: 'parseDate' },
+      { kind: 'command', value: 'npm test' },
+      { kind: 'issue', value: '#42' },
+    ],
+    missing: [{ path: '/home/dev/project/src/dates.ts', observedSequence: 5 }],
+  },
+  brief_echo_compared: {
+    type: 'brief_echo_compared',
+    stageId: 'plan',
+    artifactHash: 'c'.repeat(64),
+    dropped: [{ kind: 'command', value: 'npm test' }],
+    invented: [{ kind: 'path', value: 'src/time.ts' }],
+  },
+  language_diagnostics_recorded: {
+    type: 'language_diagnostics_recorded',
+    stageId: 'verify',
+    attempt: 1,
+    server: 'typescript-language-server 5.3.0',
+    method: 'published',
+    files: [
+      {
+        path: '/home/dev/project/src/dates.ts',
+        diagnostics: [
+          { line: 12, column: 5, severity: 'error', message: "Type 'string' is not assignable to type 'Date'.", code: '2322' },
+        ],
+      },
+    ],
+    error: null,
+    durationMs: 1840,
+  },
+  project_checks_detected: {
+    type: 'project_checks_detected',
+    checks: [
+      { name: 'test', command: 'npm test', source: 'package.json' },
+      { name: 'go-test', command: 'go test ./...', source: 'go.mod' },
+    ],
+    problems: [{ file: 'pyproject.toml', message: 'not valid TOML at line 3' }],
+  },
   journal_compacted: {
     type: 'journal_compacted',
     stageId: 'implement',

@@ -7,6 +7,7 @@
  * Env CRASH_SCRIPT=effect plays `EFFECT_SCRIPT` instead of `CRASH_SCRIPT`.
  */
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
+import { createDiskProjectCheckDetector } from '../../src/infrastructure/checks/disk-project-check-detector.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
 import type { ToolRunner } from '../../src/core/kernel/kernel-ports.js';
@@ -66,7 +67,12 @@ const outcome = await runSession(
     store,
     sessionId,
     config: scenarioConfig({ workflow: implementOnlyWorkflow() }),
-    ports: { providers: new Map([[model.name, model]]), tools, probe: createDiskWorldProbe() },
+    ports: {
+      providers: new Map([[model.name, model]]),
+      tools,
+      probe: createDiskWorldProbe(),
+      checks: createDiskProjectCheckDetector(),
+    },
     clock: { now: () => new Date().toISOString() },
     ids: createCountingIdSource(`p${process.pid}`),
     onEvent: () => {

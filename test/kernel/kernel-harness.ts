@@ -1,4 +1,5 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createDiskProjectCheckDetector } from '../../src/infrastructure/checks/disk-project-check-detector.js';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
@@ -77,6 +78,7 @@ export function livePorts(
     providers: new Map([[provider.name, provider]]),
     tools: tools ?? createBuiltinToolRunner(),
     probe: probe ?? createDiskWorldProbe(),
+    checks: createDiskProjectCheckDetector(),
   };
 }
 

@@ -86,7 +86,9 @@ describe('sessions that wait, pause, steer and cancel', () => {
 
   it('records a denial from a person, tells the model, and refuses to approve what is not pending', async () => {
     const { workspace, store, config } = setup();
-    const model = scriptedModel([write, done]);
+    // After the denial the honest answer changed nothing (claiming notes.txt would be refuted).
+    const nothingChanged = { text: JSON.stringify({ summary: 'not written', filesChanged: [] }) };
+    const model = scriptedModel([write, nothingChanged]);
     const options = {
       store,
       sessionId: 's-deny',

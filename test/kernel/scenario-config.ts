@@ -23,6 +23,7 @@ import {
 } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow, type Workflow } from '../../src/core/transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../../src/core/validation/default-validators.js';
+import type { ChecksConfig } from '../../src/core/validation/project-check.js';
 import {
   createScriptedProvider,
   type ScriptedTurn,
@@ -86,6 +87,7 @@ export function scenarioConfig(
     policy?: WorkspacePolicyInput;
     /** The confinement the scenario's processes run under (absent: not stated). */
     sandbox?: SandboxKind;
+    checks?: ChecksConfig;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
@@ -111,6 +113,7 @@ export function scenarioConfig(
     ...(options.subWorkflows === undefined ? {} : { subWorkflows: options.subWorkflows }),
     ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
     ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
   });
 }
 

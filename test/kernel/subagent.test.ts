@@ -177,6 +177,8 @@ describe('a stage that runs a sub-session', () => {
       'session_configured',
       'session_created',
       'workflow_started',
+      'project_checks_detected',
+      'brief_checked',
       'stage_started',
       'subagent_started',
       'subagent_finished',
@@ -475,7 +477,8 @@ describe('a sub-session and its parent, further', () => {
       { source: 'redirecting' },
     );
     const { workspace, store, config } = setup(workflow);
-    const model = scriptedModel([wroteNote]);
+    // The manual stage writes the note itself: its claim must match what the log records.
+    const model = scriptedModel([writeNote, wroteNote]);
     let calls = 0;
     const provider: InferenceProvider = {
       name: 'scripted',

@@ -76,7 +76,8 @@ describe('tool calls in a stage turn', () => {
       's-blocked',
       [
         { toolCalls: [{ name: 'write_file', args: { path: '../escape.txt', content: 'out\n' } }] },
-        done,
+        // Nothing was written: claiming a changed file would be refuted by the log.
+        { text: JSON.stringify({ summary: 'could not write', filesChanged: [] }) },
       ],
       'yolo',
     );

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createDiskProjectCheckDetector } from '../../src/infrastructure/checks/disk-project-check-detector.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
@@ -66,6 +67,7 @@ describe('SessionHost', () => {
         providers,
         tools: createBuiltinToolRunner(),
         probe: createDiskWorldProbe({ hashOnlyUnder: [where] }),
+        checks: createDiskProjectCheckDetector(),
       }),
     });
     const started = await host.start({

@@ -77,6 +77,8 @@ export const ERROR_CODES = [
   'llama_cpp_model_not_found',
   'script_invalid',
   'script_exhausted',
+  // language servers
+  'language_server',
   // telemetry
   'telemetry_export_failed',
   // the router

@@ -116,19 +116,35 @@ function requested(config: KernelConfig, mode: 'auto' | 'prompt' = 'auto') {
   const spec = kernelSpecification(config);
   const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE, mode });
   const first = spec.given(...start.slice(0, -1)).when(start.at(-1)!);
-  return [...start, ...first.decision.events.map((event) => event.payload)];
+  const opened = [...start, ...first.decision.events.map((event) => event.payload)];
+  const detected: Payload = { type: 'project_checks_detected', checks: [], problems: [] };
+  const next = spec.given(...opened).when(detected);
+  return [...opened, detected, ...next.decision.events.map((event) => event.payload)];
 }
 
 describe('the kernel as a decider', () => {
   const config = configFor(implementOnly);
 
-  it('starts the workflow, the first stage and its model call, and awaits the call', () => {
+  it("starts the workflow and awaits the project's checks before the first stage", () => {
     const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
     kernelSpecification(config)
       .given(...start.slice(0, -1))
       .when(start.at(-1)!)
+      .thenEmits([{ type: 'workflow_started', firstStageId: 'implement' }])
+      .thenAwaits({ type: 'detect_checks' });
+  });
+
+  it('starts the first stage and its model call once the checks are recorded, and awaits the call', () => {
+    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
+    const opened = kernelSpecification(config)
+      .given(...start.slice(0, -1))
+      .when(start.at(-1)!)
+      .decision.events.map((event) => event.payload);
+    kernelSpecification(config)
+      .given(...start, ...opened)
+      .when({ type: 'project_checks_detected', checks: [], problems: [] })
       .thenEmits([
-        { type: 'workflow_started', firstStageId: 'implement' },
+        { type: 'brief_checked', references: [], missing: [] },
         { type: 'stage_started', stageId: 'implement', attempt: 1 },
         {
           type: 'inference_requested',

@@ -62,20 +62,35 @@ function started(): { state: KernelState; event: CorrexEvent } {
   return fold(kernelProjection.initial(), created!, 'in-1');
 }
 
+/** A started session whose project checks were just recorded (none found): the first stage is next. */
+function begun(): { state: KernelState; event: CorrexEvent } {
+  const { state, event } = started();
+  const current = decide(config, state, event).state;
+  return fold(current, { type: 'project_checks_detected', checks: [], problems: [] }, 'in-1b');
+}
+
 describe('decide', () => {
-  it('answers a start with the workflow, the first stage and a model request, and derives ids', () => {
+  it('answers a start with the workflow and the detection of the project checks', () => {
     const { state, event } = started();
     expect(awaitsDecision(state)).toBe(true);
     const decision = decide(config, state, event);
+    expect(decision.events.map((e) => e.payload.type)).toEqual(['workflow_started']);
+    expect(decision.effect).toEqual({ type: 'detect_checks' });
+  });
+
+  it('answers the recorded checks with the first stage and a model request, and derives ids', () => {
+    const { state, event } = begun();
+    expect(awaitsDecision(state)).toBe(true);
+    const decision = decide(config, state, event);
     expect(decision.events.map((e) => e.payload.type)).toEqual([
-      'workflow_started',
+      'brief_checked',
       'stage_started',
       'inference_requested',
     ]);
     expect(decision.events.map((e) => e.eventId)).toEqual(
-      [0, 1, 2].map((i) => derivedEventId('s1', 'in-1', i)),
+      [0, 1, 2].map((i) => derivedEventId('s1', 'in-1b', i)),
     );
-    expect(decision.events.every((e) => e.causationId === 'in-1')).toBe(true);
+    expect(decision.events.every((e) => e.causationId === 'in-1b')).toBe(true);
     expect(decision.effect).toMatchObject({ type: 'infer', requestId: 'plan.1.1', provider: 'p' });
     const infer = decision.effect!;
     if (infer.type !== 'infer') throw new Error('expected infer');
@@ -90,14 +105,14 @@ describe('decide', () => {
   });
 
   it('is pure: the same state and input give the same bytes, every time', () => {
-    const { state, event } = started();
+    const { state, event } = begun();
     expect(JSON.stringify(decide(config, state, event))).toBe(
       JSON.stringify(decide(config, state, event)),
     );
   });
 
   it('rebuilds the pending request from state alone, as after a restart', () => {
-    const { state, event } = started();
+    const { state, event } = begun();
     const decision = decide(config, state, event);
     expect(pendingEffect(config, decision.state)).toEqual({
       settled: true,
@@ -106,7 +121,7 @@ describe('decide', () => {
   });
 
   it('derives nothing while an effect is pending, whatever input arrives', () => {
-    const { state, event } = started();
+    const { state, event } = begun();
     let current = decide(config, state, event).state;
     const note = fold(
       current,
@@ -120,7 +135,7 @@ describe('decide', () => {
 
 describe('the call state machine', () => {
   it('ignores an approval appended for a call that already ran: it never runs twice', () => {
-    const { state, event } = started();
+    const { state, event } = begun();
     const current = decide(config, state, event).state;
     const answer = fold(
       current,

@@ -32,30 +32,67 @@ export function parseDiagnostics(output: string, workspaceRoot: string): Diagnos
   return diagnostics;
 }
 
+/** A check a stage runs before it completes. */
+export type StageCheck = {
+  readonly name: string;
+  readonly command: string;
+  /** Its failure is reported, not fatal (harness.yaml `checks.advisory`). */
+  readonly advisory: boolean;
+  /**
+   * A stage's own definition-of-done check forgives diagnostics only about files the session did
+   * not write; a project check (its tests) fails on any failure.
+   */
+  readonly forgivesUnwritten: boolean;
+};
+
 export type CheckVerdict =
   | { readonly done: false; readonly next: { readonly name: string; readonly command: string } }
-  | { readonly done: true; readonly failures: readonly string[] };
+  | {
+      readonly done: true;
+      readonly failures: readonly string[];
+      readonly advisoryFailures: readonly string[];
+    };
+
+/** A stage's own definition-of-done checks, as it has always run them. */
+export function definitionOfDoneChecks(stage: WorkflowStage): StageCheck[] {
+  return (stage.definitionOfDone?.checks ?? []).map((check) => ({
+    name: check.name,
+    command: check.command,
+    advisory: false,
+    forgivesUnwritten: true,
+  }));
+}
 
 /**
- * Where a stage's definition of done stands. A check passes when it exits 0, or when it failed
- * only with diagnostics about files this session did not write (problems that were there
- * before are not this stage's to fix); diagnostics about written files, or a failure without any
- * file diagnostic, fail it.
+ * Where a stage's checks stand. A check passes when it exits 0, or (a definition-of-done check)
+ * when it failed only with diagnostics about files this session did not write (problems that were
+ * there before are not this stage's to fix); diagnostics about written files, or a failure
+ * without any file diagnostic, fail it. An advisory check's failure is listed apart.
  */
 export function evaluateChecks(
-  stage: WorkflowStage,
+  checks: readonly StageCheck[],
   results: readonly CheckResult[],
   written: readonly string[],
   workspaceRoot: string,
+  /** Name the `dod_check_ran` sequence in a failure (sessions recorded with `checks-by-default`). */
+  citeEvidence = false,
 ): CheckVerdict {
   const failures: string[] = [];
-  for (const check of stage.definitionOfDone?.checks ?? []) {
+  const advisoryFailures: string[] = [];
+  for (const check of checks) {
     const result = results.find((candidate) => candidate.name === check.name);
-    if (result === undefined) return { done: false, next: check };
+    if (result === undefined)
+      return { done: false, next: { name: check.name, command: check.command } };
     if (result.outcome === 'completed' && result.exitCode === 0) continue;
     const diagnostics = parseDiagnostics(result.output, workspaceRoot);
     const counted = diagnostics.filter((diagnostic) => written.includes(diagnostic.path));
-    if (result.outcome === 'completed' && diagnostics.length > 0 && counted.length === 0) continue;
+    if (
+      check.forgivesUnwritten &&
+      result.outcome === 'completed' &&
+      diagnostics.length > 0 &&
+      counted.length === 0
+    )
+      continue;
     const why =
       counted.length > 0
         ? counted
@@ -66,7 +103,9 @@ export function evaluateChecks(
             )
             .join('\n')
         : `${result.outcome}, exit code ${result.exitCode ?? 'none'}:\n${result.output.slice(-2000)}`;
-    failures.push(`definition-of-done check \`${check.name}\` (${check.command}) failed:\n${why}`);
+    const kind = check.forgivesUnwritten ? 'definition-of-done check' : 'check';
+    const line = `${kind} \`${check.name}\` (${check.command}) failed${citeEvidence ? ` (event #${result.sequence})` : ''}:\n${why}`;
+    (check.advisory ? advisoryFailures : failures).push(line);
   }
-  return { done: true, failures };
+  return { done: true, failures, advisoryFailures };
 }

@@ -32,6 +32,15 @@ export type Effect =
       readonly name: string;
       readonly command: string;
     }
+  /** Ask a language server for the diagnostics of files the session wrote. */
+  | {
+      readonly type: 'run_diagnostics';
+      readonly stageId: string;
+      readonly attempt: number;
+      readonly files: readonly string[];
+    }
+  /** Read the workspace's project files once, at session start, for the project's checks. */
+  | { readonly type: 'detect_checks' }
   /** Wait until the runner's clock reaches `until` (at most `delayMs`), then record `retry_delay_elapsed`. */
   | { readonly type: 'wait'; readonly until: string; readonly delayMs: number }
   /**
@@ -85,6 +94,17 @@ export const effectResults = {
   run_analysis: {
     results: ['dod_check_ran'],
     answers: (effect, payload) => payload.type === 'dod_check_ran' && effect.name === payload.name,
+  },
+  run_diagnostics: {
+    results: ['language_diagnostics_recorded'],
+    answers: (effect, payload) =>
+      payload.type === 'language_diagnostics_recorded' &&
+      effect.stageId === payload.stageId &&
+      effect.attempt === payload.attempt,
+  },
+  detect_checks: {
+    results: ['project_checks_detected'],
+    answers: (_effect, payload) => payload.type === 'project_checks_detected',
   },
   wait: {
     results: ['retry_delay_elapsed'],

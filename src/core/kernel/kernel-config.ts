@@ -7,6 +7,7 @@ import type { Workflow } from '../transitions/workflow.js';
 import type { ValidatorRegistry } from '../validation/validator-registry.js';
 import { CorrexError } from '../base/correx-error.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
+import type { ChecksConfig } from '../validation/project-check.js';
 import { currentBehaviour, type KernelBehaviour } from './behaviour.js';
 
 /** The bounds that keep a stage from looping forever. */
@@ -61,6 +62,8 @@ export type KernelConfig = {
   readonly sha256: Sha256;
   /** Workflows a stage may run as a sub-session (`subagent.workflow`), by id. Absent: none. */
   readonly subWorkflows?: ReadonlyMap<string, Workflow>;
+  /** harness.yaml `checks:`: added, replacing or advisory project checks. Absent: the detected ones as they are. */
+  readonly checks?: ChecksConfig;
   /** The decider version and behaviour flags in force; `policy.flags` are the same flags. */
   readonly behaviour: KernelBehaviour;
   /** What the session may spend (flag `session-budgets`). Absent: no budget. */
@@ -87,6 +90,8 @@ export type KernelConfigOptions = {
   readonly sha256?: Sha256;
   /** Workflows that stages may run as sub-sessions (their `subagent.workflow` names one). */
   readonly subWorkflows?: readonly Workflow[];
+  /** harness.yaml `checks:` (see `ChecksConfig`). */
+  readonly checks?: ChecksConfig;
   /** Default: this release's behaviour (a new session); replay passes the recorded one. */
   readonly behaviour?: KernelBehaviour;
   readonly budgets?: SessionBudgets;
@@ -137,6 +142,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     limits,
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
     behaviour,
     ...(budgets === undefined ? {} : { budgets }),
     ...(options.configurationFiles === undefined || options.configurationFiles.length === 0

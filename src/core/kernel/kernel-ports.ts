@@ -5,6 +5,8 @@ import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import type { WorldProbe } from '../toolintent/world-probe.js';
 import type { ToolDefinition } from '../tools/tool-contract.js';
 import type { toolReceipt } from '../tools/tool-events.js';
+import type { ProjectCheck } from '../validation/project-check.js';
+import type { languageDiagnosticsRecorded } from '../validation/definition-of-done-events.js';
 
 /** One approved call to run: the contract, validated arguments and the recorded targets. */
 export type ToolExecutionRequest = {
@@ -63,6 +65,41 @@ export interface StaticAnalysisRunner {
   run(request: AnalysisRequest, signal: AbortSignal): Promise<AnalysisRun>;
 }
 
+/** What the workspace's project files say about its checks (`project_checks_detected`'s fields). */
+export type DetectedChecks = {
+  readonly checks: readonly ProjectCheck[];
+  readonly problems: readonly { readonly file: string; readonly message: string }[];
+};
+
+/**
+ * Finds a project's checks by reading its project files (package.json, pyproject.toml, go.mod,
+ * Cargo.toml, Makefile). It only reads; the checks run later through the StaticAnalysisRunner.
+ */
+export interface ProjectCheckDetector {
+  detect(workspaceRoot: string, signal: AbortSignal): Promise<DetectedChecks>;
+}
+
+/** The files to ask a language server about (absolute paths inside the workspace). */
+export type DiagnosticsRequest = {
+  readonly workspaceRoot: string;
+  readonly files: readonly string[];
+};
+
+/** What a language server said: `language_diagnostics_recorded`'s fields the runner knows. */
+export type DiagnosticsRun = Omit<
+  PayloadOf<typeof languageDiagnosticsRecorded>,
+  'type' | 'stageId' | 'attempt'
+>;
+
+/**
+ * Asks a real language server (typescript-language-server for TypeScript and JavaScript) for
+ * the diagnostics of files; started sandboxed for the request and stopped after it. A server
+ * that cannot start is an `unavailable` run with the reason, never a crash.
+ */
+export interface LanguageDiagnostics {
+  diagnose(request: DiagnosticsRequest, signal: AbortSignal): Promise<DiagnosticsRun>;
+}
+
 /**
  * Waits. The runner's only timer (core has none): a retry delay a provider asked for is waited
  * out through it. Resolves after `ms`, or early when `signal` aborts (never rejects).
@@ -81,4 +118,8 @@ export type KernelPorts = {
   readonly analysis?: StaticAnalysisRunner;
   /** Needed only when a provider asks for a retry delay (`retryAfterMs`). */
   readonly timer?: Timer;
+  /** Needed by sessions recorded with `checks-by-default` (every new session). */
+  readonly checks?: ProjectCheckDetector;
+  /** A language server for the files a session wrote (`lsp-diagnostics`); absent: recorded as unavailable. */
+  readonly diagnostics?: LanguageDiagnostics;
 };

@@ -18,6 +18,12 @@ import type { StageOutcome } from '../transitions/evaluate-transition.js';
 import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
+import type { ProjectCheck } from '../validation/project-check.js';
+import type { BriefReference } from '../context/brief-references.js';
+import { isFileChangeTool, type RecordedChange } from './recorded-changes.js';
+
+/** The call id of the session-start probe of the brief's paths (no tool call has it). */
+export const BRIEF_PROBE = 'brief';
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 
 export type { ActingTurn, CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
@@ -86,12 +92,92 @@ export type KernelState = {
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
   readonly subagents: { readonly [stageId: string]: number };
+  /** The project's checks as recorded at session start (`project_checks_detected`); null before. */
+  readonly projectChecks: RecordedProjectChecks | null;
+  /** Write targets of calls that were denied, with the denial's sequence (claims are checked against them). */
+  readonly deniedWrites: readonly DeniedWrite[];
+  /** How many `exec` calls started in the session (their file changes may not be itemized). */
+  readonly commandsRan: number;
+  /** Every recorded check run of the session, in order (what `show` and the review pack report). */
+  readonly checkRuns: readonly RecordedCheckRun[];
+  /** The task's references and missing paths (`brief_checked`); null before. */
+  readonly brief: RecordedBrief | null;
+  /** What the session-start probe of the brief's paths found, by path. */
+  readonly briefObservations: { readonly [path: string]: BriefObservation };
+  /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
+  readonly briefEcho: RecordedBriefEcho | null;
+  /** Review findings, their correlation, and the session's writes in order (CritiqueOutcomeCorrelator). */
+  readonly critique: CritiqueState;
+  /** Successful `write_file`/`edit_file` calls with their arguments: the diff a reviewer sees. */
+  readonly changes: readonly RecordedChange[];
+  /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
+  readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
   readonly lastInputSequence: number;
   /** What the session has spent against its budgets. */
   readonly budget: BudgetState;
+};
+
+export type RecordedProjectChecks = {
+  readonly checks: readonly ProjectCheck[];
+  readonly sequence: number;
+};
+
+export type RecordedBrief = {
+  readonly references: readonly BriefReference[];
+  readonly missing: readonly { readonly path: string; readonly observedSequence: number }[];
+  readonly sequence: number;
+};
+
+export type BriefObservation = { readonly exists: boolean; readonly sequence: number };
+
+export type RecordedBriefEcho = {
+  readonly stageId: string;
+  readonly artifactHash: string;
+  readonly dropped: readonly BriefReference[];
+  readonly invented: readonly BriefReference[];
+  readonly sequence: number;
+};
+
+export type CritiqueState = {
+  readonly findings: readonly {
+    readonly id: string;
+    readonly paths: readonly string[];
+    readonly sequence: number;
+    /** The review artifact that raised it. */
+    readonly artifactHash: string;
+  }[];
+  /** Finding ids whose outcome is recorded. */
+  readonly correlated: readonly string[];
+  /** Review artifacts whose findings are recorded. */
+  readonly reviewed: readonly string[];
+  readonly writes: readonly { readonly path: string; readonly sequence: number }[];
+};
+
+export type DeniedWrite = {
+  readonly path: string;
+  readonly callId: string;
+  readonly sequence: number;
+};
+
+export type RecordedCheckRun = {
+  readonly stageId: string;
+  readonly attempt: number;
+  readonly name: string;
+  readonly command: string;
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly sequence: number;
+};
+
+export type RecordedStageFailure = {
+  readonly stageId: string;
+  readonly attempt: number;
+  readonly message: string;
+  readonly eventId: string;
+  readonly sequence: number;
 };
 
 export type PendingRedirect = {
@@ -124,18 +210,43 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     retryDelay: null,
     redirect: null,
     subagents: {},
+    projectChecks: null,
+    deniedWrites: [],
+    commandsRan: 0,
+    checkRuns: [],
+    lastStageFailure: null,
+    brief: null,
+    briefObservations: {},
+    briefEcho: null,
+    critique: { findings: [], correlated: [], reviewed: [], writes: [] },
+    changes: [],
     lastTimestamp: null,
     lastInputSequence: 0,
     budget: INITIAL_BUDGET,
   }),
   evolve(state, event) {
+    const evolved = evolveKernel(state, event as CorrexEvent);
     const next: KernelState = {
-      ...evolveKernel(state, event as CorrexEvent),
+      ...evolved,
       session: sessionProjection.evolve(state.session, event),
       tools: toolSessionProjection.evolve(state.tools, event),
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
       budget: evolveBudget(state.budget, event as CorrexEvent),
+      critique: critiqueWrites(evolved.critique, event as CorrexEvent),
+      changes:
+        event.payload.type === 'tool_receipt' &&
+        event.payload.outcome === 'succeeded' &&
+        isFileChangeTool(event.payload.tool)
+          ? [
+              ...state.changes,
+              { tool: event.payload.tool, args: event.payload.args, sequence: event.sequence },
+            ]
+          : state.changes,
+      commandsRan:
+        event.payload.type === 'tool_call_started' && event.payload.tool === 'exec'
+          ? state.commandsRan + 1
+          : state.commandsRan,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
     };
@@ -180,6 +291,13 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'stage_failed':
       return {
         ...state,
+        lastStageFailure: {
+          stageId: payload.stageId,
+          attempt: payload.attempt,
+          message: payload.message,
+          eventId: event.eventId,
+          sequence: event.sequence,
+        },
         phase: { kind: 'transitioning', outcome: { kind: 'failed', category: payload.category } },
       };
     case 'transition_taken': {
@@ -247,6 +365,96 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
         },
       };
+    case 'brief_checked':
+      return {
+        ...state,
+        brief: {
+          references: payload.references,
+          missing: payload.missing,
+          sequence: event.sequence,
+        },
+      };
+    case 'review_findings_recorded':
+      return {
+        ...withRun(state, event),
+        critique: {
+          ...state.critique,
+          reviewed: [...state.critique.reviewed, payload.artifactHash],
+          findings: [
+            ...state.critique.findings,
+            ...payload.findings.map((f) => ({
+              id: f.id,
+              paths: f.paths,
+              sequence: event.sequence,
+              artifactHash: payload.artifactHash,
+            })),
+          ],
+        },
+      };
+    case 'critique_outcomes_correlated':
+      return {
+        ...withRun(state, event),
+        critique: {
+          ...state.critique,
+          correlated: [...state.critique.correlated, ...payload.outcomes.map((o) => o.id)],
+        },
+      };
+    case 'brief_echo_compared':
+      return {
+        ...withRun(state, event),
+        briefEcho: {
+          stageId: payload.stageId,
+          artifactHash: payload.artifactHash,
+          dropped: payload.dropped,
+          invented: payload.invented,
+          sequence: event.sequence,
+        },
+      };
+    case 'world_observed':
+      return payload.callId === BRIEF_PROBE
+        ? {
+            ...state,
+            briefObservations: {
+              ...state.briefObservations,
+              [payload.observation.path]: {
+                exists: payload.observation.kind !== 'missing',
+                sequence: event.sequence,
+              },
+            },
+          }
+        : withRun(state, event);
+    case 'project_checks_detected':
+      return { ...state, projectChecks: { checks: payload.checks, sequence: event.sequence } };
+    case 'dod_check_ran':
+      return {
+        ...withRun(state, event),
+        checkRuns: [
+          ...state.checkRuns,
+          {
+            stageId: payload.stageId,
+            attempt: payload.attempt,
+            name: payload.name,
+            command: payload.command,
+            passed: payload.outcome === 'completed' && payload.exitCode === 0,
+            exitCode: payload.exitCode,
+            sequence: event.sequence,
+          },
+        ],
+      };
+    case 'approval_denied': {
+      const run = runOf(state);
+      const turn = run?.turn;
+      const call =
+        turn?.status === 'acting' ? turn.calls.find((c) => c.callId === payload.callId) : undefined;
+      const denied = (call?.writeTargets ?? []).map((path) => ({
+        path,
+        callId: payload.callId,
+        sequence: event.sequence,
+      }));
+      return denied.length === 0
+        ? withRun(state, event)
+        : { ...withRun(state, event), deniedWrites: [...state.deniedWrites, ...denied] };
+    }
     case 'retry_delay_started':
       return state.retryDelay === null
         ? state
@@ -287,7 +495,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'validation_failed':
     case 'approval_requested':
     case 'approval_granted':
-    case 'approval_denied':
     case 'approval_timed_out':
     case 'approval_grant_added':
     case 'approval_grant_revoked':
@@ -295,7 +502,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_proposed':
     case 'tool_call_started':
     case 'tool_receipt':
-    case 'world_observed':
     case 'egress_allowlist_changed':
     case 'workspace_restored':
     case 'inference_requested':
@@ -303,7 +509,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_rejected':
     case 'tool_call_interrupted':
     case 'tool_call_classified':
-    case 'dod_check_ran':
+    case 'language_diagnostics_recorded':
     case 'journal_compacted':
     case 'subagent_finished':
       return withRun(state, event);
@@ -332,4 +538,14 @@ function writtenBy(written: readonly string[], event: CorrexEvent): readonly str
     .filter((file) => file.access === 'write' && !written.includes(file.path))
     .map((file) => file.path);
   return paths.length === 0 ? written : [...written, ...paths];
+}
+
+/** The session's successful writes with their sequence, for the critique correlation. */
+function critiqueWrites(critique: CritiqueState, event: CorrexEvent): CritiqueState {
+  if (event.payload.type !== 'tool_receipt' || event.payload.outcome !== 'succeeded')
+    return critique;
+  const writes = event.payload.files
+    .filter((file) => file.access === 'write')
+    .map((file) => ({ path: file.path, sequence: event.sequence }));
+  return writes.length === 0 ? critique : { ...critique, writes: [...critique.writes, ...writes] };
 }

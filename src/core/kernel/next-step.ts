@@ -9,7 +9,11 @@ import type { KernelState } from './kernel-state.js';
 import { canCreateFiles } from './reference-strikes.js';
 import { decideRedirect } from './redirect.js';
 import { nextInStage } from './stage-step.js';
-import { emit, IDLE, type BuiltRequests, type Step } from './step.js';
+import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
+import { nextForBrief } from './brief-step.js';
+import { checkSummary } from './check-summary.js';
+import { CLAIMS_AGAINST_LOG } from './kernel-flags.js';
+import { needsCheckDetection } from './stage-checks.js';
 
 /**
  * The one ladder of the kernel: what the session does next, from its state alone (see `Step`).
@@ -37,14 +41,26 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
   switch (phase.kind) {
     case 'ending': {
       const finalStageId = session.lastStageId ?? config.workflow.initialStage;
-      return phase.ending.result === 'completed'
-        ? emit({ type: 'workflow_completed', finalStageId })
-        : emit({
-            type: 'workflow_failed',
-            category: phase.ending.category,
-            message: phase.ending.message,
-            stageId: finalStageId,
-          });
+      const cite = config.behaviour.flags.has(CLAIMS_AGAINST_LOG.name);
+      if (phase.ending.result === 'completed') {
+        const summary = cite ? checkSummary(state.checkRuns) : null;
+        return emit({
+          type: 'workflow_completed',
+          finalStageId,
+          ...(summary === null ? {} : { summary }),
+        });
+      }
+      // The failure that ended it, named (the check, the false claim), not only the edge.
+      const cause = cite ? state.lastStageFailure : null;
+      return emit({
+        type: 'workflow_failed',
+        category: phase.ending.category,
+        message:
+          cause === null
+            ? phase.ending.message
+            : `${phase.ending.message}: stage ${cause.stageId} attempt ${cause.attempt} failed (event #${cause.sequence}): ${cause.message}`,
+        stageId: finalStageId,
+      });
     }
     case 'stuck':
       return emit({
@@ -80,14 +96,19 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
     }
     case 'in_stage':
       return nextInStage(config, state, phase.run, built);
-    case 'between_stages':
-      return session.nextStage === null
-        ? IDLE
-        : emit({
-            type: 'stage_started',
-            stageId: session.nextStage.stageId,
-            attempt: session.nextStage.attempt,
-          });
+    case 'between_stages': {
+      if (session.nextStage === null) return IDLE;
+      // The project's checks are recorded once, before the first stage (a recorded observation).
+      if (needsCheckDetection(config, state)) return awaitEffect({ type: 'detect_checks' });
+      // The task's references, checked against the workspace before planning.
+      const brief = nextForBrief(config, state);
+      if (brief !== null) return brief;
+      return emit({
+        type: 'stage_started',
+        stageId: session.nextStage.stageId,
+        attempt: session.nextStage.attempt,
+      });
+    }
   }
 }
 

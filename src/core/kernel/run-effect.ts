@@ -150,6 +150,46 @@ export async function runEffect(
         observation,
       }));
     }
+    case 'run_diagnostics': {
+      const base = {
+        type: 'language_diagnostics_recorded' as const,
+        stageId: effect.stageId,
+        attempt: effect.attempt,
+      };
+      if (ports.diagnostics === undefined)
+        return [
+          {
+            ...base,
+            server: 'none',
+            method: 'unavailable',
+            files: [],
+            error: 'no language server is wired into this runner',
+            durationMs: 0,
+          },
+        ];
+      const run = await ports.diagnostics.diagnose(
+        { workspaceRoot: state.session.workspace ?? '/', files: effect.files },
+        signal,
+      );
+      if (signal.aborted) return [];
+      return [{ ...base, ...run }];
+    }
+    case 'detect_checks': {
+      if (ports.checks === undefined) {
+        throw new KernelWiringError(
+          "the session detects the project's checks at its start but no ProjectCheckDetector is wired",
+        );
+      }
+      const detected = await ports.checks.detect(state.session.workspace ?? '/', signal);
+      if (signal.aborted) return [];
+      return [
+        {
+          type: 'project_checks_detected',
+          checks: [...detected.checks],
+          problems: [...detected.problems],
+        },
+      ];
+    }
     case 'run_analysis': {
       if (ports.analysis === undefined) {
         throw new KernelWiringError(

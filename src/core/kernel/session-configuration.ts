@@ -1,5 +1,6 @@
 import type { SessionBudgets } from './budget.js';
 import { BOUNDED_JOURNAL_SUMMARY } from './kernel-flags.js';
+import { ChecksConfigSchema } from '../validation/project-check.js';
 import { z } from 'zod';
 import { CorrexError } from '../base/correx-error.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
@@ -80,6 +81,8 @@ export const SessionConfigurationSchema = z.strictObject({
   tokenizer: z.literal('estimating'),
   /** The workflows stages may run as sub-sessions, by id (absent when there are none). */
   subWorkflows: z.record(z.string(), z.record(z.string(), z.json())).optional(),
+  /** harness.yaml `checks:` (absent when neither file has one). */
+  checks: ChecksConfigSchema.optional(),
   /** The decider's version (absent: recorded before behaviour was versioned, version 1). */
   kernelVersion: z.number().int().min(2).optional(),
   /** The behaviour flags in force, sorted (see core/kernel/behaviour.ts). */
@@ -207,6 +210,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
             [...config.subWorkflows].map(([id, sub]) => [id, asJson(sub.definition)]),
           ),
         }),
+    ...(config.checks === undefined ? {} : { checks: config.checks }),
     // Unversioned sessions keep the digest they recorded.
     ...(config.behaviour.kernelVersion < 2
       ? {}
@@ -299,6 +303,7 @@ export function kernelConfigFromConfiguration(
     limits: withoutUndefined(configuration.limits),
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
+    ...(configuration.checks === undefined ? {} : { checks: configuration.checks }),
     behaviour,
     ...(configuration.budgets === undefined
       ? {}

@@ -11,6 +11,8 @@ import { inferenceRequestDigest } from '../inference/request-digest.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { finishingToolDefinition, finishingToolName } from './finishing-tool.js';
+import { briefCandidates } from './brief-step.js';
+import { evidenceCandidates } from './evidence-candidates.js';
 import type { KernelConfig } from './kernel-config.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
@@ -87,7 +89,7 @@ export function buildStageRequest(
   const built = safeBuildContextPack(
     {
       stageId: stage.id,
-      candidates: candidatesFor(state, stage, run, beforeSequence, finishing),
+      candidates: candidatesFor(config, state, stage, run, beforeSequence, finishing),
     },
     {
       maxTokens: profile.contextWindow,
@@ -131,6 +133,7 @@ export function buildStageRequest(
 }
 
 function candidatesFor(
+  config: KernelConfig,
   state: KernelState,
   stage: WorkflowStage,
   run: StageRunState,
@@ -197,6 +200,8 @@ function candidatesFor(
       role: entry.role,
     });
   }
+  candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
+  candidates.push(...briefCandidates(config, state, beforeSequence));
   return candidates;
 }
 

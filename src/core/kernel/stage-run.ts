@@ -13,6 +13,7 @@ import { answerTextOf, recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
+import type { LanguageDiagnostic } from '../validation/definition-of-done-events.js';
 
 export type { SubagentRun };
 
@@ -108,6 +109,31 @@ export type StageRunState = {
   readonly checks: readonly CheckResult[];
   /** The sub-session of a `subagent` stage's attempt, once `subagent_started` is recorded. */
   readonly subagent: SubagentRun | null;
+  /** The language server's diagnostics recorded in this attempt (`language_diagnostics_recorded`). */
+  readonly diagnostics: RecordedDiagnostics | null;
+  /** The commands this attempt ran (`exec` receipts), the evidence a verdict is checked against. */
+  readonly commands: readonly CommandRun[];
+};
+
+export type RecordedDiagnostics = {
+  readonly server: string;
+  readonly method: 'pull' | 'published' | 'unavailable';
+  readonly files: readonly {
+    readonly path: string;
+    readonly diagnostics: readonly LanguageDiagnostic[];
+  }[];
+  readonly error: string | null;
+  readonly sequence: number;
+};
+
+/** One recorded `exec` run of the attempt. */
+export type CommandRun = {
+  readonly callId: string;
+  readonly command: string;
+  readonly succeeded: boolean;
+  readonly exitCode: number | null;
+  readonly output: string;
+  readonly sequence: number;
 };
 
 /** A recorded definition-of-done check (`dod_check_ran`). */
@@ -116,7 +142,39 @@ export type CheckResult = {
   readonly outcome: 'completed' | 'timed_out' | 'aborted' | 'failed_to_start';
   readonly exitCode: number | null;
   readonly output: string;
+  readonly sequence: number;
 };
+
+/** An `exec` receipt as evidence: the command line as run, and how it ended. */
+function withCommand(
+  run: StageRunState,
+  receipt: Extract<CorrexEvent['payload'], { type: 'tool_receipt' }>,
+  sequence: number,
+): StageRunState {
+  if (receipt.tool !== 'exec') return run;
+  const args = receipt.args;
+  const argv = Array.isArray(args['argv']) ? args['argv'].map(String) : null;
+  const command =
+    typeof args['command'] === 'string'
+      ? args['command']
+      : argv !== null
+        ? argv.join(' ')
+        : JSON.stringify(args);
+  return {
+    ...run,
+    commands: [
+      ...run.commands,
+      {
+        callId: receipt.callId,
+        command,
+        succeeded: receipt.outcome === 'succeeded',
+        exitCode: receipt.exitCode,
+        output: receipt.output,
+        sequence,
+      },
+    ],
+  };
+}
 
 /** A fresh attempt of a stage. */
 export function startedRun(stageId: string, attempt: number): StageRunState {
@@ -130,6 +188,8 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
     referenceBlocks: {},
     checks: [],
     subagent: null,
+    diagnostics: null,
+    commands: [],
   };
 }
 
@@ -262,7 +322,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'tool_receipt':
       // A receipt may still arrive for a call marked interrupted (its process was only slow).
       return finishCall(
-        withEntry,
+        withCommand(withEntry, payload, event.sequence),
         payload.callId,
         ['started', 'interrupted'],
         payload.outcome !== 'succeeded',
@@ -326,6 +386,19 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           ...run.transcript.filter((item) => item.sequence > payload.throughSequence),
         ],
       };
+    case 'language_diagnostics_recorded':
+      return payload.stageId === run.stageId && payload.attempt === run.attempt
+        ? {
+            ...withEntry,
+            diagnostics: {
+              server: payload.server,
+              method: payload.method,
+              files: payload.files,
+              error: payload.error,
+              sequence: event.sequence,
+            },
+          }
+        : withEntry;
     case 'dod_check_ran':
       return payload.stageId === run.stageId && payload.attempt === run.attempt
         ? {
@@ -337,11 +410,17 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
                 outcome: payload.outcome,
                 exitCode: payload.exitCode,
                 output: payload.output,
+                sequence: event.sequence,
               },
             ],
           }
         : withEntry;
     // The attempt's own beginning and end, and what the session and its lifecycle track.
+    case 'project_checks_detected':
+    case 'brief_checked':
+    case 'brief_echo_compared':
+    case 'review_findings_recorded':
+    case 'critique_outcomes_correlated':
     case 'session_created':
     case 'session_configured':
     case 'workflow_started':

@@ -7,7 +7,14 @@ import { nextForCall } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
 import { compactJournal } from './compact-journal.js';
 import { SESSION_BUDGETS } from './kernel-flags.js';
+import { briefEchoEvent } from './brief-step.js';
+import { filesChangedFailure } from './claims-against-log.js';
+import { critiqueEvent } from './critique-step.js';
 import { evaluateChecks } from './dod-checks.js';
+import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
+import { checksForStage } from './stage-checks.js';
+import { diagnosticsVerdict } from './language-diagnostics-step.js';
+import { verdictFailure } from './verdict-from-evidence.js';
 import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
 import type { KernelState } from './kernel-state.js';
@@ -150,12 +157,14 @@ function act(context: StageContext, turn: ActingTurn): Step {
     return call === undefined ? IDLE : nextForCall(context, call);
   }
   if (proposed.status === 'accepted') {
-    if (stage.definitionOfDone !== undefined) {
+    const stageChecks = checksForStage(config, state, stage);
+    if (stageChecks.length > 0) {
       const checks = evaluateChecks(
-        stage,
+        stageChecks,
         run.checks,
         state.written,
         state.session.workspace ?? '/',
+        config.behaviour.flags.has(CHECKS_BY_DEFAULT.name),
       );
       if (!checks.done)
         return awaitEffect({
@@ -167,10 +176,17 @@ function act(context: StageContext, turn: ActingTurn): Step {
       if (checks.failures.length > 0)
         return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
     }
-    const verdict =
-      stage.verdicts.length > 0
-        ? verdictOf(artifactContentOf(answerTextOf(turn.result)))
-        : undefined;
+    const language = diagnosticsVerdict(config, state, stage, run);
+    if (language.kind === 'await') return awaitEffect(language.effect);
+    if (language.kind === 'failed') return emit(stageFailed(run, 'validation', language.message));
+    const content = artifactContentOf(answerTextOf(turn.result));
+    const unproven = verdictFailure(config, stage, run, content);
+    if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
+    const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
+    if (echo !== null) return emit(echo);
+    const critique = critiqueEvent(config, state, stage, run, proposed.hash, content);
+    if (critique !== null) return emit(critique);
+    const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
     return emit({
       type: 'stage_completed',
       stageId: stage.id,
@@ -192,6 +208,19 @@ function act(context: StageContext, turn: ActingTurn): Step {
       validator: 'approval',
       message: `${approval.by} did not approve this artifact: ${approval.reason}`,
     });
+  }
+  // A sub-session's writes are in its own log, where its own claim was checked.
+  if (proposed.status === 'proposed' && stage.subagent === undefined) {
+    const falseClaim = filesChangedFailure(config, state, artifactContentOf(turn.result.text));
+    if (falseClaim !== null)
+      return emit({
+        type: 'validation_failed',
+        hash: proposed.hash,
+        stageId: stage.id,
+        phase: 'semantic',
+        validator: 'claims-against-log',
+        message: falseClaim,
+      });
   }
   const workspace = state.session.workspace ?? '/';
   const result = validateArtifact({

@@ -6,6 +6,7 @@ import {
   PolicyOverlaySchema,
   WorkspacePolicySchema,
 } from '../../core/policies/workspace-policy.js';
+import { ChecksConfigSchema } from '../../core/validation/project-check.js';
 import { ConfigFileError, formatKeyPath, type YamlSource } from './yaml-source.js';
 
 /**
@@ -63,6 +64,8 @@ export const UserHarnessConfigSchema = z.strictObject({
   policy: WorkspacePolicySchema.default(WorkspacePolicySchema.parse({})),
   /** Workflow definitions, each in the workflow schema with its own `id` (see docs/workflows.md). */
   workflows: z.array(z.unknown()).default([]),
+  /** The project checks every session runs before verify and review complete (added, replaced, advisory). */
+  checks: ChecksConfigSchema.optional(),
   defaults: z
     .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
     .default({}),
@@ -89,6 +92,8 @@ export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 export const WorkspaceHarnessConfigSchema = z.strictObject({
   policy: PolicyOverlaySchema.optional(),
   workflows: z.array(z.unknown()).default([]),
+  /** This repository's own checks: its definition of done, run sandboxed like any command. */
+  checks: ChecksConfigSchema.optional(),
   defaults: z
     .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
     .default({}),

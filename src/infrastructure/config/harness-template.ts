@@ -46,6 +46,15 @@ policy: {}
 #  tierOverrides: { exec: T3 }
 #  approvalTimeoutMs: 3600000              # a call nobody approves within an hour is denied
 #  writeBudgetBytes: 10000000              # the most content a session's file writes may carry
+
+# Checks. Each session reads the project's own (package.json test/lint/typecheck, pytest,
+# go test ./..., cargo test, a Makefile test target) and runs them, sandboxed, before verify and
+# review can complete. Add or replace checks by name, or mark some advisory (reported, not fatal).
+# checks:
+#   add:
+#     - { name: typecheck, command: "npx tsc --noEmit" }
+#   advisory: [lint]
+#   detect: true                       # false: only the checks listed here
 `;
 
 /** What `correx init --workspace DIR` writes: only what a repository may say about itself. */
@@ -58,4 +67,10 @@ export const WORKSPACE_HARNESS_TEMPLATE = `# correx settings for this repository
 policy: {}
 #  writeScope: ["src/**", "test/**"]
 #  neverWritable: ["migrations/**"]
+
+# This repository's checks, besides the ones correx finds in package.json, pyproject.toml,
+# go.mod, Cargo.toml or the Makefile.
+# checks:
+#   add:
+#     - { name: e2e, command: "npm run e2e", advisory: true }
 `;

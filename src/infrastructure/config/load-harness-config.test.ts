@@ -44,6 +44,30 @@ describe('loadHarnessConfig', () => {
     expect(config.sources).toHaveLength(2);
   });
 
+  it("merges the user's checks with the repository's: added, replaced by name, advisory", async () => {
+    const user =
+      'checks:\n  add:\n    - { name: typecheck, command: "npx tsc --noEmit" }\n  advisory: [lint]\n';
+    const workspace =
+      'checks:\n  add:\n    - { name: typecheck, command: "npm run types" }\n    - { name: e2e, command: "npm run e2e", advisory: true }\n';
+    const config = await loadHarnessConfig(setup({ user, workspace }));
+    expect(config.checks).toEqual({
+      detect: true,
+      add: [
+        { name: 'typecheck', command: 'npm run types', advisory: false },
+        { name: 'e2e', command: 'npm run e2e', advisory: true },
+      ],
+      advisory: ['lint'],
+    });
+    expect((await loadHarnessConfig(setup({}))).checks).toBeUndefined();
+    const error = await expectRejection(
+      loadHarnessConfig(
+        setup({ workspace: 'checks:\n  add:\n    - { name: Bad Name, command: x }\n' }),
+      ),
+      ConfigFileError,
+    );
+    expect(error.message).toMatch(/harness\.yaml:3:\d+: checks\.add\[0\]\.name: /);
+  });
+
   it('names file, line, column and key for a bad value', async () => {
     const user =
       'mode: prompt\nproviders:\n  local:\n    kind: openai-compatible\n    baseUrl: not a url\n';

@@ -15,6 +15,7 @@ import {
   type ProviderConfig,
   UserHarnessConfigSchema,
 } from './harness-config.js';
+import { mergeChecksConfig, type ChecksConfig } from '../../core/validation/project-check.js';
 import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export const HARNESS_FILE = 'harness.yaml';
@@ -32,6 +33,8 @@ export type HarnessConfig = {
   readonly defaults: { readonly workflow: string; readonly model?: string };
   /** What each session may spend unless the run says otherwise. */
   readonly budgets: SessionBudgets;
+  /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
+  readonly checks?: ChecksConfig;
   /** The files that were read, in order. */
   readonly sources: readonly string[];
   /** The same files with the SHA-256 of the bytes read, for `session_configured`. */
@@ -112,6 +115,7 @@ export async function loadHarnessConfig(options: {
       );
     }
   });
+  const checks = mergeChecksConfig(user.checks, workspace?.checks);
   return {
     mode: user.mode,
     providers: user.providers,
@@ -127,6 +131,7 @@ export async function loadHarnessConfig(options: {
         ? {}
         : { maxDurationMs: parseDuration(user.budgets.maxDuration)! }),
     },
+    ...(checks === undefined ? {} : { checks }),
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,
     ),

@@ -43,8 +43,16 @@ function describeEvent(event: CorrexEvent): string | null {
       return `✗ stage ${payload.stageId} failed (${payload.category}): ${clip(payload.message, 100)}`;
     case 'transition_taken':
       return `→ ${payload.from} → ${payload.to ?? payload.end ?? '?'}`;
+    case 'project_checks_detected':
+      return `  checks found: ${payload.checks.map((check) => check.name).join(', ') || 'none'}`;
+    case 'dod_check_ran':
+      return `  ${payload.outcome === 'completed' && payload.exitCode === 0 ? '✓' : '✗'} check ${payload.name} (${clip(payload.command, 40)}) ${
+        payload.outcome === 'completed' ? `exit ${payload.exitCode ?? 'none'}` : payload.outcome
+      }`;
     case 'workflow_completed':
-      return '✓ workflow completed';
+      return payload.summary === undefined
+        ? '✓ workflow completed'
+        : `✓ workflow completed; ${clip(payload.summary, 160)}`;
     case 'workflow_failed':
       return `✗ workflow failed (${payload.category}): ${clip(payload.message, 100)}`;
     case 'workflow_cancelled':

@@ -80,6 +80,7 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   llama_cpp_model_not_found: 'failed',
   script_invalid: 'failed',
   script_exhausted: 'failed',
+  language_server: 'failed',
   telemetry_export_failed: 'failed',
   router_input_invalid: 'failed',
   router_session_not_found: 'failed',

@@ -2,6 +2,7 @@ import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { RunOutcome } from '../../core/kernel/run-session.js';
 import type { HostedRun, SessionHost } from '../session-host.js';
 import type { CommandContext } from './cli-context.js';
+import { checkReportLines } from './check-report.js';
 import { describePendingCall } from './pending-call.js';
 import { askApproval } from './approval-prompt.js';
 import { describeGrantScope } from '../always-allow-scope.js';
@@ -49,8 +50,11 @@ export async function followSession(
     let run = first;
     for (;;) {
       const outcome = await run.done;
-      if (outcome.waiting?.kind !== 'approval' || interrupts > 0)
+      if (outcome.waiting?.kind !== 'approval' || interrupts > 0) {
+        if (outcome.status === 'completed' || outcome.status === 'failed')
+          for (const line of checkReportLines(await store.read(sessionId))) context.out(line);
         return await report(context, store, sessionId, outcome);
+      }
       // The run stopped to wait; this process still attends the session, so others see it
       // driven, and the lock is free again before it resumes here.
       const attending =

@@ -1,5 +1,6 @@
 import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import {
   createPreimageStore,
   preimageDirectory,
 } from '../../../infrastructure/sandbox/preimage-store.js';
+import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kernel/process-static-analysis-runner.js';
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
 import {
@@ -145,6 +147,13 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
           },
         }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
+        checks: createDiskProjectCheckDetector(),
+        // The sample's own tests are a detected check: they run confined like its exec calls.
+        analysis: createProcessStaticAnalysisRunner({
+          homeDirectory,
+          searchPath: defaultSearchPath(),
+          sandbox,
+        }),
       },
       clock: request.clock,
       ids: request.ids,

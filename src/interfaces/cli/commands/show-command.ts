@@ -14,6 +14,18 @@ import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
 import { drivenStatus } from '../driven-status.js';
 import { visibleText } from '../../../core/base/visible-text.js';
+import { checkReportLines } from '../check-report.js';
+import type { CorrexEvent } from '../../../core/event-catalog.js';
+
+/** The events the evidence lines of the header are read from. */
+const EVIDENCE: ReadonlySet<string> = new Set([
+  'project_checks_detected',
+  'dod_check_ran',
+  'language_diagnostics_recorded',
+  'brief_checked',
+  'review_findings_recorded',
+  'critique_outcomes_correlated',
+]);
 
 /** Added lines green, removed red, and only on a terminal. */
 function colourDiff(line: string, colour: boolean): string {
@@ -58,9 +70,11 @@ export function showCommand(context: CommandContext): Command {
           const stageTokens = new Map<string, { input: number; output: number }>();
           let budget = INITIAL_BUDGET;
           let profiles: readonly ModelProfile[] = [];
+          const checkEvents: CorrexEvent[] = [];
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
             budget = evolveBudget(budget, event);
+            if (EVIDENCE.has(event.payload.type)) checkEvents.push(event);
             const line = formatEventLine(event);
             if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
             const payload = event.payload;
@@ -103,6 +117,7 @@ export function showCommand(context: CommandContext): Command {
             ...(state.failure
               ? [`failure   ${state.failure.category}: ${state.failure.message}`]
               : []),
+            ...checkReportLines(checkEvents),
             ...(state.pendingApprovals.length > 0
               ? [
                   `waiting   for approval of ${state.pendingApprovals.map((p) => `${p.callId} (${p.tool}, ${p.tier})`).join(', ')}`,

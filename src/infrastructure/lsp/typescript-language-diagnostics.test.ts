@@ -1,0 +1,99 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { detectSandbox } from '../sandbox/sandbox-availability.js';
+import { createTypeScriptLanguageDiagnostics } from './typescript-language-diagnostics.js';
+
+const availability = await detectSandbox();
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function workspace(files: Record<string, string>): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'correx-lsp-')));
+  made.push(dir);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { strict: true, noEmit: true, target: 'es2022' },
+});
+
+describe('typescript-language-server diagnostics', () => {
+  it('reports a type error in a file with its position and code, and nothing for a clean one', async () => {
+    const root = workspace({
+      'tsconfig.json': TSCONFIG,
+      'src/greet.ts': 'export function greet(name: string): string {\n  return name.length;\n}\n',
+      'src/ok.ts': "export const ok: string = 'fine';\n",
+    });
+    const diagnostics = createTypeScriptLanguageDiagnostics({
+      homeDirectory: realpathSync(homedir()),
+    });
+    const run = await diagnostics.diagnose(
+      { workspaceRoot: root, files: [join(root, 'src/greet.ts'), join(root, 'src/ok.ts')] },
+      new AbortController().signal,
+    );
+    expect(run.error).toBeNull();
+    expect(run.server).toMatch(/^typescript-language-server 5\./);
+    expect(['pull', 'published']).toContain(run.method);
+    expect(run.files).toEqual([
+      {
+        path: join(root, 'src/greet.ts'),
+        diagnostics: [
+          {
+            line: 2,
+            column: 3,
+            severity: 'error',
+            message: "Type 'number' is not assignable to type 'string'.",
+            code: '2322',
+          },
+        ],
+      },
+      { path: join(root, 'src/ok.ts'), diagnostics: [] },
+    ]);
+  }, 60_000);
+
+  it.runIf(availability.kind === 'bubblewrap')(
+    'runs the server inside bubblewrap and gets the same diagnostics',
+    async () => {
+      const root = workspace({
+        'tsconfig.json': TSCONFIG,
+        'src/greet.ts': 'export const greet = (): string => 42;\n',
+      });
+      const diagnostics = createTypeScriptLanguageDiagnostics({
+        homeDirectory: realpathSync(homedir()),
+        sandbox: { availability },
+      });
+      const run = await diagnostics.diagnose(
+        { workspaceRoot: root, files: [join(root, 'src/greet.ts')] },
+        new AbortController().signal,
+      );
+      expect(run.error).toBeNull();
+      expect(run.files[0]?.diagnostics).toMatchObject([
+        { line: 1, severity: 'error', code: '2322' },
+      ]);
+    },
+    60_000,
+  );
+
+  it('records a server that cannot answer as unavailable, with the reason', async () => {
+    const root = workspace({ 'a.ts': 'export {};\n' });
+    const diagnostics = createTypeScriptLanguageDiagnostics({
+      homeDirectory: realpathSync(homedir()),
+      timeoutMs: 1,
+    });
+    const run = await diagnostics.diagnose(
+      { workspaceRoot: root, files: [join(root, 'a.ts')] },
+      new AbortController().signal,
+    );
+    expect(run).toMatchObject({ method: 'unavailable', files: [] });
+    expect(run.error).toMatch(/did not answer in time|no complete diagnostics/);
+  }, 30_000);
+});

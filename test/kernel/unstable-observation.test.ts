@@ -68,7 +68,7 @@ describe('a target that changed during observation', () => {
         clock: newClock(),
         ids: newIds(),
       },
-      { type: 'start', task: 'Write a.txt', workspace, workflowId: workflow.id, mode: 'auto' },
+      { type: 'start', task: 'Write the note', workspace, workflowId: workflow.id, mode: 'auto' },
     );
     expect(outcome.status).toBe('completed');
     const events = await eventsOf(store, 's-unstable');

@@ -126,6 +126,7 @@ describe('SessionHost', () => {
         providers,
         tools: createBuiltinToolRunner(),
         probe: createDiskWorldProbe({ hashOnlyUnder: [where] }),
+        checks: createDiskProjectCheckDetector(),
       }),
     });
     try {

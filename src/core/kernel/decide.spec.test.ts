@@ -122,6 +122,15 @@ function requested(config: KernelConfig, mode: 'auto' | 'prompt' = 'auto') {
   return [...opened, detected, ...next.decision.events.map((event) => event.payload)];
 }
 
+/** The decision that answers the session's checks: its first model call. */
+function firstModelCall(config: KernelConfig) {
+  const spec = kernelSpecification(config);
+  const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
+  const first = spec.given(...start.slice(0, -1)).when(start.at(-1)!);
+  const opened = [...start, ...first.decision.events.map((event) => event.payload)];
+  return spec.given(...opened).when({ type: 'project_checks_detected', checks: [], problems: [] });
+}
+
 describe('the kernel as a decider', () => {
   const config = configFor(implementOnly);
 
@@ -298,11 +307,7 @@ describe('the kernel as a decider', () => {
     const history = requested(config);
     const requestedEvent = history.at(-1) as { toolNames: string[] };
     expect(requestedEvent.toolNames).toContain('finish_note');
-    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
-    const decision = kernelSpecification(config)
-      .given(...start.slice(0, -1))
-      .when(start.at(-1)!)
-      .thenAwaits({ type: 'infer' }).decision;
+    const decision = firstModelCall(config).thenAwaits({ type: 'infer' }).decision;
     const infer = decision.effect;
     if (infer?.type !== 'infer') throw new Error('expected a model call');
     const finish = infer.request.tools.find((t) => t.name === 'finish_note');
@@ -321,11 +326,12 @@ describe('the kernel as a decider', () => {
       },
     );
     const estimate = (c: KernelConfig) =>
-      (requested(c).at(-1) as { tokenEstimate: number }).tokenEstimate;
-    const start = sessionStart(config, { task: 'write notes', workspace: WORKSPACE });
-    const decision = kernelSpecification(config)
-      .given(...start.slice(0, -1))
-      .when(start.at(-1)!).decision;
+      (
+        requested(c).findLast((event) => event.type === 'inference_requested') as {
+          tokenEstimate: number;
+        }
+      ).tokenEstimate;
+    const decision = firstModelCall(config).decision;
     const infer = decision.effect;
     if (infer?.type !== 'infer') throw new Error('expected a model call');
     const definitions = config.tokenizer.count(

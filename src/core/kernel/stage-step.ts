@@ -211,7 +211,11 @@ function act(context: StageContext, turn: ActingTurn): Step {
   }
   // A sub-session's writes are in its own log, where its own claim was checked.
   if (proposed.status === 'proposed' && stage.subagent === undefined) {
-    const falseClaim = filesChangedFailure(config, state, artifactContentOf(turn.result.text));
+    const falseClaim = filesChangedFailure(
+      config,
+      state,
+      artifactContentOf(answerTextOf(turn.result)),
+    );
     if (falseClaim !== null)
       return emit({
         type: 'validation_failed',

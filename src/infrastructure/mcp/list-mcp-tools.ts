@@ -1,0 +1,58 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDefinition } from '../../core/tools/tool-contract.js';
+import { McpConnection, type McpConfinement, type McpConnectOptions } from './mcp-connection.js';
+import { McpError } from './mcp-errors.js';
+import type { McpServersConfig } from './mcp-server-config.js';
+import { mcpToolDefinition } from './mcp-tool-definition.js';
+
+/** One configured server as listed: its tools, or why it could not be listed. */
+export type McpServerListing =
+  | {
+      readonly server: string;
+      readonly ok: true;
+      readonly serverInfo: { readonly name: string; readonly version: string };
+      readonly confinement: McpConfinement;
+      readonly listed: readonly Tool[];
+      readonly tools: readonly ToolDefinition[];
+    }
+  | { readonly server: string; readonly ok: false; readonly error: string };
+
+/**
+ * Starts every configured server, lists its tools and stops it again: what a new session
+ * records (the tools become part of `session_configured`, with each one's digest) and what
+ * `correx mcp list` shows. A server that fails to start is reported, not fatal.
+ */
+export async function listMcpTools(
+  servers: McpServersConfig,
+  options: Omit<McpConnectOptions, 'server' | 'config'>,
+): Promise<McpServerListing[]> {
+  const names = Object.keys(servers).sort();
+  return Promise.all(
+    names.map(async (server): Promise<McpServerListing> => {
+      const config = servers[server]!;
+      let connection: McpConnection | undefined;
+      try {
+        connection = await McpConnection.open({ ...options, server, config });
+        const listed = await connection.listTools(config.startupTimeoutMs);
+        return {
+          server,
+          ok: true,
+          serverInfo: connection.serverInfo,
+          confinement: connection.confinement,
+          listed,
+          tools: listed.map((tool) => mcpToolDefinition(server, tool, config.defaultTier)),
+        };
+      } catch (error) {
+        const message =
+          error instanceof McpError
+            ? `${error.failure}: ${error.message}`
+            : error instanceof Error
+              ? error.message
+              : String(error);
+        return { server, ok: false, error: message };
+      } finally {
+        await connection?.close();
+      }
+    }),
+  );
+}

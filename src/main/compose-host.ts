@@ -7,6 +7,7 @@ import { describeSandbox, detectSandbox } from '../infrastructure/sandbox/sandbo
 import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
 import type { SessionHost } from '../interfaces/session-host.js';
+import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { createLivePorts } from './live-ports.js';
 import { createSessionHost } from './session-host.js';
 
@@ -42,11 +43,19 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     locker: options.locker,
     clock: options.clock,
     ids: options.ids,
+    mcp: createMcpToolSource({
+      homeDirectory,
+      hiddenPaths: [options.correxHome, ...options.protectedPaths],
+      availability,
+      searchPath: defaultSearchPath(),
+      env: options.env,
+    }),
     ports: createLivePorts({
       homeDirectory,
       hiddenPaths: [options.correxHome, ...options.protectedPaths],
       availability,
       searchPath: defaultSearchPath(),
+      env: options.env,
     }),
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

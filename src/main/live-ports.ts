@@ -4,6 +4,8 @@ import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/proc
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
 import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
 import { createDiskWorldProbe } from '../infrastructure/world-probe/disk-world-probe.js';
+import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
+import { createRoutingToolRunner } from '../infrastructure/mcp/mcp-tool-runner.js';
 import type { LivePortsFactory } from './session-host.js';
 
 export type LivePortsOptions = {
@@ -13,6 +15,8 @@ export type LivePortsOptions = {
   readonly availability: SandboxAvailability;
   /** The trusted PATH programs resolve on (never the workspace). */
   readonly searchPath: string;
+  /** correx's environment: MCP servers take their `${NAME}` secrets and `passEnv` from it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 };
 
 /**
@@ -20,7 +24,8 @@ export type LivePortsOptions = {
  * machine offers), the disk probe, and definition-of-done checks confined the same way.
  */
 export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
-  return ({ workspace, providers, config }) => {
+  const mcp = createMcpToolSource({ ...options, env: options.env ?? {} });
+  return ({ workspace, providers, config, mcpServers }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {
       availability: options.availability,
@@ -28,9 +33,15 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       hiddenPaths: options.hiddenPaths,
       readablePaths: policy.sandboxReadablePaths ?? [],
     };
+    const builtin = createBuiltinToolRunner({ exec: { searchPath: options.searchPath, sandbox } });
+    // MCP servers start on a recorded MCP tool's first call, never for a session without one.
+    const usesMcp = [...config.tools.values()].some((tool) => tool.source?.kind === 'mcp');
+    const mcpRunner =
+      usesMcp && mcpServers !== undefined ? mcp.runner(mcpServers, workspace, policy) : undefined;
     return {
       providers,
-      tools: createBuiltinToolRunner({ exec: { searchPath: options.searchPath, sandbox } }),
+      tools: mcpRunner === undefined ? builtin : createRoutingToolRunner(builtin, mcpRunner),
+      close: async () => mcpRunner?.close(),
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),

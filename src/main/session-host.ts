@@ -14,6 +14,7 @@ import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
 import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
+import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type {
@@ -31,7 +32,9 @@ export type LivePortsFactory = (options: {
   readonly workspace: string;
   readonly providers: ProviderSet['providers'];
   readonly config: KernelConfig;
-}) => KernelPorts;
+  /** The user's configured MCP servers, for calls of the MCP tools the session recorded. */
+  readonly mcpServers?: McpServersConfig;
+}) => KernelPorts & { close?(): Promise<void> };
 
 export type SessionHostOptions = SessionSetupOptions & {
   readonly store: CorrexEventStore;
@@ -76,6 +79,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     config: KernelConfig,
     workspace: string,
     providers: ProviderSet,
+    mcpServers: McpServersConfig,
     command?: KernelCommand,
   ): Promise<HostedRun> => {
     // Another process driving the session would run its effects a second time.
@@ -93,6 +97,13 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       config,
       done: (async () => {
         let pending = command;
+        // One set of ports per drive: MCP servers it starts stay up across its legs.
+        const ports = options.ports({
+          workspace,
+          providers: providers.providers,
+          config,
+          mcpServers,
+        });
         try {
           for (;;) {
             const run = startSession(
@@ -100,7 +111,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
                 store,
                 sessionId,
                 config,
-                ports: options.ports({ workspace, providers: providers.providers, config }),
+                ports,
                 clock,
                 ids,
                 signal: stop.signal,
@@ -121,6 +132,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           }
         } finally {
           active.delete(sessionId);
+          await ports.close?.();
           await lock?.release();
           await providers.dispose();
         }
@@ -175,7 +187,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       names: providerNames(config),
       env: options.env,
     });
-    return drive(sessionId, config, state.workspace, providers);
+    return drive(sessionId, config, state.workspace, providers, harness.mcpServers);
   };
 
   const host: SessionHost = {
@@ -188,14 +200,21 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         env: options.env,
       });
       const sessionId = ids.next();
-      const run = await drive(sessionId, setup.config, setup.workspace, providers, {
-        type: 'start',
-        task: request.task,
-        workspace: setup.workspace,
-        workflowId: setup.config.workflow.id,
-        mode: setup.mode,
-        ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
-      });
+      const run = await drive(
+        sessionId,
+        setup.config,
+        setup.workspace,
+        providers,
+        setup.harness.mcpServers,
+        {
+          type: 'start',
+          task: request.task,
+          workspace: setup.workspace,
+          workflowId: setup.config.workflow.id,
+          mode: setup.mode,
+          ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
+        },
+      );
       // Callers subscribe as soon as this returns: the session must exist in the log by then.
       let ended = false;
       void run.done.finally(() => (ended = true)).catch(() => undefined);

@@ -18,6 +18,10 @@ import {
   type HarnessConfig,
 } from '../infrastructure/config/load-harness-config.js';
 import { loadWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
+import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
+import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
+import { offerMcpTools } from '../infrastructure/mcp/offer-mcp-tools.js';
+import type { ToolDefinition } from '../core/tools/tool-contract.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
 
@@ -49,6 +53,8 @@ export type SessionSetupOptions = {
   readonly allowedRoots?: readonly string[];
   /** The confinement this machine offers; `none` raises every exec (see docs/sandbox.md). */
   readonly sandbox: SandboxKind;
+  /** Reaches configured MCP servers; absent: their tools are not offered (and a setup says so). */
+  readonly mcp?: McpToolSource;
 };
 
 /** Everything a new session needs, resolved from the request and the configuration files. */
@@ -60,6 +66,8 @@ export type SessionSetup = {
   /** How to reach each provider the model profiles name. */
   readonly providers: Readonly<Record<string, ProviderConfig>>;
   readonly harness: HarnessConfig;
+  /** Each configured MCP server as listed for this session (a failed one says why). */
+  readonly mcpServers: readonly McpServerListing[];
 };
 
 /** Resolves the workspace to a real directory that is allowed and holds none of correx's files. */
@@ -111,11 +119,14 @@ export async function prepareSession(
     // A chosen profile runs every stage: the router sees only it.
     routed = [profile];
   }
+  const policy = protectPolicy(harness.policy, options);
+  const mcpServers = await listConfiguredMcpServers(harness, workspace, policy, options);
+  const mcpTools = uniqueTools(mcpServers.flatMap((listing) => (listing.ok ? listing.tools : [])));
   const config = createKernelConfig({
-    workflow,
+    workflow: offerMcpTools(workflow, mcpTools, harness.mcpServers),
     subWorkflows: reachableSubWorkflows(workflow, harness.workflows),
-    tools: builtinTools,
-    policy: createAssessmentPolicy(protectPolicy(harness.policy, options), defaultToolCallRules, {
+    tools: [...builtinTools, ...mcpTools],
+    policy: createAssessmentPolicy(policy, defaultToolCallRules, {
       sandbox: options.sandbox,
     }),
     router: createInferenceRouter({ profiles: routed }),
@@ -130,7 +141,35 @@ export async function prepareSession(
     modelProfile: chosen,
     providers,
     harness,
+    mcpServers,
   };
+}
+
+/**
+ * Lists the configured MCP servers' tools for a new session (the session records them). A
+ * server that cannot be listed is reported in the setup and offers nothing; the session runs.
+ */
+async function listConfiguredMcpServers(
+  harness: HarnessConfig,
+  workspace: string,
+  policy: WorkspacePolicy,
+  options: SessionSetupOptions,
+): Promise<McpServerListing[]> {
+  const names = Object.keys(harness.mcpServers).sort();
+  if (names.length === 0) return [];
+  if (options.mcp === undefined)
+    return names.map((server) => ({
+      server,
+      ok: false,
+      error: 'this host does not start MCP servers',
+    }));
+  return options.mcp.list(harness.mcpServers, workspace, policy);
+}
+
+/** The first of any tools whose names collide (two servers' names mangled alike). */
+function uniqueTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined);
 }
 
 /** correx's own files are never writable, whatever the configured policy says. */

@@ -5,6 +5,7 @@ import {
   PolicyOverlaySchema,
   WorkspacePolicySchema,
 } from '../../core/policies/workspace-policy.js';
+import { McpServersConfigSchema } from '../mcp/mcp-server-config.js';
 import { ConfigFileError, formatKeyPath, type YamlSource } from './yaml-source.js';
 
 /**
@@ -55,6 +56,8 @@ export const UserHarnessConfigSchema = z.strictObject({
   defaults: z
     .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
     .default({}),
+  /** MCP servers whose tools sessions are offered (see docs/mcp.md), in other clients' shape. */
+  mcpServers: McpServersConfigSchema.default({}),
 });
 export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 
@@ -72,7 +75,8 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
 });
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
-const USER_ONLY_KEYS = ['mode', 'providers', 'models'] as const;
+// A server is a program correx starts with the user's rights: a repository may not add one.
+const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'mcpServers'] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

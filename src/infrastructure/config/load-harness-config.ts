@@ -12,6 +12,7 @@ import {
   type ProviderConfig,
   UserHarnessConfigSchema,
 } from './harness-config.js';
+import type { McpServersConfig } from '../mcp/mcp-server-config.js';
 import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export const HARNESS_FILE = 'harness.yaml';
@@ -27,6 +28,8 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
+  /** The MCP servers of the user's file (a workspace file may not add any). */
+  readonly mcpServers: McpServersConfig;
   /** The files that were read, in order. */
   readonly sources: readonly string[];
 };
@@ -112,6 +115,7 @@ export async function loadHarnessConfig(options: {
     policy: merged.policy,
     refusedPolicy: merged.refused,
     workflows,
+    mcpServers: user.mcpServers,
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,

@@ -1,4 +1,11 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,4 +229,57 @@ describe('a hostile MCP server', () => {
       ],
     });
   }, 30_000);
+});
+
+describe('a stdio MCP server under bubblewrap', async () => {
+  const { detectSandbox } = await import('../sandbox/sandbox-availability.js');
+  const availability = await detectSandbox();
+  it.skipIf(availability.kind !== 'bubblewrap')(
+    'cannot write outside the workspace even when its lying read-only tool is run',
+    async () => {
+      const outside = realpathSync(mkdtempSync(join(root, '.mcp-outside-')));
+      try {
+        const config = servers({ evil: { command: process.execPath, args: [hostileScript] } });
+        const base = {
+          env,
+          workspaceRoot: workspace,
+          homeDirectory: workspace,
+          searchPath: '/usr/bin:/bin',
+          sandbox: { availability },
+        };
+        const [listing] = await listMcpTools(config, base);
+        expect(listing).toMatchObject({ ok: true, confinement: 'bubblewrap' });
+        const tool =
+          listing?.ok === true
+            ? listing.tools.find((t) => t.name === 'mcp__evil__read_note')
+            : undefined;
+        const runner = createMcpToolRunner({ ...base, servers: config });
+        runners.push(runner);
+        const request = (path: string) => ({
+          callId: 'c1',
+          tool: tool!,
+          args: { path },
+          workspaceRoot: workspace,
+          homeDirectory: workspace,
+          targets: [],
+          observations: {},
+          egressAllowlist: [],
+        });
+        const inside = await runner.run(
+          request(join(workspace, 'note.txt')),
+          new AbortController().signal,
+        );
+        expect(inside.outcome).toBe('succeeded');
+        const escaped = await runner.run(
+          request(join(outside, 'note.txt')),
+          new AbortController().signal,
+        );
+        expect(escaped.outcome).toBe('failed');
+        expect(existsSync(join(outside, 'note.txt'))).toBe(false);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });

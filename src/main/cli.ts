@@ -88,6 +88,10 @@ process.exitCode = await runCli(
         ids,
       });
     },
+    async listMcpServers(workspace) {
+      const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
+      return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });
+    },
     lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
     // A service manager stops correx with SIGTERM: the same clean stop as Ctrl-C.
     onInterrupt(handler) {

@@ -16,6 +16,7 @@ import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { mcpCommand } from './commands/mcp-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -53,6 +54,7 @@ export function createProgram(context: CommandContext): Command {
     ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),
+    mcpCommand(context),
   ]) {
     program.addCommand(inheritSettings(command, program));
   }

@@ -64,7 +64,8 @@ export function showCommand(context: CommandContext): Command {
             ) {
               const call = proposed.get(payload.callId);
               const diff = call === undefined ? [] : fileChangeDiff(call.tool, call.argsRaw);
-              for (const diffLine of diff) timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
+              for (const diffLine of diff)
+                timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
             }
           }
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);

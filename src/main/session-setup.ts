@@ -21,6 +21,7 @@ import { loadWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js'
 import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
 import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { offerMcpTools } from '../infrastructure/mcp/offer-mcp-tools.js';
+import { readProjectInstructions } from '../infrastructure/instructions/read-project-instructions.js';
 import type { ToolDefinition } from '../core/tools/tool-contract.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
@@ -133,6 +134,7 @@ export async function prepareSession(
     validators: createDefaultValidatorRegistry(),
     homeDirectory: options.homeDirectory,
     sha256: nodeSha256,
+    instructions: readProjectInstructions({ workspace, correxHome: options.correxHome }),
   });
   return {
     workspace,

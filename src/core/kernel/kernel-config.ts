@@ -1,3 +1,4 @@
+import type { ProjectInstruction } from '../context/project-instructions.js';
 import type { Tokenizer } from '../context/tokenizer.js';
 import { createEstimatingTokenizer } from '../context/tokenizer.js';
 import type { InferenceRouter } from '../inference/inference-router.js';
@@ -60,6 +61,8 @@ export type KernelConfig = {
   readonly subWorkflows?: ReadonlyMap<string, Workflow>;
   /** The decider version and behaviour flags in force; `policy.flags` are the same flags. */
   readonly behaviour: KernelBehaviour;
+  /** The instruction files recorded at the session's start (absent: none were found). */
+  readonly instructions?: readonly ProjectInstruction[];
 };
 
 export type KernelConfigOptions = {
@@ -79,6 +82,8 @@ export type KernelConfigOptions = {
   readonly subWorkflows?: readonly Workflow[];
   /** Default: this release's behaviour (a new session); replay passes the recorded one. */
   readonly behaviour?: KernelBehaviour;
+  /** The project's instruction files, read when the session started. */
+  readonly instructions?: readonly ProjectInstruction[];
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -125,6 +130,9 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
     behaviour,
+    ...(options.instructions === undefined || options.instructions.length === 0
+      ? {}
+      : { instructions: options.instructions }),
   };
 }
 

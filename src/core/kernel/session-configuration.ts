@@ -5,6 +5,7 @@ import { canonicalJson } from '../events/canonical-json.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import { createInferenceRouter } from '../inference/inference-router.js';
 import { ModelProfileListSchema } from '../inference/model-profile.js';
+import { ProjectInstructionSchema } from '../context/project-instructions.js';
 import { WorkspacePolicySchema } from '../policies/workspace-policy.js';
 import type { sessionConfigured } from '../sessions/session-events.js';
 import {
@@ -75,6 +76,8 @@ export const SessionConfigurationSchema = z.strictObject({
   kernelVersion: z.number().int().min(2).optional(),
   /** The behaviour flags in force, sorted (see core/kernel/behaviour.ts). */
   flags: z.array(z.string().min(1)).optional(),
+  /** The project's instruction files as read at the start (absent when there were none). */
+  instructions: z.array(ProjectInstructionSchema).optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -178,6 +181,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
           kernelVersion: config.behaviour.kernelVersion,
           flags: [...config.behaviour.flags].sort(),
         }),
+    ...(config.instructions === undefined ? {} : { instructions: asJson(config.instructions) }),
   });
 }
 
@@ -260,5 +264,8 @@ export function kernelConfigFromConfiguration(
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
     behaviour,
+    ...(configuration.instructions === undefined
+      ? {}
+      : { instructions: configuration.instructions }),
   });
 }

@@ -2,6 +2,9 @@ import { safeBuildContextPack } from '../context/build-context-pack.js';
 import type { ContextCandidate } from '../context/context-candidate.js';
 import { contextPackDigest, renderContextPack } from '../context/render-context-pack.js';
 import { steeringNoteCandidate } from '../context/steering-note.js';
+import { PROJECT_INSTRUCTIONS } from '../context/context-flags.js';
+import { instructionCandidates } from '../context/project-instructions.js';
+import { relativeInside } from '../tools/tool-path.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { inferenceRequested } from '../inference/inference-events.js';
@@ -59,7 +62,13 @@ export function buildStageRequest(
   }
   const profile = route.profile;
   const built = safeBuildContextPack(
-    { stageId: stage.id, candidates: candidatesFor(state, stage, run, beforeSequence) },
+    {
+      stageId: stage.id,
+      candidates: [
+        ...candidatesFor(state, stage, run, beforeSequence),
+        ...projectInstructionCandidates(config, state),
+      ],
+    },
     { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },
     config.tokenizer,
     { hash: config.sha256 },
@@ -165,6 +174,22 @@ function candidatesFor(
     });
   }
   return candidates;
+}
+
+/** The recorded instruction files, when the session's behaviour pins them in its packs. */
+function projectInstructionCandidates(
+  config: KernelConfig,
+  state: KernelState,
+): ContextCandidate[] {
+  if (!config.behaviour.flags.has(PROJECT_INSTRUCTIONS.name) || config.instructions === undefined)
+    return [];
+  // The paths the session has observed so far (every path a call named is observed first).
+  const workspace = state.session.workspace ?? '';
+  const touched = Object.keys(state.tools.observations).flatMap((path) => {
+    const relative = relativeInside(path, workspace);
+    return relative === undefined ? [] : [relative];
+  });
+  return instructionCandidates(config.instructions, touched);
 }
 
 function isCapability(value: string): value is ModelCapability {

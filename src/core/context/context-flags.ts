@@ -1,0 +1,11 @@
+import { defineBehaviourFlag, type BehaviourFlag } from '../base/behaviour-flag.js';
+
+/** Packs carry the project's instruction files (AGENTS.md, CLAUDE.md, the user's), pinned. */
+export const PROJECT_INSTRUCTIONS = defineBehaviourFlag({
+  name: 'project-instructions',
+  description:
+    "every pack pins the session's recorded instruction files: the user's and the workspace's AGENTS.md (CLAUDE.md as a fallback), and nested ones for directories the stage touched",
+});
+
+/** The behaviour flags the context pack builders branch on (see core/base/behaviour-flag.ts). */
+export const contextFlags: readonly BehaviourFlag[] = [PROJECT_INSTRUCTIONS];

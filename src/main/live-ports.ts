@@ -6,6 +6,8 @@ import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-avai
 import { createDiskWorldProbe } from '../infrastructure/world-probe/disk-world-probe.js';
 import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { createRoutingToolRunner } from '../infrastructure/mcp/mcp-tool-runner.js';
+import { createHookNotifier } from '../infrastructure/hooks/hook-notifier.js';
+import { createProcessHookRunner } from '../infrastructure/hooks/process-hook-runner.js';
 import type { LivePortsFactory } from './session-host.js';
 
 export type LivePortsOptions = {
@@ -38,10 +40,24 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
     const usesMcp = [...config.tools.values()].some((tool) => tool.source?.kind === 'mcp');
     const mcpRunner =
       usesMcp && mcpServers !== undefined ? mcp.runner(mcpServers, workspace, policy) : undefined;
+    const hookOptions = {
+      homeDirectory: options.homeDirectory,
+      sandbox,
+      searchPath: options.searchPath,
+    };
+    const notifier =
+      config.hooks === undefined
+        ? undefined
+        : createHookNotifier(config.hooks, { ...hookOptions, workspaceRoot: workspace });
     return {
       providers,
       tools: mcpRunner === undefined ? builtin : createRoutingToolRunner(builtin, mcpRunner),
-      close: async () => mcpRunner?.close(),
+      hooks: createProcessHookRunner(hookOptions),
+      ...(notifier === undefined ? {} : { observe: (event) => notifier.observe(event) }),
+      close: async () => {
+        await mcpRunner?.close();
+        await notifier?.settled();
+      },
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),

@@ -34,7 +34,11 @@ export type LivePortsFactory = (options: {
   readonly config: KernelConfig;
   /** The user's configured MCP servers, for calls of the MCP tools the session recorded. */
   readonly mcpServers?: McpServersConfig;
-}) => KernelPorts & { close?(): Promise<void> };
+}) => KernelPorts & {
+  /** Told every event the session's runs append (notification hooks). */
+  observe?(event: CorrexEvent): void;
+  close?(): Promise<void>;
+};
 
 export type SessionHostOptions = SessionSetupOptions & {
   readonly store: CorrexEventStore;
@@ -116,7 +120,14 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
                 ids,
                 signal: stop.signal,
                 ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
-                ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+                ...(options.onEvent === undefined && ports.observe === undefined
+                  ? {}
+                  : {
+                      onEvent: (event: CorrexEvent) => {
+                        options.onEvent?.(event);
+                        ports.observe?.(event);
+                      },
+                    }),
               },
               pending,
             );

@@ -135,6 +135,7 @@ export async function prepareSession(
     homeDirectory: options.homeDirectory,
     sha256: nodeSha256,
     instructions: readProjectInstructions({ workspace, correxHome: options.correxHome }),
+    ...(harness.hooks === undefined ? {} : { hooks: harness.hooks }),
   });
   return {
     workspace,

@@ -1,3 +1,4 @@
+import type { HookSet } from '../toolintent/hook-definition.js';
 import type { ProjectInstruction } from '../context/project-instructions.js';
 import type { Tokenizer } from '../context/tokenizer.js';
 import { createEstimatingTokenizer } from '../context/tokenizer.js';
@@ -63,6 +64,8 @@ export type KernelConfig = {
   readonly behaviour: KernelBehaviour;
   /** The instruction files recorded at the session's start (absent: none were found). */
   readonly instructions?: readonly ProjectInstruction[];
+  /** The user's hooks (absent: none configured). */
+  readonly hooks?: HookSet;
 };
 
 export type KernelConfigOptions = {
@@ -84,6 +87,7 @@ export type KernelConfigOptions = {
   readonly behaviour?: KernelBehaviour;
   /** The project's instruction files, read when the session started. */
   readonly instructions?: readonly ProjectInstruction[];
+  readonly hooks?: HookSet;
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -133,6 +137,10 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     ...(options.instructions === undefined || options.instructions.length === 0
       ? {}
       : { instructions: options.instructions }),
+    ...(options.hooks === undefined ||
+    Object.values(options.hooks).every((list) => list.length === 0)
+      ? {}
+      : { hooks: options.hooks }),
   };
 }
 

@@ -290,6 +290,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_started':
     case 'tool_receipt':
     case 'world_observed':
+    case 'pre_tool_use_hooks_ran':
     case 'egress_allowlist_changed':
     case 'inference_requested':
     case 'inference_completed':

@@ -6,6 +6,7 @@ import type { PayloadOf } from '../events/event-definition.js';
 import { createInferenceRouter } from '../inference/inference-router.js';
 import { ModelProfileListSchema } from '../inference/model-profile.js';
 import { ProjectInstructionSchema } from '../context/project-instructions.js';
+import { HookSetSchema } from '../toolintent/hook-definition.js';
 import { WorkspacePolicySchema } from '../policies/workspace-policy.js';
 import type { sessionConfigured } from '../sessions/session-events.js';
 import {
@@ -78,6 +79,8 @@ export const SessionConfigurationSchema = z.strictObject({
   flags: z.array(z.string().min(1)).optional(),
   /** The project's instruction files as read at the start (absent when there were none). */
   instructions: z.array(ProjectInstructionSchema).optional(),
+  /** The user's hooks (absent when none are configured). */
+  hooks: HookSetSchema.optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -182,6 +185,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
           flags: [...config.behaviour.flags].sort(),
         }),
     ...(config.instructions === undefined ? {} : { instructions: asJson(config.instructions) }),
+    ...(config.hooks === undefined ? {} : { hooks: asJson(config.hooks) }),
   });
 }
 
@@ -267,5 +271,6 @@ export function kernelConfigFromConfiguration(
     ...(configuration.instructions === undefined
       ? {}
       : { instructions: configuration.instructions }),
+    ...(configuration.hooks === undefined ? {} : { hooks: configuration.hooks }),
   });
 }

@@ -12,6 +12,7 @@ import { recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
+import type { PreToolUseHookResult } from '../toolintent/hook-events.js';
 
 export type { SubagentRun };
 
@@ -37,6 +38,8 @@ export type CallRecord = {
   readonly failed: boolean;
   /** Its assessment blocked on a missing reference: counted by path, not by fingerprint. */
   readonly referenceBlocked: boolean;
+  /** The recorded verdicts of its `pre_tool_use` hooks (null: they have not run). */
+  readonly hookResults: readonly PreToolUseHookResult[] | null;
 };
 
 /** The answer's artifact, once proposed: what validation checks and a person may approve. */
@@ -174,6 +177,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         targets: [],
         failed: false,
         referenceBlocked: false,
+        hookResults: null,
       };
       return mapActing(withEntry, (turn) => ({ ...turn, calls: [...turn.calls, call] }));
     }
@@ -206,6 +210,11 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
             ...call,
             observed: [...call.observed, payload.observation.path],
           }));
+    case 'pre_tool_use_hooks_ran':
+      return mapCall(withEntry, payload.callId, ['proposed'], (call) => ({
+        ...call,
+        hookResults: payload.results,
+      }));
     case 'tool_call_assessed':
       return mapCall(withEntry, payload.callId, ['proposed'], (call) => ({
         ...call,

@@ -6,6 +6,7 @@ import {
   WorkspacePolicySchema,
 } from '../../core/policies/workspace-policy.js';
 import { McpServersConfigSchema } from '../mcp/mcp-server-config.js';
+import { HookSetSchema } from '../../core/toolintent/hook-definition.js';
 import { ConfigFileError, formatKeyPath, type YamlSource } from './yaml-source.js';
 
 /**
@@ -58,6 +59,8 @@ export const UserHarnessConfigSchema = z.strictObject({
     .default({}),
   /** MCP servers whose tools sessions are offered (see docs/mcp.md), in other clients' shape. */
   mcpServers: McpServersConfigSchema.default({}),
+  /** Programs told about tool calls, stages and sessions (see docs/hooks.md). */
+  hooks: HookSetSchema.optional(),
 });
 export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 
@@ -76,7 +79,7 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
 // A server is a program correx starts with the user's rights: a repository may not add one.
-const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'mcpServers'] as const;
+const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'mcpServers', 'hooks'] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

@@ -13,6 +13,7 @@ import {
   UserHarnessConfigSchema,
 } from './harness-config.js';
 import type { McpServersConfig } from '../mcp/mcp-server-config.js';
+import type { HookSet } from '../../core/toolintent/hook-definition.js';
 import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export const HARNESS_FILE = 'harness.yaml';
@@ -28,6 +29,8 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
+  /** The user's hooks (a workspace file may not add any); absent when none. */
+  readonly hooks?: HookSet;
   /** The MCP servers of the user's file (a workspace file may not add any). */
   readonly mcpServers: McpServersConfig;
   /** The files that were read, in order. */
@@ -116,6 +119,7 @@ export async function loadHarnessConfig(options: {
     refusedPolicy: merged.refused,
     workflows,
     mcpServers: user.mcpServers,
+    ...(user.hooks === undefined ? {} : { hooks: user.hooks }),
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,

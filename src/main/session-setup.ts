@@ -22,6 +22,7 @@ import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
 import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { offerMcpTools } from '../infrastructure/mcp/offer-mcp-tools.js';
 import { readProjectInstructions } from '../infrastructure/instructions/read-project-instructions.js';
+import { probeRepository } from '../infrastructure/knowledge/probe-repository.js';
 import type { ToolDefinition } from '../core/tools/tool-contract.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
@@ -136,6 +137,7 @@ export async function prepareSession(
     sha256: nodeSha256,
     instructions: readProjectInstructions({ workspace, correxHome: options.correxHome }),
     ...(harness.hooks === undefined ? {} : { hooks: harness.hooks }),
+    knowledge: probeRepository(workspace),
   });
   return {
     workspace,

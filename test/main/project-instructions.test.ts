@@ -120,6 +120,13 @@ describe('project instructions', () => {
     expect(manifests[0]?.included.filter((entry) => entry.kind === 'instructions')).toHaveLength(2);
     expect(manifests[1]?.included.filter((entry) => entry.kind === 'instructions')).toHaveLength(3);
 
+    // The repository survey recorded at the start is the L3 layer of the packs.
+    expect(recorded).toContain('"repository-knowledge"');
+    expect(manifests[0]?.included).toContainEqual(
+      expect.objectContaining({ id: 'repository-knowledge', layer: 'L3', kind: 'knowledge' }),
+    );
+    expect(JSON.stringify(model.requests[0]?.body)).toContain('packages/ (2 files)');
+
     // Replay reads the record, not the files.
     rmSync(join(workspace, 'AGENTS.md'));
     rmSync(join(correxHome, 'AGENTS.md'));

@@ -7,5 +7,12 @@ export const PROJECT_INSTRUCTIONS = defineBehaviourFlag({
     "every pack pins the session's recorded instruction files: the user's and the workspace's AGENTS.md (CLAUDE.md as a fallback), and nested ones for directories the stage touched",
 });
 
+/** Packs carry the repository knowledge the session recorded at its start, as the L3 layer. */
+export const REPOSITORY_KNOWLEDGE = defineBehaviourFlag({
+  name: 'repository-knowledge',
+  description:
+    "every pack offers the session's recorded repository survey (files, languages, package manager, scripts, entry points, exported symbols) as an L3 entry within the budget",
+});
+
 /** The behaviour flags the context pack builders branch on (see core/base/behaviour-flag.ts). */
-export const contextFlags: readonly BehaviourFlag[] = [PROJECT_INSTRUCTIONS];
+export const contextFlags: readonly BehaviourFlag[] = [PROJECT_INSTRUCTIONS, REPOSITORY_KNOWLEDGE];

@@ -1,3 +1,4 @@
+import type { RepositoryKnowledge } from '../context/repository-knowledge.js';
 import type { HookSet } from '../toolintent/hook-definition.js';
 import type { ProjectInstruction } from '../context/project-instructions.js';
 import type { Tokenizer } from '../context/tokenizer.js';
@@ -66,6 +67,8 @@ export type KernelConfig = {
   readonly instructions?: readonly ProjectInstruction[];
   /** The user's hooks (absent: none configured). */
   readonly hooks?: HookSet;
+  /** The repository survey recorded at the session's start (absent: none was made). */
+  readonly knowledge?: RepositoryKnowledge;
 };
 
 export type KernelConfigOptions = {
@@ -88,6 +91,7 @@ export type KernelConfigOptions = {
   /** The project's instruction files, read when the session started. */
   readonly instructions?: readonly ProjectInstruction[];
   readonly hooks?: HookSet;
+  readonly knowledge?: RepositoryKnowledge;
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -141,6 +145,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     Object.values(options.hooks).every((list) => list.length === 0)
       ? {}
       : { hooks: options.hooks }),
+    ...(options.knowledge === undefined ? {} : { knowledge: options.knowledge }),
   };
 }
 

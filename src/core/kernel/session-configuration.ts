@@ -7,6 +7,7 @@ import { createInferenceRouter } from '../inference/inference-router.js';
 import { ModelProfileListSchema } from '../inference/model-profile.js';
 import { ProjectInstructionSchema } from '../context/project-instructions.js';
 import { HookSetSchema } from '../toolintent/hook-definition.js';
+import { RepositoryKnowledgeSchema } from '../context/repository-knowledge.js';
 import { WorkspacePolicySchema } from '../policies/workspace-policy.js';
 import type { sessionConfigured } from '../sessions/session-events.js';
 import {
@@ -81,6 +82,8 @@ export const SessionConfigurationSchema = z.strictObject({
   instructions: z.array(ProjectInstructionSchema).optional(),
   /** The user's hooks (absent when none are configured). */
   hooks: HookSetSchema.optional(),
+  /** The repository survey made at the start (absent when none was made). */
+  knowledge: RepositoryKnowledgeSchema.optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -186,6 +189,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
         }),
     ...(config.instructions === undefined ? {} : { instructions: asJson(config.instructions) }),
     ...(config.hooks === undefined ? {} : { hooks: asJson(config.hooks) }),
+    ...(config.knowledge === undefined ? {} : { knowledge: asJson(config.knowledge) }),
   });
 }
 
@@ -272,5 +276,6 @@ export function kernelConfigFromConfiguration(
       ? {}
       : { instructions: configuration.instructions }),
     ...(configuration.hooks === undefined ? {} : { hooks: configuration.hooks }),
+    ...(configuration.knowledge === undefined ? {} : { knowledge: configuration.knowledge }),
   });
 }

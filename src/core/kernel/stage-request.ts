@@ -2,7 +2,8 @@ import { safeBuildContextPack } from '../context/build-context-pack.js';
 import type { ContextCandidate } from '../context/context-candidate.js';
 import { contextPackDigest, renderContextPack } from '../context/render-context-pack.js';
 import { steeringNoteCandidate } from '../context/steering-note.js';
-import { PROJECT_INSTRUCTIONS } from '../context/context-flags.js';
+import { PROJECT_INSTRUCTIONS, REPOSITORY_KNOWLEDGE } from '../context/context-flags.js';
+import { repositoryKnowledgeCandidate } from '../context/repository-knowledge.js';
 import { instructionCandidates } from '../context/project-instructions.js';
 import { relativeInside } from '../tools/tool-path.js';
 import { canonicalJson } from '../events/canonical-json.js';
@@ -67,6 +68,9 @@ export function buildStageRequest(
       candidates: [
         ...candidatesFor(state, stage, run, beforeSequence),
         ...projectInstructionCandidates(config, state),
+        ...(config.knowledge !== undefined && config.behaviour.flags.has(REPOSITORY_KNOWLEDGE.name)
+          ? [repositoryKnowledgeCandidate(config.knowledge)]
+          : []),
       ],
     },
     { maxTokens: profile.contextWindow, reserveForOutput: profile.maxOutputTokens },

@@ -14,5 +14,16 @@ export const REPOSITORY_KNOWLEDGE = defineBehaviourFlag({
     "every pack offers the session's recorded repository survey (files, languages, package manager, scripts, entry points, exported symbols) as an L3 entry within the budget",
 });
 
+/** Tool results the model keeps referring to rank above the ones it no longer uses. */
+export const CONTEXT_FEEDBACK = defineBehaviourFlag({
+  name: 'context-feedback',
+  description:
+    "a tool result's relevance follows whether later calls name its file again (rising) or pass it by (falling), so unused results are evicted first under budget pressure",
+});
+
 /** The behaviour flags the context pack builders branch on (see core/base/behaviour-flag.ts). */
-export const contextFlags: readonly BehaviourFlag[] = [PROJECT_INSTRUCTIONS, REPOSITORY_KNOWLEDGE];
+export const contextFlags: readonly BehaviourFlag[] = [
+  PROJECT_INSTRUCTIONS,
+  REPOSITORY_KNOWLEDGE,
+  CONTEXT_FEEDBACK,
+];

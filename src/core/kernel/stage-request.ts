@@ -2,7 +2,12 @@ import { safeBuildContextPack } from '../context/build-context-pack.js';
 import type { ContextCandidate } from '../context/context-candidate.js';
 import { contextPackDigest, renderContextPack } from '../context/render-context-pack.js';
 import { steeringNoteCandidate } from '../context/steering-note.js';
-import { PROJECT_INSTRUCTIONS, REPOSITORY_KNOWLEDGE } from '../context/context-flags.js';
+import {
+  CONTEXT_FEEDBACK,
+  PROJECT_INSTRUCTIONS,
+  REPOSITORY_KNOWLEDGE,
+} from '../context/context-flags.js';
+import { feedbackRelevance } from '../context/context-feedback.js';
 import { repositoryKnowledgeCandidate } from '../context/repository-knowledge.js';
 import { instructionCandidates } from '../context/project-instructions.js';
 import { relativeInside } from '../tools/tool-path.js';
@@ -66,7 +71,7 @@ export function buildStageRequest(
     {
       stageId: stage.id,
       candidates: [
-        ...candidatesFor(state, stage, run, beforeSequence),
+        ...candidatesFor(config, state, stage, run, beforeSequence),
         ...projectInstructionCandidates(config, state),
         ...(config.knowledge !== undefined && config.behaviour.flags.has(REPOSITORY_KNOWLEDGE.name)
           ? [repositoryKnowledgeCandidate(config.knowledge)]
@@ -114,6 +119,7 @@ export function buildStageRequest(
 }
 
 function candidatesFor(
+  config: KernelConfig,
   state: KernelState,
   stage: WorkflowStage,
   run: StageRunState,
@@ -166,8 +172,23 @@ function candidatesFor(
       order: artifact.sequence,
     });
   }
-  for (const entry of run.transcript.filter((e) => e.sequence < beforeSequence)) {
+  const transcript = run.transcript.filter((e) => e.sequence < beforeSequence);
+  const relevance = config.behaviour.flags.has(CONTEXT_FEEDBACK.name)
+    ? feedbackRelevance(
+        transcript.map((entry) => ({
+          id: entry.eventId,
+          subjects: entry.subjects ?? [],
+          sequence: entry.sequence,
+        })),
+        transcript
+          .filter((entry) => entry.kind === 'turn')
+          .map((entry) => ({ sequence: entry.sequence, calls: entry.content })),
+      )
+    : new Map<string, number>();
+  for (const entry of transcript) {
+    const ranked = relevance.get(entry.eventId);
     candidates.push({
+      ...(ranked === undefined ? {} : { relevance: ranked }),
       id: `${entry.kind}:${entry.eventId}`,
       layer: 'L1',
       kind: entry.kind,

@@ -11,6 +11,8 @@ export type TranscriptEntry = {
   readonly content: string;
   readonly eventId: string;
   readonly sequence: number;
+  /** The paths a tool result is about (its call's path arguments), for ContextFeedback. */
+  readonly subjects?: readonly string[];
 };
 
 /** The transcript entry an event adds, or null when the model need not see it. */
@@ -52,7 +54,8 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
         ...(payload.error === null ? [] : [`Error: ${payload.error}`]),
         payload.output,
       ];
-      return result(lines.join('\n'), at);
+      const subjects = pathArguments(payload.args);
+      return { ...result(lines.join('\n'), at), ...(subjects.length === 0 ? {} : { subjects }) };
     }
     case 'tool_call_classified':
       return payload.action === 'record'
@@ -75,4 +78,21 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
 
 function result(content: string, at: { eventId: string; sequence: number }): TranscriptEntry {
   return { kind: 'tool_result', role: 'user', content, ...at };
+}
+
+const PATH_KEYS = new Set(['path', 'paths', 'source', 'destination', 'file', 'cwd']);
+
+/** The string values of a call's path-like arguments, in key order. */
+function pathArguments(args: { readonly [key: string]: unknown }): string[] {
+  return Object.keys(args)
+    .filter((key) => PATH_KEYS.has(key))
+    .sort()
+    .flatMap((key) => {
+      const value = args[key];
+      if (typeof value === 'string') return [value];
+      return Array.isArray(value)
+        ? value.filter((item): item is string => typeof item === 'string')
+        : [];
+    })
+    .filter((path) => path.length > 0);
 }

@@ -164,9 +164,8 @@ describe('a session with MCP servers', () => {
     const lastRequest = JSON.stringify(model.requests.at(-2)?.body ?? '');
     expect(lastRequest).toContain('mcp_server_crashed');
 
-    // Replay reads only the log: no server, not even its configuration, is needed.
+    // Replay takes no ports, so no server can start; even their configuration is gone.
     rmSync(join(correxHome, 'harness.yaml'));
-    rmSync(hostileServer);
     const report = await replaySession(store, started.sessionId);
     expect(report.ok).toBe(true);
   }, 90_000);

@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../../core/tools/tool-contract.js';
 import { McpConnection, type McpConfinement, type McpConnectOptions } from './mcp-connection.js';
 import { McpError } from './mcp-errors.js';
 import type { McpServersConfig } from './mcp-server-config.js';
+import { listOfferedTools } from './mcp-listed-tools.js';
 import { mcpToolDefinition } from './mcp-tool-definition.js';
 
 /** One configured server as listed: its tools, or why it could not be listed. */
@@ -33,7 +34,8 @@ export async function listMcpTools(
       let connection: McpConnection | undefined;
       try {
         connection = await McpConnection.open({ ...options, server, config });
-        const listed = await connection.listTools(config.startupTimeoutMs);
+        const offered = await listOfferedTools(connection, config.startupTimeoutMs);
+        const listed = offered.map((entry) => entry.tool);
         return {
           server,
           ok: true,

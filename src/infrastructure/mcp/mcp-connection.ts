@@ -153,6 +153,42 @@ export class McpConnection {
     return result as CallToolResult;
   }
 
+  /** Whether the server offers resources (then correx offers them as two read-only tools). */
+  get offersResources(): boolean {
+    return this.client.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** One page of the server's resources, as text. */
+  async listResources(cursor: string | undefined, timeoutMs: number): Promise<string> {
+    const page = await this.request(
+      () =>
+        this.client.listResources(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs }),
+      'listing resources',
+    );
+    const lines = page.resources.map(
+      (resource) =>
+        `${resource.uri}  ${resource.name}${resource.mimeType ? ` (${resource.mimeType})` : ''}${resource.description ? `: ${resource.description}` : ''}`,
+    );
+    if (page.nextCursor !== undefined)
+      lines.push(`[more: call again with cursor ${page.nextCursor}]`);
+    return lines.join('\n');
+  }
+
+  /** A resource's contents, as text (binary parts named with their size). */
+  async readResource(uri: string, timeoutMs: number): Promise<string> {
+    const result = await this.request(
+      () => this.client.readResource({ uri }, { timeout: timeoutMs }),
+      `reading ${uri}`,
+    );
+    return result.contents
+      .map((part) =>
+        'text' in part && typeof part.text === 'string'
+          ? part.text
+          : `[${part.mimeType ?? 'binary'} ${part.uri}, ${Math.floor((((part as { blob?: string }).blob?.length ?? 0) * 3) / 4)} bytes]`,
+      )
+      .join('\n');
+  }
+
   async close(): Promise<void> {
     this.ended = true;
     await this.client.close().catch(() => undefined);

@@ -131,6 +131,15 @@ describe('MCP tools from the reference servers on npm', () => {
     expect(sum.output).toContain('42');
     const image = await call('mcp__everything__get-tiny-image');
     expect(image.output).toMatch(/\[image image\/png, \d+ bytes\]/);
+    // Its resources are offered as two read-only tools.
+    expect(tools.get('mcp__everything__resources_read')?.defaultTier).toBe('T0');
+    const listed = await call('mcp__everything__resources_list');
+    expect(listed.outcome).toBe('succeeded');
+    const uri = /^(\S+:\/\/\S+)/m.exec(listed.output)?.[1];
+    expect(uri).toBeDefined();
+    const read = await call('mcp__everything__resources_read', { uri });
+    expect(read).toMatchObject({ outcome: 'succeeded' });
+    expect(read.output.length).toBeGreaterThan(0);
   }, 60_000);
 });
 

@@ -1,4 +1,3 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type {
   ToolExecution,
   ToolExecutionRequest,
@@ -8,6 +7,7 @@ import type { ToolOutcome } from '../../core/tools/tool-events.js';
 import { buildReceipt } from '../tools/tool-receipt-builder.js';
 import { McpConnection, type McpConnectOptions } from './mcp-connection.js';
 import { McpError } from './mcp-errors.js';
+import { listOfferedTools, type McpListedTool } from './mcp-listed-tools.js';
 import { mcpResultText } from './mcp-result-text.js';
 import type { McpServersConfig } from './mcp-server-config.js';
 import { mcpToolDigest, mcpToolName } from './mcp-tool-definition.js';
@@ -21,7 +21,10 @@ export type McpToolRunnerOptions = Omit<McpConnectOptions, 'server' | 'config'> 
 /** A ToolRunner that also owns processes, so whoever builds it closes it. */
 export type ClosableToolRunner = ToolRunner & { close(): Promise<void> };
 
-type Live = { readonly connection: McpConnection; readonly tools: ReadonlyMap<string, Tool> };
+type Live = {
+  readonly connection: McpConnection;
+  readonly tools: ReadonlyMap<string, McpListedTool>;
+};
 
 /**
  * Runs approved calls of MCP tools (those whose definition names an `mcp` source). A server is
@@ -47,10 +50,10 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
     const opening = (async () => {
       const connection = await McpConnection.open({ ...options, server, config });
       try {
-        const listed = await connection.listTools(config.startupTimeoutMs);
+        const listed = await listOfferedTools(connection, config.startupTimeoutMs);
         return {
           connection,
-          tools: new Map(listed.map((tool) => [mcpToolName(server, tool.name), tool])),
+          tools: new Map(listed.map((entry) => [mcpToolName(server, entry.tool.name), entry])),
         };
       } catch (error) {
         await connection.close();
@@ -98,8 +101,9 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
       const config = options.servers[source.id];
       try {
         const { connection, tools } = await liveFor(source.id);
-        const tool = tools.get(request.tool.name);
-        if (tool === undefined)
+        const entry = tools.get(request.tool.name);
+        const tool = entry?.tool;
+        if (entry === undefined || tool === undefined)
           throw new McpError(
             'mcp_tool_not_listed',
             `MCP server ${source.id} no longer lists the tool behind ${request.tool.name}`,
@@ -109,12 +113,25 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
             'mcp_tool_schema_changed',
             `MCP server ${source.id} changed ${tool.name} since this session recorded it (its description or schema differs), so the call was not sent`,
           );
-        const result = await connection.callTool(
-          tool.name,
-          { ...request.args },
-          config?.timeoutMs ?? 60_000,
-          signal,
-        );
+        const timeoutMs = config?.timeoutMs ?? 60_000;
+        if (entry.resource !== undefined) {
+          const args = request.args as { cursor?: unknown; uri?: unknown };
+          const text =
+            entry.resource === 'list'
+              ? await connection.listResources(
+                  typeof args.cursor === 'string' ? args.cursor : undefined,
+                  timeoutMs,
+                )
+              : await connection.readResource(String(args.uri), timeoutMs);
+          const limit = config?.maxResultBytes ?? 1024 * 1024;
+          if (Buffer.byteLength(text, 'utf8') > limit)
+            throw new McpError(
+              'mcp_result_oversized',
+              `MCP server ${source.id} returned more than its limit of ${limit} bytes from ${tool.name}`,
+            );
+          return finish('succeeded', text, null);
+        }
+        const result = await connection.callTool(tool.name, { ...request.args }, timeoutMs, signal);
         const text = mcpResultText(result);
         const bytes = Buffer.byteLength(text, 'utf8');
         const limit = config?.maxResultBytes ?? 1024 * 1024;

@@ -29,9 +29,11 @@ describe('correx mcp list', () => {
     const listed = await correx(home, ['mcp', 'list', '--workspace', workspace]);
     expect(listed.code).toBe(1);
     expect(listed.stdout).toMatch(
-      /^memory: memory-server [\d.]+, (bubblewrap|UNSANDBOXED), 9 tool\(s\)$/m,
+      /^memory: memory-server [\d.]+, (bubblewrap|UNSANDBOXED), 11 tool\(s\)$/m,
     );
     expect(listed.stdout).toContain('  mcp__memory__read_graph  T0  read-only');
+    // Its resources, as two read-only tools.
+    expect(listed.stdout).toContain('  mcp__memory__resources_list  T0  read-only');
     expect(listed.stdout).toContain('  mcp__memory__delete_entities  T3  may change things');
     expect(listed.stdout).toMatch(/^broken: not available \(mcp_server_failed_to_start: /m);
 

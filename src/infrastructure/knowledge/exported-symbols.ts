@@ -1,4 +1,12 @@
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type * as TypeScript from 'typescript';
+
+let loaded: typeof TypeScript | undefined;
+/** The compiler is large (seconds to load on a busy machine): loaded on the first survey only. */
+function typescript(): typeof TypeScript {
+  loaded ??= createRequire(import.meta.url)('typescript') as typeof TypeScript;
+  return loaded;
+}
 
 /**
  * The names a TypeScript or JavaScript file exports, read with the TypeScript compiler's
@@ -6,9 +14,10 @@ import ts from 'typescript';
  * else). Kinds are shown the way a reader scans an API: `function parse`, `class Store`.
  */
 export function exportedSymbols(fileName: string, text: string): string[] {
+  const ts = typescript();
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false);
   const names: string[] = [];
-  const exported = (node: ts.Node) =>
+  const exported = (node: TypeScript.Node) =>
     ts.canHaveModifiers(node) &&
     (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
   for (const statement of source.statements) {

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../core/tools/tool-contract.js';
-import { McpConnection, type McpConfinement, type McpConnectOptions } from './mcp-connection.js';
+import type { McpConfinement, McpConnection, McpConnectOptions } from './mcp-connection.js';
 import { McpError } from './mcp-errors.js';
 import type { McpServersConfig } from './mcp-server-config.js';
 import { listOfferedTools } from './mcp-listed-tools.js';
@@ -28,6 +28,9 @@ export async function listMcpTools(
   options: Omit<McpConnectOptions, 'server' | 'config'>,
 ): Promise<McpServerListing[]> {
   const names = Object.keys(servers).sort();
+  if (names.length === 0) return [];
+  // The SDK is loaded only when a server is configured (it costs every CLI start otherwise).
+  const { McpConnection } = await import('./mcp-connection.js');
   return Promise.all(
     names.map(async (server): Promise<McpServerListing> => {
       const config = servers[server]!;

@@ -5,7 +5,7 @@ import type {
 } from '../../core/kernel/kernel-ports.js';
 import type { ToolOutcome } from '../../core/tools/tool-events.js';
 import { buildReceipt } from '../tools/tool-receipt-builder.js';
-import { McpConnection, type McpConnectOptions } from './mcp-connection.js';
+import type { McpConnection, McpConnectOptions } from './mcp-connection.js';
 import { McpError } from './mcp-errors.js';
 import { listOfferedTools, type McpListedTool } from './mcp-listed-tools.js';
 import { mcpResultText } from './mcp-result-text.js';
@@ -48,6 +48,8 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
         ),
       );
     const opening = (async () => {
+      // The SDK is loaded on the first MCP call, not when the runner is built.
+      const { McpConnection } = await import('./mcp-connection.js');
       const connection = await McpConnection.open({ ...options, server, config });
       try {
         const listed = await listOfferedTools(connection, config.startupTimeoutMs);

@@ -71,8 +71,8 @@ process.exitCode = await runCli(
         ids,
         env: process.env,
         ...(onEvent === undefined ? {} : { onEvent }),
-        notice: (line, unsandboxed) => {
-          if (!unsandboxed) return;
+        notice: (line, warning) => {
+          if (!warning) return;
           terminal.clearStatus();
           process.stderr.write(`correx: ${line}\n`);
         },

@@ -24,8 +24,11 @@ export type ComposeHostOptions = {
   readonly locker: SessionLocker;
   readonly onEvent?: (event: CorrexEvent) => void;
   readonly onError?: (sessionId: string, error: unknown) => void;
-  /** Told once how processes will be confined (a warning when they will not be). */
-  readonly notice: (line: string, unsandboxed: boolean) => void;
+  /**
+   * Told how processes will be confined (a warning when they will not be), and, as a warning,
+   * of each MCP server a new session could not start.
+   */
+  readonly notice: (line: string, warning: boolean) => void;
 };
 
 /** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */
@@ -41,6 +44,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     protectedPaths: options.protectedPaths,
     sandbox: availability.kind,
     locker: options.locker,
+    notice: (line) => options.notice(line, true),
     clock: options.clock,
     ids: options.ids,
     mcp: createMcpToolSource({

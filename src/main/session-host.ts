@@ -53,6 +53,8 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly onError?: (sessionId: string, error: unknown) => void;
   /** Lets one process at a time drive a session; absent: no cross-process lock. */
   readonly locker?: SessionLocker;
+  /** Told what a person should know about a session being set up (an MCP server that failed). */
+  readonly notice?: (line: string) => void;
   /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
   readonly shutdownGraceMs?: number;
 };
@@ -205,6 +207,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
       const setup = await prepareSession(request, options);
+      for (const listing of setup.mcpServers)
+        if (!listing.ok)
+          options.notice?.(
+            `MCP server ${listing.server} offers no tools to this session: ${listing.error}`,
+          );
       const providers = await createProviders({
         configs: setup.providers,
         names: providerNames(setup.config),

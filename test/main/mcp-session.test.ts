@@ -59,6 +59,8 @@ describe('a session with MCP servers', () => {
         `    command: ${process.execPath}`,
         `    args: [${hostileServer}]`,
         '    timeoutMs: 2000',
+        '  broken:',
+        '    command: /nonexistent/mcp-server',
         '',
       ].join('\n'),
     );
@@ -93,6 +95,7 @@ describe('a session with MCP servers', () => {
     );
     const availability = await detectSandbox();
     const homeDirectory = realpathSync(root);
+    const notices: string[] = [];
     const shared = {
       homeDirectory,
       hiddenPaths: [correxHome],
@@ -109,6 +112,7 @@ describe('a session with MCP servers', () => {
       clock: createSteppingClock('2026-12-01T12:00:00.000Z', 1),
       ids: createCountingIdSource('mcp'),
       mcp: createMcpToolSource(shared),
+      notice: (line) => notices.push(line),
       ports: createLivePorts(shared),
     });
     const started = await host.start({
@@ -131,6 +135,12 @@ describe('a session with MCP servers', () => {
     await host.shutdown();
     expect(outcome.status).toBe('completed');
     const events = await store.read(started.sessionId);
+    // A server that cannot start offers nothing; the person starting the session is told.
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^MCP server broken offers no tools to this session: mcp_server_failed_to_start: /,
+      ),
+    ]);
 
     const configured = events.find((event) => event.payload.type === 'session_configured');
     const recorded = JSON.stringify(configured?.payload);

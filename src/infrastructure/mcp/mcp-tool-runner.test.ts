@@ -292,3 +292,43 @@ describe('a stdio MCP server under bubblewrap', async () => {
     30_000,
   );
 });
+
+describe('a Streamable HTTP MCP server', () => {
+  it('is reached by url with a header taken from the environment', async () => {
+    const { spawn } = await import('node:child_process');
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() =>
+          resolve(typeof address === 'object' && address !== null ? address.port : 0),
+        );
+      });
+    });
+    const server = spawn(process.execPath, [serverScript('server-everything'), 'streamableHttp'], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.stderr.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('listening')) resolve();
+        });
+        server.once('exit', () => reject(new Error('server-everything exited')));
+      });
+      const { listings, call } = await setup({
+        remote: {
+          url: `http://127.0.0.1:${port}/mcp`,
+          headers: { Authorization: 'Bearer ${SECRET_TOKEN}' },
+        },
+      });
+      expect(listings[0]).toMatchObject({ ok: true, confinement: 'remote' });
+      const echo = await call('mcp__remote__echo', { message: 'over http' });
+      expect(echo).toMatchObject({ outcome: 'succeeded' });
+      expect(echo.output).toContain('over http');
+      expect(JSON.stringify(echo)).not.toContain('s3cret-value');
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 60_000);
+});

@@ -27,24 +27,29 @@ const SESSION_ENDINGS = new Set(['workflow_completed', 'workflow_failed', 'workf
 /**
  * The `post_tool_use`, `stage_end` and `session_end` hooks: told (JSON on stdin) about a
  * receipt, a stage's end or the session's end as it is recorded. They run sandboxed with their
- * timeout, after the fact, so their answers cannot change the session; how each ended is kept
- * for whoever drives the session (the CLI reports failures).
+ * timeout, one after another in event order, after the fact, so their answers cannot change
+ * the session; how each ended is kept for whoever drives the session.
  */
 export function createHookNotifier(hooks: HookSet, options: HookProcessOptions): HookNotifier {
   const running: Promise<HookNotification>[] = [];
+  // One at a time, in the order the events were recorded: a log a hook keeps stays in order.
+  let previous: Promise<unknown> = Promise.resolve();
   const start = (
     event: HookNotification['event'],
     list: readonly HookDefinition[],
     input: Record<string, unknown>,
   ) => {
-    for (const hook of list)
-      running.push(
+    for (const hook of list) {
+      const next = previous.then(() =>
         runHookProcess(hook, { event, ...input }, options).then((run) => ({
           hook: hook.name,
           event,
           run,
         })),
       );
+      previous = next;
+      running.push(next);
+    }
   };
   return {
     observe(event) {

@@ -169,15 +169,46 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     baseline,
   );
 
-  const replayStart = process.hrtime.bigint();
-  const report = await replaySession(recorded.store, 'bench', recorded.config);
-  const replaySeconds = Number(process.hrtime.bigint() - replayStart) / 1e9;
-  if (!report.ok) throw new Error(`bench replay diverged at ${report.divergence.sequence}`);
   const replayRow = row(
-    `replay --verify of ${report.events} events`,
-    report.events / replaySeconds,
+    `replay --verify of ${recorded.events} events`,
+    recorded.events / (await replaySeconds(recorded)),
     'events/s',
     baseline,
   );
-  return [baseline, cycle, replayRow];
+
+  // Cost against history: the same cycle and replay on a session a tenth as long. A ratio near
+  // 1 means per-step cost does not grow with the session's length.
+  // Recorded after the long one, so both run warmed up.
+  const short = await recordSession(Math.max(1, Math.round(turns / 10)));
+  const shortCalls = Math.max(1, Math.round(turns / 10)) * CALLS_PER_TURN;
+  const shortCycle = row(
+    `kernel cycle, short session (${short.events} events)`,
+    shortCalls / short.seconds,
+    'cycles/s',
+  );
+  const longCycle = row(
+    `kernel cycle, long session (${recorded.events} events)`,
+    calls / recorded.seconds,
+    'cycles/s',
+    shortCycle,
+  );
+  const shortReplay = row(
+    `replay, short session (${short.events} events)`,
+    short.events / (await replaySeconds(short)),
+    'events/s',
+  );
+  const longReplay = row(
+    `replay, long session (${recorded.events} events)`,
+    recorded.events / (await replaySeconds(recorded)),
+    'events/s',
+    shortReplay,
+  );
+  return [baseline, cycle, replayRow, shortCycle, longCycle, shortReplay, longReplay];
+}
+
+async function replaySeconds(recorded: Awaited<ReturnType<typeof recordSession>>): Promise<number> {
+  const start = process.hrtime.bigint();
+  const report = await replaySession(recorded.store, 'bench', recorded.config);
+  if (!report.ok) throw new Error(`bench replay diverged at ${report.divergence.sequence}`);
+  return Number(process.hrtime.bigint() - start) / 1e9;
 }

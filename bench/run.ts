@@ -1,4 +1,5 @@
 import { printTable } from './bench-table.js';
+import { runChangeRecordBench } from './change-record-bench.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
@@ -9,14 +10,25 @@ import { runServerFanoutBench } from './server-fanout.js';
 /**
  * `npm run bench`: every row is a throughput with its ratio to a baseline measured in the same
  * run on the same machine, so numbers from different machines stay comparable. `--quick` runs
- * a tenth of the work.
+ * a tenth of the work; `--only <section>` runs one section.
  */
 const quick = process.argv.includes('--quick');
-printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
-const postgres = await runPostgresBench({ quick });
-if (postgres.length > 0) printTable('Event store (PostgreSQL)', postgres);
-printTable('Context packs', await runContextBench({ quick }));
-printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
-printTable('Server fan-out (WebSocket, in-memory store)', await runServerFanoutBench({ quick }));
-const sandbox = await runSandboxBench({ quick });
-if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+/** `--only kernel` (or store, postgres, context, server, sandbox, changes) runs one section. */
+const wanted = (section: string) => only === undefined || only === section;
+
+if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
+if (wanted('postgres')) {
+  const postgres = await runPostgresBench({ quick });
+  if (postgres.length > 0) printTable('Event store (PostgreSQL)', postgres);
+}
+if (wanted('context')) printTable('Context packs', await runContextBench({ quick }));
+if (wanted('kernel')) printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
+if (wanted('server'))
+  printTable('Server fan-out (WebSocket, in-memory store)', await runServerFanoutBench({ quick }));
+if (wanted('sandbox')) {
+  const sandbox = await runSandboxBench({ quick });
+  if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);
+}
+if (wanted('changes')) printTable('Exec change records', await runChangeRecordBench({ quick }));

@@ -8,6 +8,7 @@ import { inferenceEvents } from './inference/inference-events.js';
 import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { kernelFlowEvents, sessionEvents } from './sessions/session-events.js';
+import { budgetEvents } from './sessions/budget-events.js';
 import { subagentEvents } from './sessions/subagent-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
 import { definitionOfDoneEvents } from './validation/definition-of-done-events.js';
@@ -37,6 +38,7 @@ export const eventDefinitions = [
   ...kernelFlowEvents,
   ...subagentEvents,
   ...hookEvents,
+  ...budgetEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

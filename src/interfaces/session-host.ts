@@ -1,3 +1,4 @@
+import type { SessionBudgets } from '../core/kernel/budget.js';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
 import type { KernelCommand } from '../core/kernel/kernel-input.js';
@@ -15,6 +16,8 @@ export type StartSessionRequest = {
   readonly modelProfile?: string;
   /** Default: the configured approval mode. */
   readonly mode?: OperatorMode;
+  /** Each given bound overrides the configured one. */
+  readonly budgets?: SessionBudgets;
 };
 
 /** A session started or woken in this process. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../interfaces/cli/program.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
 import { createTerminal } from './terminal.js';
 
@@ -25,6 +26,7 @@ function builtWebPage(): string | undefined {
     .find((dir) => existsSync(`${dir}index.html`));
 }
 const terminal = createTerminal();
+endQuietlyOnClosedPipe(process.stdout, process.stderr);
 
 process.exitCode = await runCli(
   {
@@ -91,6 +93,19 @@ process.exitCode = await runCli(
     async listMcpServers(workspace) {
       const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
       return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });
+    },
+    async exportTrace(rootSessionId, eventsBySession, options) {
+      const { sessionSpans } = await import('../infrastructure/telemetry/session-spans.js');
+      const { exportSessionTrace } =
+        await import('../infrastructure/telemetry/otel-trace-export.js');
+      const spans = sessionSpans(rootSessionId, (id) => eventsBySession.get(id) ?? []);
+      await exportSessionTrace(spans, {
+        serviceName: process.env.OTEL_SERVICE_NAME ?? 'correx',
+        ...(options.endpoint === undefined
+          ? {}
+          : { url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` }),
+      });
+      return { spans: spans.length };
     },
     lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
     // A service manager stops correx with SIGTERM: the same clean stop as Ctrl-C.

@@ -1,3 +1,4 @@
+import { otelTraceSettingsFrom } from '../infrastructure/telemetry/otel-trace-settings.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Clock } from '../core/base/clock.js';
@@ -8,6 +9,7 @@ import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
 import type { SessionHost } from '../interfaces/session-host.js';
 import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
+import { preimageDirectory } from '../infrastructure/sandbox/preimage-store.js';
 import { createLivePorts } from './live-ports.js';
 import { createSessionHost } from './session-host.js';
 
@@ -36,6 +38,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
   const availability = await detectSandbox();
   options.notice(describeSandbox(availability), availability.kind === 'none');
   const homeDirectory = realpathSync(homedir());
+  const onEvent = await withTracing(options);
   return createSessionHost({
     store: options.store,
     correxHome: options.correxHome,
@@ -58,11 +61,33 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
       homeDirectory,
       hiddenPaths: [options.correxHome, ...options.protectedPaths],
       availability,
+      preimageDirectory: preimageDirectory(options.correxHome),
       searchPath: defaultSearchPath(),
       env: options.env,
     }),
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
-    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(onEvent === undefined ? {} : { onEvent }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
+}
+
+/**
+ * The caller's event hook, plus the OpenTelemetry trace exporter when the standard variables
+ * turn it on (`OTEL_TRACES_EXPORTER=otlp`): each session's trace is sent when it ends.
+ */
+async function withTracing(
+  options: ComposeHostOptions,
+): Promise<((event: CorrexEvent) => void) | undefined> {
+  const settings = otelTraceSettingsFrom(options.env);
+  if (settings === null) return options.onEvent;
+  const { createLiveTraceExporter } =
+    await import('../infrastructure/telemetry/live-trace-exporter.js');
+  const exporter = createLiveTraceExporter(settings, (error) =>
+    options.notice(`trace export failed: ${(error as Error).message}`, true),
+  );
+  const caller = options.onEvent;
+  return (event) => {
+    caller?.(event);
+    exporter.onEvent(event);
+  };
 }

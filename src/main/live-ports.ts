@@ -2,12 +2,14 @@ import { createBuiltinToolRunner } from '../infrastructure/kernel/builtin-tool-r
 import { createNodeTimer } from '../infrastructure/kernel/node-timer.js';
 import { createProcessStaticAnalysisRunner } from '../infrastructure/kernel/process-static-analysis-runner.js';
 import type { SandboxSettings } from '../infrastructure/sandbox/confined-process.js';
+import { createPreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
 import { createDiskWorldProbe } from '../infrastructure/world-probe/disk-world-probe.js';
 import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { createRoutingToolRunner } from '../infrastructure/mcp/mcp-tool-runner.js';
 import { createHookNotifier } from '../infrastructure/hooks/hook-notifier.js';
 import { createProcessHookRunner } from '../infrastructure/hooks/process-hook-runner.js';
+import { DEFAULT_NEVER_READABLE } from '../core/policies/workspace-policy.js';
 import type { LivePortsFactory } from './session-host.js';
 
 export type LivePortsOptions = {
@@ -15,6 +17,8 @@ export type LivePortsOptions = {
   /** correx's home and store: hidden from every process a session starts. */
   readonly hiddenPaths: readonly string[];
   readonly availability: SandboxAvailability;
+  /** Where exec change records keep pre-images (`<correx home>/preimages`); none: hashes only. */
+  readonly preimageDirectory?: string;
   /** The trusted PATH programs resolve on (never the workspace). */
   readonly searchPath: string;
   /** correx's environment: MCP servers take their `${NAME}` secrets and `passEnv` from it. */
@@ -26,16 +30,27 @@ export type LivePortsOptions = {
  * machine offers), the disk probe, and definition-of-done checks confined the same way.
  */
 export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
+  const preimages =
+    options.preimageDirectory === undefined
+      ? undefined
+      : createPreimageStore(options.preimageDirectory);
   const mcp = createMcpToolSource({ ...options, env: options.env ?? {} });
   return ({ workspace, providers, config, mcpServers }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {
       availability: options.availability,
       neverWritable: policy.neverWritable,
+      neverReadable: policy.neverReadable ?? DEFAULT_NEVER_READABLE,
       hiddenPaths: options.hiddenPaths,
       readablePaths: policy.sandboxReadablePaths ?? [],
     };
-    const builtin = createBuiltinToolRunner({ exec: { searchPath: options.searchPath, sandbox } });
+    const builtin = createBuiltinToolRunner({
+      exec: {
+        searchPath: options.searchPath,
+        sandbox,
+        ...(preimages === undefined ? {} : { preimages }),
+      },
+    });
     // MCP servers start on a recorded MCP tool's first call, never for a session without one.
     const usesMcp = [...config.tools.values()].some((tool) => tool.source?.kind === 'mcp');
     const mcpRunner =

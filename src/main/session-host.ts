@@ -141,6 +141,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
             // Someone answered while the run was stopping (an approval, a resume): go on.
             if ((await store.lastSequence(sessionId)) > outcome.state.session.lastSequence)
               continue;
+            if (outcome.waiting?.kind === 'approval' && outcome.waiting.deadline !== undefined)
+              wakeAt(sessionId, outcome.waiting.deadline);
             return outcome;
           }
         } finally {
@@ -169,7 +171,10 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       return events.some((event) => event.payload.type === 'orchestration_resumed');
     return (
       owned.has(sessionId) &&
-      (command.type === 'approve' || command.type === 'deny' || command.type === 'redirect')
+      (command.type === 'approve' ||
+        command.type === 'deny' ||
+        command.type === 'redirect' ||
+        command.type === 'raise_budget')
     );
   };
 
@@ -178,6 +183,18 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       (run) => run.done.catch((error: unknown) => options.onError?.(sessionId, error)),
       (error: unknown) => options.onError?.(sessionId, error),
     );
+  };
+
+  /**
+   * A session waiting for a person until the policy's approval timeout is driven again at its
+   * deadline, while this process lives (the run then records the timeout and denies the call);
+   * otherwise whoever drives it next does. The timer keeps no process alive by itself.
+   */
+  const wakeAt = (sessionId: string, deadline: string) => {
+    const left = Math.max(0, Date.parse(deadline) - Date.parse(clock.now()));
+    setTimeout(() => {
+      if (!stopping && !active.has(sessionId)) wake(sessionId);
+    }, left).unref();
   };
 
   /** Builds a recorded session's kernel config and providers again, then drives it. */

@@ -17,7 +17,7 @@ import {
   loadHarnessConfig,
   type HarnessConfig,
 } from '../infrastructure/config/load-harness-config.js';
-import { loadWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
+import { readWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
 import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
 import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { offerMcpTools } from '../infrastructure/mcp/offer-mcp-tools.js';
@@ -108,7 +108,10 @@ export async function prepareSession(
 ): Promise<SessionSetup> {
   const workspace = resolveWorkspace(request.workspace, options);
   const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
-  const workflow = await resolveWorkflow(request.workflow ?? harness.defaults.workflow, harness);
+  const { workflow, file: workflowFile } = await resolveWorkflow(
+    request.workflow ?? harness.defaults.workflow,
+    harness,
+  );
   const { profiles, providers } = resolveModels(harness, options.env);
   const chosen = request.modelProfile ?? harness.defaults.model;
   let routed: readonly ModelProfile[] = profiles;
@@ -138,6 +141,8 @@ export async function prepareSession(
     instructions: readProjectInstructions({ workspace, correxHome: options.correxHome }),
     ...(harness.hooks === undefined ? {} : { hooks: harness.hooks }),
     knowledge: probeRepository(workspace),
+    budgets: { ...harness.budgets, ...request.budgets },
+    configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
   });
   return {
     workspace,
@@ -207,14 +212,21 @@ function reachableSubWorkflows(
   return [...found.values()];
 }
 
-async function resolveWorkflow(name: string, harness: HarnessConfig): Promise<Workflow> {
-  if (name.includes('/') || /\.ya?ml$/.test(name)) return loadWorkflowYamlFile(resolve(name));
+async function resolveWorkflow(
+  name: string,
+  harness: HarnessConfig,
+): Promise<{ workflow: Workflow; file?: { path: string; sha256: string } }> {
+  if (name.includes('/') || /\.ya?ml$/.test(name)) {
+    const path = resolve(name);
+    const read = await readWorkflowYamlFile(path);
+    return { workflow: read.workflow, file: { path, sha256: read.sha256 } };
+  }
   const workflow = harness.workflows.get(name);
   if (workflow === undefined)
     throw new SessionSetupError(
       `no workflow "${name}" (known: ${[...harness.workflows.keys()].join(', ')}; or give a workflow YAML file)`,
     );
-  return workflow;
+  return { workflow };
 }
 
 /** The model profiles and providers configured (or, with none, the environment's model). */

@@ -160,7 +160,7 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect((await correx(home, ['replay', sessionId!, '--verify'])).code).toBe(0);
   });
 
-  it('answers questions about a session and records steering notes through the router', async () => {
+  it('answers questions about a session; a steering note to a finished one is refused', async () => {
     scriptModel(model);
     const dir = workspace('chat');
     const result = await correx(home, runArgs(dir, 'auto'), env);
@@ -172,16 +172,16 @@ describe('correx run, approve, replay and tail as processes', () => {
     expect(ask.stderr).toBe('');
     expect(ask.stdout).toContain('router: It completed');
     const before = await correx(home, ['events', sessionId, '--json']);
-    model.reply(sse(chatCompletionStream({ text: ['Noted: prefer tabs.'] })));
+    // The session completed: no model call would ever read a note, so none is recorded.
     const steer = await correx(home, ['chat', sessionId, '--steer', 'prefer tabs'], env);
-    expect(steer.code).toBe(0);
-    expect(steer.stdout).toMatch(/steering note recorded as #\d+/);
+    expect(steer.code).toBe(1);
+    expect(steer.stderr).toContain('is completed; a steering note could never reach its model');
+    const direct = await correx(home, ['steer', sessionId, 'prefer tabs']);
+    expect(direct.code).toBe(1);
     const after = await correx(home, ['events', sessionId, '--json']);
-    const added = after.stdout.split('\n').length - before.stdout.split('\n').length;
-    expect(added).toBe(1);
-    expect(after.stdout).toContain('"type":"steering_note_added"');
+    expect(after.stdout).toBe(before.stdout);
     // The router's question went to the model with the session's state, not its raw events.
-    const question = JSON.stringify(model.requests.at(-2)?.body);
+    const question = JSON.stringify(model.requests.at(-1)?.body);
     expect(question).toContain('how did it go?');
     expect(question).not.toContain('hello from the model');
   });

@@ -55,6 +55,7 @@ export const eventSamples: SampleMap = {
   },
   approval_requested: { type: 'approval_requested', callId: 'call-2', tool: 'exec', tier: 'T2', reason: 'runs npm test' },
   approval_granted: { type: 'approval_granted', callId: 'call-2', by: { kind: 'human', id: 'alice' }, reason: 'looks fine' },
+  approval_timed_out: { type: 'approval_timed_out', callId: 'call-3', deadline: '2026-11-30T12:30:00.000Z' },
   approval_denied: { type: 'approval_denied', callId: 'call-3', by: { kind: 'auto', id: 'deny' }, reason: 'mode is deny' },
   approval_grant_added: {
     type: 'approval_grant_added',
@@ -109,6 +110,9 @@ export const eventSamples: SampleMap = {
     targets: [{ role: 'PATH', param: 'path', raw: 'link/x.txt', resolved: '/w/link/x.txt', realPath: '/etc/x.txt', write: true }],
   },
   egress_allowlist_changed: { type: 'egress_allowlist_changed', added: ['registry.npmjs.org'], removed: [], by: 'policy', reason: 'session start' },
+  budget_exhausted: { type: 'budget_exhausted', budget: 'cost', limit: 0.5, used: 0.5123 },
+  budget_raised: { type: 'budget_raised', budget: 'tokens', limit: 200000, by: 'alice' },
+  workspace_restored: { type: 'workspace_restored', by: 'alice', toSequence: 12, stageId: 'implement', files: [{ path: '/work/ws/src/a.ts', access: 'write', before: 'b'.repeat(64), after: 'a'.repeat(64), modeBefore: 0o644, modeAfter: 0o644 }, { path: '/work/ws/src/new.ts', access: 'delete', before: 'c'.repeat(64), after: null, modeBefore: 0o600, modeAfter: null }] },
   steering_note_added: { type: 'steering_note_added', sessionId: 'session-1', content: 'Prefer date-fns over moment. Ω ≠ 😀', stageId: 'implement' },
   inference_requested: {
     type: 'inference_requested',

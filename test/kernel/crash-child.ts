@@ -4,6 +4,7 @@
  * appends is durable, the process SIGKILLs itself. Env CRASH_AFTER_TOOL=k: the k-th tool call it
  * runs takes effect, then it SIGKILLs itself before the receipt is recorded. Without either, it
  * runs until the session finishes or waits and reports the outcome to the parent over IPC.
+ * Env CRASH_SCRIPT=effect plays `EFFECT_SCRIPT` instead of `CRASH_SCRIPT`.
  */
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
@@ -13,7 +14,7 @@ import { runSession } from '../../src/core/kernel/run-session.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
-import { CRASH_SCRIPT } from './crash-script.js';
+import { CRASH_SCRIPT, EFFECT_SCRIPT } from './crash-script.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 
 const [storePath, workspace, sessionId, commandJson] = process.argv.slice(2) as [
@@ -35,7 +36,9 @@ const store = openSqliteEventStore(storePath, { catalog: correxEventCatalog });
 const answered = (await store.read(sessionId)).filter(
   (event) => event.payload.type === 'inference_completed',
 ).length;
-const model = scriptedModel(CRASH_SCRIPT.slice(answered));
+// Env CRASH_SCRIPT=effect plays the effect script (an exec whose program writes outside its redirect).
+const script = process.env.CRASH_SCRIPT === 'effect' ? EFFECT_SCRIPT : CRASH_SCRIPT;
+const model = scriptedModel(script.slice(answered));
 const builtin = createBuiltinToolRunner();
 let toolRuns = 0;
 const tools: ToolRunner = {

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
+import { sha256Hex } from '../../src/core/base/sha256.js';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
-import { APPEND_JS, CRASH_SCRIPT } from './crash-script.js';
+import { APPEND_JS, CRASH_SCRIPT, EFFECT_MJS, EFFECT_SCRIPT } from './crash-script.js';
 import {
   eventsOf,
   expectReplayIdentical,
@@ -30,6 +31,7 @@ function runChild(
   args: string[],
   env: Record<string, string> = {},
   killAfterMs?: number,
+  killWhen?: () => boolean,
 ): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, args, {
@@ -44,9 +46,16 @@ function runChild(
     });
     const timer =
       killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    const watch =
+      killWhen === undefined
+        ? undefined
+        : setInterval(() => {
+            if (killWhen()) child.kill('SIGKILL');
+          }, 5);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      clearInterval(watch);
       resolve({ code, signal, ...(outcome === undefined ? {} : { outcome }) });
     });
   });
@@ -185,6 +194,80 @@ describe.concurrent('crash-exact recovery (kill -9 of a real child process)', ()
       classification: 'unknown',
       action: 'ask',
     });
+  }, 60_000);
+
+  it('never re-runs an interrupted exec because its redirect target is unchanged', async () => {
+    // `node effect.mjs >> marker.log` is killed (the driver by kill -9, mid-effect) after the
+    // program appended to other.log but before anything reached marker.log.
+    const { workspace, storePath } = scenarioWorkspace({
+      'effect.mjs': EFFECT_MJS,
+      'marker.log': 'an earlier run\n',
+    });
+    const other = join(workspace, 'other.log');
+    const markerHash = sha256Hex('an earlier run\n');
+    const first = await runChild(
+      [storePath, workspace, 's-effect'],
+      { CRASH_SCRIPT: 'effect' },
+      undefined,
+      () => existsSync(other),
+    );
+    expect(first.signal).toBe('SIGKILL');
+    // The orphaned program would write to marker.log a minute later: end it now.
+    const pid = Number(/ran (\d+)/.exec(readFileSync(other, 'utf8'))?.[1]);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    expect(readFileSync(join(workspace, 'marker.log'), 'utf8')).toBe('an earlier run\n');
+    const store = openStore(storePath);
+    try {
+      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+      const resume = (round: number, command?: KernelCommand) =>
+        runSession(
+          {
+            store,
+            sessionId: 's-effect',
+            config,
+            ports: livePorts(scriptedModel(EFFECT_SCRIPT.slice(1))),
+            clock: { now: () => new Date().toISOString() },
+            ids: createCountingIdSource(`effect${round}`),
+          },
+          command,
+        );
+      const asked = await resume(0);
+      expect(asked.waiting).toMatchObject({ kind: 'approval', callId: 'implement.1.1.1' });
+      // The person sees the line in other.log: it ran, so it must not run again.
+      const done = await resume(1, {
+        type: 'deny',
+        callId: 'implement.1.1.1',
+        by: 'tester',
+        reason: 'other.log shows it ran',
+      });
+      expect(done.status).toBe('completed');
+      expect(readFileSync(other, 'utf8').trim().split('\n')).toHaveLength(1);
+      const payloads = (await eventsOf(store, 's-effect')).map((event) => event.payload);
+      const interrupted = payloads.findIndex((payload) => payload.type === 'tool_call_interrupted');
+      expect(interrupted).toBeGreaterThan(0);
+      // Crash recovery records a fresh observation of the call's target before it classifies.
+      expect(payloads.slice(interrupted)).toContainEqual(
+        expect.objectContaining({
+          type: 'world_observed',
+          callId: 'implement.1.1.1',
+          observation: expect.objectContaining({ path: join(workspace, 'marker.log') }),
+        }),
+      );
+      expect(payloads.find((payload) => payload.type === 'tool_call_classified')).toMatchObject({
+        classification: 'unknown',
+        action: 'ask',
+        targets: [
+          { path: join(workspace, 'marker.log'), recorded: markerHash, observed: markerHash },
+        ],
+      });
+      await expectReplayIdentical(store, 's-effect', config);
+    } finally {
+      await store.close();
+    }
   }, 60_000);
 
   it('survives kills at arbitrary moments', async () => {

@@ -15,3 +15,19 @@ export const CRASH_SCRIPT: readonly ScriptedTurn[] = [
 
 /** Appends one line per run: the effect that must never be silently repeated or lost. */
 export const APPEND_JS = "require('fs').appendFileSync('log.txt', 'x\\n');\n";
+
+/**
+ * A program whose effect lands outside its redirect target: it appends a line (with its pid, so
+ * the test can end it) to `other.log`, then waits before writing anything to stdout. Killed in
+ * that wait, `node effect.mjs >> marker.log` has left `marker.log` untouched and yet ran.
+ */
+export const EFFECT_MJS =
+  "import { appendFileSync } from 'node:fs';\n" +
+  "appendFileSync('other.log', `ran ${process.pid}\\n`);\n" +
+  "setTimeout(() => console.log('done'), 60_000);\n";
+
+/** The model turns of the effect test: one exec whose program has an effect, then done. */
+export const EFFECT_SCRIPT: readonly ScriptedTurn[] = [
+  { toolCalls: [{ name: 'exec', args: { command: 'node effect.mjs >> marker.log' } }] },
+  { text: JSON.stringify({ summary: 'ran the effect once', filesChanged: ['other.log'] }) },
+];

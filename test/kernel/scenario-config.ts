@@ -1,3 +1,4 @@
+import type { SessionBudgets } from '../../src/core/kernel/budget.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { z } from 'zod';
@@ -9,7 +10,11 @@ import {
   type KernelLimits,
 } from '../../src/core/kernel/kernel-config.js';
 import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
-import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
+import {
+  parseWorkspacePolicy,
+  type WorkspacePolicyInput,
+} from '../../src/core/policies/workspace-policy.js';
+import type { SandboxKind } from '../../src/core/policies/sandbox-profile.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
 import {
@@ -74,20 +79,37 @@ export function scenarioConfig(
     limits?: Partial<KernelLimits>;
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
+    budgets?: SessionBudgets;
+    prices?: { inputPerMillion: number; outputPerMillion: number };
+    /** The workspace policy as harness.yaml would give it; default: all defaults. */
+    policy?: WorkspacePolicyInput;
+    /** The confinement the scenario's processes run under (absent: not stated). */
+    sandbox?: SandboxKind;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
     workflow: options.workflow ?? createDefaultCodingWorkflow(),
     tools: builtinTools,
-    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    policy: createAssessmentPolicy(
+      parseWorkspacePolicy(options.policy ?? {}),
+      undefined,
+      options.sandbox === undefined ? {} : { sandbox: options.sandbox },
+    ),
     router: createInferenceRouter({
-      profiles: [{ ...PROFILE, capabilities: [...PROFILE.capabilities] }],
+      profiles: [
+        {
+          ...PROFILE,
+          capabilities: [...PROFILE.capabilities],
+          ...(options.prices === undefined ? {} : { prices: options.prices }),
+        },
+      ],
     }),
     validators: createDefaultValidatorRegistry(),
     homeDirectory: realpathSync(homedir()),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.subWorkflows === undefined ? {} : { subWorkflows: options.subWorkflows }),
     ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
+    ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
   });
 }
 

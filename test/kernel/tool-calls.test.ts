@@ -56,7 +56,7 @@ describe('tool calls in a stage turn', () => {
       {
         reason: 'malformed_args',
         tool: 'write_file',
-        message: expect.stringContaining('not a JSON object'),
+        message: expect.stringContaining('not valid JSON'),
       },
       {
         reason: 'malformed_args',
@@ -119,6 +119,26 @@ describe('tool calls in a stage turn', () => {
       message: expect.stringContaining('same failing edit_file call 3 times'),
     });
     expect(model.requests()).toBe(4);
+    // Every proposal ends with exactly one outcome: a receipt, or a refusal (the third repeat).
+    const outcomes = new Set(['tool_receipt', 'tool_call_rejected', 'approval_denied']);
+    for (const proposed of events.filter((event) => event.payload.type === 'tool_call_proposed')) {
+      const callId = (proposed.payload as { callId: string }).callId;
+      const ending = events.filter(
+        (event) =>
+          outcomes.has(event.payload.type) &&
+          (event.payload as { callId?: string }).callId === callId,
+      );
+      expect(
+        ending.map((event) => event.payload.type),
+        callId,
+      ).toHaveLength(1);
+    }
+    expect(
+      events.find((event) => event.payload.type === 'tool_call_rejected')?.payload,
+    ).toMatchObject({
+      reason: 'repeated_failure',
+      tool: 'edit_file',
+    });
   });
 
   it('bounds the turns of a stage', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
@@ -8,9 +8,28 @@ import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { createSessionHost } from '../../src/main/session-host.js';
-import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { chatCompletionStream } from '../providers/openai-wire.js';
+import { systemClock } from '../../src/infrastructure/system/system-clock.js';
 import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
+
+/** One implement stage with the file tools; success completes, failure fails. */
+const WRITE_ONCE_WORKFLOW = [
+  'id: write-once',
+  'initialStage: implement',
+  'stages:',
+  '  - id: implement',
+  '    role: implementer',
+  '    instructions: Change the workspace as the task says.',
+  '    allowedTools: [read_file, write_file]',
+  '    capabilities: [tool_calling]',
+  '    artifact: { kind: change, schema: { type: object } }',
+  '    transitions:',
+  '      - { when: { on: success }, end: completed }',
+  '      - { when: { on: failure }, end: failed }',
+  '',
+].join('\n');
 
 /** The production host, with a model from the environment and the built-in tools (no sandbox). */
 describe('SessionHost', () => {
@@ -34,24 +53,7 @@ describe('SessionHost', () => {
     mkdirSync(workspace, { recursive: true });
     mkdirSync(correxHome, { recursive: true });
     const workflowFile = join(root, 'write-once.yaml');
-    writeFileSync(
-      workflowFile,
-      [
-        'id: write-once',
-        'initialStage: implement',
-        'stages:',
-        '  - id: implement',
-        '    role: implementer',
-        '    instructions: Change the workspace as the task says.',
-        '    allowedTools: [read_file, write_file]',
-        '    capabilities: [tool_calling]',
-        '    artifact: { kind: change, schema: { type: object } }',
-        '    transitions:',
-        '      - { when: { on: success }, end: completed }',
-        '      - { when: { on: failure }, end: failed }',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(workflowFile, WRITE_ONCE_WORKFLOW);
     const host = createSessionHost({
       store,
       correxHome,
@@ -95,5 +97,62 @@ describe('SessionHost', () => {
     ).toHaveLength(1);
     expect(readFileSync(join(workspace, 'once.txt'), 'utf8')).toBe('once\n');
     await host.shutdown();
+  });
+
+  it("wakes a session waiting for a person at its policy's approval timeout and denies the call", async () => {
+    const [writeCall] = writeThenFinish('late.txt', 'late\n');
+    model.reply(
+      writeCall,
+      sse(
+        chatCompletionStream({ text: [JSON.stringify({ summary: 'denied', filesChanged: [] })] }),
+      ),
+    );
+    const workspace = join(root, 'timeout-workspace');
+    const correxHome = join(root, 'timeout-home');
+    mkdirSync(workspace, { recursive: true });
+    mkdirSync(correxHome, { recursive: true });
+    writeFileSync(join(correxHome, 'harness.yaml'), 'policy:\n  approvalTimeoutMs: 300\n');
+    const host = createSessionHost({
+      store,
+      correxHome,
+      homeDirectory: realpathSync(root),
+      env: { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' },
+      sandbox: 'bubblewrap',
+      clock: systemClock,
+      ids: createCountingIdSource('timeout'),
+      ports: ({ workspace: where, providers }) => ({
+        providers,
+        tools: createBuiltinToolRunner(),
+        probe: createDiskWorldProbe({ hashOnlyUnder: [where] }),
+      }),
+    });
+    try {
+      const workflow = join(root, 'timeout-workflow.yaml');
+      writeFileSync(workflow, WRITE_ONCE_WORKFLOW);
+      const started = await host.start({
+        task: 'write late.txt',
+        workspace,
+        workflow,
+        mode: 'prompt',
+      });
+      const waiting = await started.done;
+      expect(waiting.waiting).toMatchObject({ kind: 'approval', deadline: expect.any(String) });
+      // Nobody answers: at the deadline the host drives it again, and the run denies the call.
+      let types: string[] = [];
+      while (!types.includes('workflow_completed') && !types.includes('workflow_failed')) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        types = (await store.read(started.sessionId)).map((event) => event.payload.type);
+      }
+      const events = await store.read(started.sessionId);
+      expect(
+        events.find((event) => event.payload.type === 'approval_denied')?.payload,
+      ).toMatchObject({ by: { kind: 'timeout', id: 'approvalTimeoutMs' } });
+      expect(types).toContain('approval_timed_out');
+      expect(types).not.toContain('approval_granted');
+      expect(types).not.toContain('tool_receipt');
+      expect(existsSync(join(workspace, 'late.txt'))).toBe(false);
+    } finally {
+      await host.shutdown();
+    }
   });
 });

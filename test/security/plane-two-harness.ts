@@ -15,8 +15,22 @@ import {
 } from '../../src/core/toolintent/assess-tool-call.js';
 import {
   createAssessmentPolicy,
+  defaultToolCallRules,
   type AssessmentPolicy,
 } from '../../src/core/toolintent/default-rules.js';
+import type { BehaviourFlags } from '../../src/core/base/behaviour-flag.js';
+import type { SandboxKind } from '../../src/core/policies/sandbox-profile.js';
+
+/**
+ * The plane-2 behaviour these suites were written against: no flags (before issue #17), which
+ * sessions recorded then still run with. Suites of later behaviour pass their flags.
+ */
+export const PRE_CONTAINMENT_FLAGS: BehaviourFlags = new Set();
+
+export type PlaneTwoBehaviour = {
+  readonly flags?: BehaviourFlags;
+  readonly sandbox?: SandboxKind;
+};
 import {
   toolSessionProjection,
   toolSessionView,
@@ -32,7 +46,15 @@ import { tempDir } from '../support/temp-dir.js';
  * the loop the kernel will run: probe every path the call names, append `world_observed`,
  * rebuild the session view from events, assess, append `tool_call_assessed`.
  */
-export function createPlaneTwoHarness(policyInput: WorkspacePolicyInput = {}) {
+export function createPlaneTwoHarness(
+  policyInput: WorkspacePolicyInput = {},
+  behaviour: PlaneTwoBehaviour = {},
+) {
+  const build = (input: WorkspacePolicyInput) =>
+    createAssessmentPolicy(parseWorkspacePolicy(input), defaultToolCallRules, {
+      flags: behaviour.flags ?? PRE_CONTAINMENT_FLAGS,
+      ...(behaviour.sandbox === undefined ? {} : { sandbox: behaviour.sandbox }),
+    });
   const base = realpathSync(tempDir('correx-security-'));
   const workspace = join(base, 'workspace');
   const home = join(base, 'home');
@@ -42,7 +64,7 @@ export function createPlaneTwoHarness(policyInput: WorkspacePolicyInput = {}) {
   const store = createInMemoryEventStore<EventPayload>({ catalog: correxEventCatalog });
   let sessionCounter = 0;
   let eventCounter = 0;
-  let policy: AssessmentPolicy = createAssessmentPolicy(parseWorkspacePolicy(policyInput));
+  let policy: AssessmentPolicy = build(policyInput);
 
   const currentPolicy = () => policy;
   const append = async (sessionId: string, payload: EventPayload) => {
@@ -74,7 +96,7 @@ export function createPlaneTwoHarness(policyInput: WorkspacePolicyInput = {}) {
     roots,
     store,
     setPolicy(input: WorkspacePolicyInput) {
-      policy = createAssessmentPolicy(parseWorkspacePolicy(input));
+      policy = build(input);
     },
     async newSession(options: { egress?: readonly string[] } = {}) {
       sessionCounter += 1;
@@ -120,10 +142,7 @@ export function createPlaneTwoHarness(policyInput: WorkspacePolicyInput = {}) {
         policy?: WorkspacePolicyInput;
       } = {},
     ): Promise<ToolCallAssessment> {
-      const policy =
-        options.policy === undefined
-          ? currentPolicy()
-          : createAssessmentPolicy(parseWorkspacePolicy(options.policy));
+      const policy = options.policy === undefined ? currentPolicy() : build(options.policy);
       const call = {
         callId: options.callId ?? `call-${eventCounter + 1}`,
         tool: toolByName(toolName),

@@ -127,7 +127,9 @@ describe('session list rows, options and approval details', () => {
   });
 
   it('reports the rule findings of a call the rules question', async () => {
-    const argv = ['npm', 'install', '--ignore-scripts'];
+    // A call the rules ask about (with flag sandbox-containment an npm install without its
+    // registry on the egress allowlist is final, so a remote git call stands in for it).
+    const argv = ['git', 'fetch'];
     const fixture = await startTestServer({
       modelFor: () =>
         yieldingModel([
@@ -137,7 +139,7 @@ describe('session list rows, options and approval details', () => {
     });
     const { sessionId } = (
       await api(fixture.address).post('/api/sessions', {
-        task: 'install',
+        task: 'fetch',
         workspace: fixture.workspace,
         mode: 'prompt',
       })
@@ -153,7 +155,7 @@ describe('session list rows, options and approval details', () => {
         callId: 'implement.1.1.1',
         tool: 'exec',
         tier: 'T3',
-        reason: expect.stringContaining('npm install downloads packages'),
+        reason: expect.stringContaining('git fetch talks to a remote'),
         stageId: 'implement',
         arguments: JSON.stringify({ argv }),
         verdict: 'ASK',
@@ -163,9 +165,16 @@ describe('session list rows, options and approval details', () => {
           {
             ruleId: 'exec-interpreter',
             severity: 'ask',
-            code: 'package_network',
-            message: 'npm install downloads packages',
+            code: 'git_network',
+            message: 'git fetch talks to a remote',
             tier: 'T3',
+          },
+          {
+            ruleId: 'exec-interpreter',
+            severity: 'info',
+            code: 'programs',
+            message: expect.stringMatching(/^runs git/) as unknown as string,
+            tier: 'T0',
           },
         ],
       },

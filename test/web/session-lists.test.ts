@@ -133,7 +133,8 @@ describe.runIf(browserTestsEnabled())(
             ? scriptedModel([
                 {
                   toolCalls: [
-                    { name: 'exec', args: { argv: ['npm', 'install', '--ignore-scripts'] } },
+                    // A call the rules ask about (an npm install without its registry allowlisted is final).
+                    { name: 'exec', args: { argv: ['git', 'fetch', '--prune'] } },
                   ],
                 },
                 done,
@@ -166,9 +167,9 @@ describe.runIf(browserTestsEnabled())(
       const install = page.locator('.approval-card', { hasText: 'exec' });
       await install.waitFor();
       const installText = await install.textContent();
-      expect(installText).toContain('npm install downloads packages');
+      expect(installText).toContain('git fetch talks to a remote');
       expect(installText).toContain('exec-interpreter');
-      expect(installText).toContain('--ignore-scripts');
+      expect(installText).toContain('--prune');
       expect(installText).toContain('T3');
 
       const write = page.locator('.approval-card', { hasText: 'write_file' });

@@ -5,8 +5,8 @@ import { ApprovalTierSchema, OperatorModeSchema } from './approval-tier.js';
 
 /** Who decided an approval: a person, the operator mode, or a standing grant. */
 export const ApproverSchema = z.strictObject({
-  kind: z.enum(['human', 'auto', 'grant']),
-  /** A person's name or id, the mode, or the grant id. */
+  kind: z.enum(['human', 'auto', 'grant', 'timeout']),
+  /** A person's name or id, the mode, the grant id, or the policy setting that timed out. */
   id: z.string().min(1),
 });
 
@@ -20,6 +20,8 @@ export const approvalRequested = defineEvent({
     tool: z.string().min(1),
     tier: ApprovalTierSchema,
     reason: z.string(),
+    /** When the wait ends by the policy's approval timeout (denied, never approved); absent: none. */
+    deadline: TimestampSchema.optional(),
   },
 });
 
@@ -39,6 +41,17 @@ export const approvalDenied = defineEvent({
   // A person's answer enters from outside; the engine's (mode, grant, redirect) is decided.
   origin: (payload) => (payload.by.kind === 'human' ? 'command' : 'decision'),
   fields: { callId: z.string().min(1), by: ApproverSchema, reason: z.string() },
+});
+
+/**
+ * A runner found a call still waiting for approval past its policy's `approvalTimeoutMs`
+ * (`deadline`, from the request's timestamp). `decide` then denies the call by timeout.
+ */
+export const approvalTimedOut = defineEvent({
+  type: 'approval_timed_out',
+  description: "A pending approval outlived the policy's approvalTimeoutMs; the call is denied.",
+  origin: 'effect_result',
+  fields: { callId: z.string().min(1), deadline: TimestampSchema },
 });
 
 /**
@@ -101,6 +114,7 @@ export const approvalEvents = [
   approvalRequested,
   approvalGranted,
   approvalDenied,
+  approvalTimedOut,
   approvalGrantAdded,
   approvalGrantRevoked,
   approvalBypassed,

@@ -30,6 +30,19 @@ describe('canonicalJson', () => {
     expect(canonicalJson([undefined])).toBe('[null]');
   });
 
+  it('refuses a lone surrogate in a string or a key (I-JSON), and keeps a surrogate pair', () => {
+    expect(() => canonicalJson({ text: 'a\ud800b' })).toThrow(NonCanonicalValueError);
+    expect(() => canonicalJson({ list: ['ok', '\udc00'] })).toThrow(
+      /\$\.list\[1\] holds a lone surrogate/,
+    );
+    expect(() => canonicalJson({ nested: { '\ud83d': 1 } })).toThrow(
+      /\$\.nested has a key that holds a lone surrogate/,
+    );
+    // A pair in the wrong order is two lone halves.
+    expect(() => canonicalJson('\ude00\ud83d')).toThrow(NonCanonicalValueError);
+    expect(canonicalJson('\ud83d\ude00')).toBe('"😀"');
+  });
+
   it('rejects values with no canonical JSON form, naming where they are', () => {
     expect(() => canonicalJson({ x: Number.NaN })).toThrow(NonCanonicalValueError);
     expect(() => canonicalJson({ x: Infinity })).toThrow(/\$\.x/);

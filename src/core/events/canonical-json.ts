@@ -4,7 +4,7 @@ import { CorrexError } from '../base/correx-error.js';
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;
 export type JsonObject = { readonly [key: string]: JsonValue };
 
-/** Thrown when a value has no canonical JSON form (NaN, a class instance, a bigint, a cycle...). */
+/** Thrown when a value has no canonical JSON form (NaN, a lone surrogate, a class instance, a bigint, a cycle...). */
 export class NonCanonicalValueError extends CorrexError {
   constructor(message: string) {
     super('non_canonical_value', message);
@@ -14,7 +14,8 @@ export class NonCanonicalValueError extends CorrexError {
 /**
  * Serializes `value` canonically, after RFC 8785 (JCS): object keys sorted by UTF-16 code
  * units, no insignificant whitespace, numbers in ECMAScript's shortest round-trip form,
- * strings escaped as `JSON.stringify` does. Properties whose value is `undefined` are
+ * strings escaped as `JSON.stringify` does. A string with a lone surrogate is refused, as
+ * I-JSON requires (the inputs normalise or reject such text before it becomes an event). Properties whose value is `undefined` are
  * omitted, so an optional field that is absent and one that is `undefined` encode alike.
  * Identical values always give identical text, which is what makes hashes and byte-for-byte
  * replay comparisons meaningful.
@@ -32,6 +33,11 @@ export function canonicalJson(value: unknown): string {
 // Deep enough for any event; a cycle is reported as "nested too deep" instead of overflowing the stack.
 const MAX_DEPTH = 256;
 
+// RFC 8785 encodes I-JSON, whose strings are Unicode text: a lone surrogate has no canonical form.
+// With the `u` flag a surrogate class matches only a surrogate that is not half of a pair.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const LONE_SURROGATE_PROBLEM = 'holds a lone surrogate: not Unicode text, so not I-JSON';
+
 /** Carries the location of a problem outward; each level prepends its key, so the hot path builds no paths. */
 class PathedProblem {
   constructor(
@@ -43,6 +49,7 @@ class PathedProblem {
 function encode(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
+      if (LONE_SURROGATE.test(value)) throw new PathedProblem(LONE_SURROGATE_PROBLEM);
       return JSON.stringify(value);
     case 'number':
       if (!Number.isFinite(value)) throw new PathedProblem(`is ${value}: JSON has no such number`);
@@ -93,6 +100,8 @@ function encodeObject(value: object, depth: number): string {
     if (member === undefined) continue;
     if (!first) out += ',';
     first = false;
+    if (LONE_SURROGATE.test(key))
+      throw new PathedProblem(`has a key that ${LONE_SURROGATE_PROBLEM}`);
     try {
       out += `${JSON.stringify(key)}:${encode(member, depth + 1)}`;
     } catch (error) {

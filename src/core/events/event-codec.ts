@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { canonicalJson, type JsonObject } from './canonical-json.js';
 import { CorruptEventError } from './corrupt-event-error.js';
 import type { EventCatalog } from './event-catalog.js';
@@ -46,9 +47,18 @@ export type EventCodec<Payload extends PayloadShape> = {
   decode(bytes: string, where: Where): EventEnvelope<Payload>;
   /** Decodes a row and checks its columns against its bytes. Hash checks are the reader's. */
   decodeRow(row: EventRow): StoredEvent<Payload>;
+  /**
+   * Decodes a row whose hash the caller has just checked against its bytes. Those bytes are what
+   * `normalize` validated and `encode` wrote, so an envelope at the payload's current version is
+   * taken as stored (no schema pass); an older version is upcast and validated as in `decodeRow`.
+   * Anything unexpected falls back to the full check, so corrupt bytes still get a named error.
+   */
+  decodeVerifiedRow(row: EventRow): StoredEvent<Payload>;
   /** Canonical text of what makes two appends "the same event" (everything but store-assigned fields). */
   identity(event: NormalizedEvent<Payload> | EventEnvelope<Payload>): string;
 };
+
+type EnvelopeFields = z.infer<typeof EnvelopeFieldsSchema>;
 
 export function createEventCodec<Payload extends PayloadShape>(
   catalog: EventCatalog<Payload>,
@@ -95,10 +105,9 @@ export function createEventCodec<Payload extends PayloadShape>(
     };
   }
 
-  function parse(bytes: string, where: Where) {
-    let raw: unknown;
+  function readJson(bytes: string, where: Where): unknown {
     try {
-      raw = JSON.parse(bytes);
+      return JSON.parse(bytes);
     } catch (error) {
       throw new CorruptEventError(
         where.sessionId,
@@ -107,6 +116,9 @@ export function createEventCodec<Payload extends PayloadShape>(
         `bytes are not JSON (${(error as Error).message})`,
       );
     }
+  }
+
+  function parse(bytes: string, where: Where, raw: unknown = readJson(bytes, where)) {
     const fields = EnvelopeFieldsSchema.safeParse(raw);
     if (!fields.success) {
       throw new CorruptEventError(
@@ -141,7 +153,52 @@ export function createEventCodec<Payload extends PayloadShape>(
       return { ...envelope, payload };
     },
     decodeRow(row) {
-      const { envelope, payload } = parse(row.bytes, row);
+      return storedEventOf(row, parse(row.bytes, row));
+    },
+    decodeVerifiedRow(row) {
+      const raw = readJson(row.bytes, row);
+      return storedEventOf(
+        row,
+        isCurrentEnvelope(raw)
+          ? { envelope: raw, payload: raw.payload as Payload }
+          : parse(row.bytes, row, raw),
+      );
+    },
+    identity: (event) =>
+      canonicalJson({
+        eventId: event.eventId,
+        sessionId: event.sessionId,
+        timestamp: event.timestamp,
+        causationId: event.causationId,
+        correlationId: event.correlationId,
+        payload: event.payload,
+      }),
+  };
+
+  /** The envelope fields of bytes this codec wrote, at the payload type's current version. */
+  function isCurrentEnvelope(raw: unknown): raw is EnvelopeFields {
+    if (typeof raw !== 'object' || raw === null) return false;
+    const envelope = raw as Record<string, unknown>;
+    const payload = envelope.payload as { type?: unknown } | null | undefined;
+    return (
+      typeof envelope.eventId === 'string' &&
+      typeof envelope.sessionId === 'string' &&
+      typeof envelope.sequence === 'number' &&
+      typeof envelope.timestamp === 'string' &&
+      (envelope.causationId === null || typeof envelope.causationId === 'string') &&
+      (envelope.correlationId === null || typeof envelope.correlationId === 'string') &&
+      typeof payload === 'object' &&
+      payload !== null &&
+      typeof payload.type === 'string' &&
+      catalog.currentVersion(payload.type) === envelope.version
+    );
+  }
+
+  function storedEventOf(
+    row: EventRow,
+    { envelope, payload }: { envelope: EnvelopeFields; payload: Payload },
+  ): StoredEvent<Payload> {
+    {
       if (
         envelope.sessionId !== row.sessionId ||
         envelope.sequence !== row.sequence ||
@@ -167,17 +224,8 @@ export function createEventCodec<Payload extends PayloadShape>(
         position: row.position,
         hash: row.hash,
       };
-    },
-    identity: (event) =>
-      canonicalJson({
-        eventId: event.eventId,
-        sessionId: event.sessionId,
-        timestamp: event.timestamp,
-        causationId: event.causationId,
-        correlationId: event.correlationId,
-        payload: event.payload,
-      }),
-  };
+    }
+  }
 }
 
 function describeIssue(

@@ -151,7 +151,7 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    return verifySession(this.#rowSource, this.#sha256, sessionId);
+    return verifySession(this.#rowSource, this.#codec, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -175,7 +175,7 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
     // Positions are 1-based and dense here, so the start index is the cursor itself.
     return this.#rows.slice(afterPosition, afterPosition + limit).map((row) => {
       checkRowHash(this.#sha256, row);
-      return this.#codec.decodeRow(row);
+      return this.#codec.decodeVerifiedRow(row);
     });
   }
 

@@ -50,16 +50,35 @@ describe('shared session reads', () => {
 
   it('verify reports a recorded head that disagrees with the last event', async () => {
     const rows = rowsOf(3);
-    expect(await verifySession(sourceOf(rows), sha256Hex, 's')).toMatchObject({
+    expect(await verifySession(sourceOf(rows), codec, sha256Hex, 's')).toMatchObject({
       ok: true,
       lastSequence: 3,
     });
-    const stale = await verifySession(sourceOf(rows.slice(0, 2), rows[2]), sha256Hex, 's');
+    const stale = await verifySession(sourceOf(rows.slice(0, 2), rows[2]), codec, sha256Hex, 's');
     expect(stale).toMatchObject({
       ok: false,
       sequence: 3,
       detail: expect.stringContaining('head'),
     });
+  });
+
+  it('reads verified rows without a schema pass, and verify still checks every payload deeply', async () => {
+    const rows = rowsOf(3);
+    // Someone with write access rewrote event 2 to a payload its schema refuses, and re-chained.
+    const bytes = rows[1]!.bytes.replace('"content":', '"content_":');
+    const forged: EventRow[] = [];
+    let previous = GENESIS_HASH;
+    for (const [index, row] of rows.entries()) {
+      const rowBytes = index === 1 ? bytes : row.bytes;
+      const hash = sha256Hex(`${previous}${rowBytes}`);
+      forged.push({ ...row, bytes: rowBytes, previousHash: previous, hash });
+      previous = hash;
+    }
+    expect(() => codec.decodeRow(forged[1]!)).toThrow(/schema|content/);
+    const verdict = await verifySession(sourceOf(forged), codec, sha256Hex, 's');
+    expect(verdict).toMatchObject({ ok: false, sequence: 2 });
+    // Rows as this codec wrote them decode the same either way.
+    for (const row of rows) expect(codec.decodeVerifiedRow(row)).toEqual(codec.decodeRow(row));
   });
 
   it('pages the global feed up to a limit', async () => {

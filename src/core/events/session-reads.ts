@@ -48,7 +48,7 @@ export async function* streamSession<Payload extends PayloadShape>(
     for (const row of page) {
       checker.check(row);
       after = row.sequence;
-      yield codec.decodeRow(row);
+      yield codec.decodeVerifiedRow(row);
     }
     if (page.length < READ_PAGE_SIZE) return;
   }
@@ -68,9 +68,13 @@ export async function collectEvents<Event>(
   return collected;
 }
 
-/** Recomputes a session's whole chain and compares its end with the recorded head. */
-export async function verifySession(
+/**
+ * Recomputes a session's whole chain and compares its end with the recorded head. Each row is
+ * also decoded with its payload's full schema (reads trust verified rows; this is the deep check).
+ */
+export async function verifySession<Payload extends PayloadShape>(
   source: SessionRowSource,
+  codec: EventCodec<Payload>,
   sha256: Sha256,
   sessionId: string,
 ): Promise<ChainVerification> {
@@ -82,6 +86,7 @@ export async function verifySession(
       const page = await source.page(sessionId, after, READ_PAGE_SIZE);
       for (const row of page) {
         checker.check(row);
+        codec.decodeRow(row);
         headHash = row.hash;
         after = row.sequence;
       }

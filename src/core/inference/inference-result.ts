@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * A tool call the model proposed. `argsRaw` is the model's text verbatim; `args` is set when it
- * parsed as a JSON object, otherwise `argsError` says why not. A proposal is an input to the
- * kernel, never a decision.
+ * parsed as a JSON object, otherwise `argsError` says why not. Unreadable text longer than
+ * `MAX_KEPT_REJECTED_ARGS_CHARS` is kept as its head: `argsLength` and `argsSha256` then describe
+ * the whole text. A proposal is an input to the kernel, never a decision.
  */
 export const ToolCallProposalSchema = z.strictObject({
   callId: z.string().min(1),
@@ -11,6 +12,11 @@ export const ToolCallProposalSchema = z.strictObject({
   argsRaw: z.string(),
   args: z.record(z.string(), z.unknown()).optional(),
   argsError: z.string().optional(),
+  argsLength: z.number().int().nonnegative().optional(),
+  argsSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type ToolCallProposal = z.infer<typeof ToolCallProposalSchema>;
 

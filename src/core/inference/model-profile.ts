@@ -15,6 +15,15 @@ export const ModelProfileSchema = z.strictObject({
   maxOutputTokens: z.number().int().positive().default(4096),
   /** Higher wins among eligible profiles; ties keep configuration order. */
   priority: z.number().int().default(0),
+  /** US dollars per million tokens, for cost in `show` and the session's cost budget. */
+  prices: z
+    .strictObject({
+      inputPerMillion: z.number().nonnegative(),
+      outputPerMillion: z.number().nonnegative(),
+      /** Cached input, where the provider reports it; defaults to the input price. */
+      cachedInputPerMillion: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 export type ModelProfile = z.infer<typeof ModelProfileSchema>;
 export type ModelProfileInput = z.input<typeof ModelProfileSchema>;

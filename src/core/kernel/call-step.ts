@@ -1,5 +1,6 @@
 import { decideApproval } from '../approvals/decide-approval.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import {
   approvalSubjectOf,
   assessToolCall,
@@ -15,6 +16,11 @@ import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
+import {
+  APPROVAL_TIMEOUT,
+  EVERY_PROPOSAL_HAS_AN_OUTCOME,
+  MALFORMED_ARGS_SAY_WHY,
+} from './kernel-flags.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -60,21 +66,61 @@ export function nextForCall(context: StageContext, call: CallRecord): Step {
     case 'interrupted':
       return classify(context, call);
     case 'awaiting_approval':
-      return awaitEffect({ type: 'await_approval', callId: call.callId });
+      return awaitApproval(context, call);
     case 'done':
       return IDLE;
   }
 }
 
+/**
+ * A call waits for a person, until its deadline when `approval_requested` set one; once a runner
+ * recorded that it passed, the call is denied by timeout (never approved).
+ */
+function awaitApproval(context: StageContext, call: CallRecord): Step {
+  if (call.approvalDeadline === undefined)
+    return awaitEffect({ type: 'await_approval', callId: call.callId });
+  if (call.approvalTimedOut === true)
+    return emit({
+      type: 'approval_denied',
+      callId: call.callId,
+      by: { kind: 'timeout', id: 'approvalTimeoutMs' },
+      reason: `nobody decided by ${call.approvalDeadline} (the policy's approvalTimeoutMs is ${context.config.policy.policy.approvalTimeoutMs ?? '?'} ms), so it was denied`,
+    });
+  return awaitEffect({
+    type: 'await_approval',
+    callId: call.callId,
+    deadline: call.approvalDeadline,
+  });
+}
+
+/**
+ * Under `approval-timeout`, with the policy's `approvalTimeoutMs`, a request for approval carries
+ * its deadline, counted from the last recorded time the decision read.
+ */
+function withDeadline(context: StageContext, events: readonly Payload[]): Payload[] {
+  const { config, state } = context;
+  const timeoutMs = config.policy.policy.approvalTimeoutMs;
+  if (
+    !config.behaviour.flags.has(APPROVAL_TIMEOUT.name) ||
+    timeoutMs === undefined ||
+    state.lastTimestamp === null
+  )
+    return [...events];
+  const deadline = new Date(Date.parse(state.lastTimestamp) + timeoutMs).toISOString();
+  return events.map((event) =>
+    event.type === 'approval_requested' ? { ...event, deadline } : event,
+  );
+}
+
 /** A proposed call's validated form, or the event that refuses it. */
 type CheckedCall =
   | { readonly ok: true; readonly proposed: ProposedToolCall; readonly paths: readonly string[] }
-  | { readonly ok: false; readonly event: Payload };
+  | { readonly ok: false; readonly events: readonly Payload[] };
 
 function assess(context: StageContext, call: CallRecord): Step {
   const { config, state, stage } = context;
   const checked = checkCall(context, call);
-  if (!checked.ok) return emit(checked.event);
+  if (!checked.ok) return emit(...checked.events);
   const missing = missingPaths(call, checked.paths);
   if (missing.length > 0)
     return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
@@ -114,12 +160,12 @@ function assess(context: StageContext, call: CallRecord): Step {
   const blockedOnMissing = assessment.findings.some(
     (finding) => finding.ruleId === 'reference-exists' && finding.severity === 'block',
   );
-  if (!blockedOnMissing || !canCreateFiles(stage, config.tools))
-    return emit(assessment, ...decision.events);
+  const events = withDeadline(context, decision.events);
+  if (!blockedOnMissing || !canCreateFiles(stage, config.tools)) return emit(assessment, ...events);
   // Capability-gated: the stage holds a tool that can create the missing file, so say so.
   return emit(
     assessment,
-    ...decision.events.map((event) =>
+    ...events.map((event) =>
       event.type === 'approval_denied'
         ? {
             ...event,
@@ -136,7 +182,7 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
   const tool = config.tools.get(call.tool);
   const refuse = (reason: ToolCallRejection, message: string): CheckedCall => ({
     ok: false,
-    event: rejected(config, stage, call.callId, call.tool, reason, message),
+    events: [rejected(config, stage, call.callId, call.tool, reason, message)],
   });
   if (tool === undefined) {
     const known = stage.allowedTools.filter((name) => config.tools.has(name)).join(', ');
@@ -146,17 +192,29 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     return refuse('tool_not_allowed', `stage ${stage.id} does not grant ${tool.name}`);
   }
   if ((run.failures[call.fingerprint] ?? 0) >= config.limits.maxRepeatedFailures) {
-    return {
-      ok: false,
-      event: stageFailed(
-        run,
-        'tool',
-        `the model proposed the same failing ${call.tool} call ${config.limits.maxRepeatedFailures + 1} times; stopping the attempt instead of running it again`,
-      ),
-    };
+    const message = `the model proposed the same failing ${call.tool} call ${config.limits.maxRepeatedFailures + 1} times; stopping the attempt instead of running it again`;
+    const failed = stageFailed(run, 'tool', message);
+    // Every proposal ends with exactly one outcome: the repeat is refused, then the attempt ends.
+    return config.behaviour.flags.has(EVERY_PROPOSAL_HAS_AN_OUTCOME.name)
+      ? {
+          ok: false,
+          events: [
+            rejected(config, stage, call.callId, call.tool, 'repeated_failure', message),
+            failed,
+          ],
+        }
+      : { ok: false, events: [failed] };
   }
   if (call.args === null) {
-    return refuse('malformed_args', 'the arguments are not a JSON object');
+    const parsed = safeParseToolArguments(call.argsRaw);
+    if (!config.behaviour.flags.has(MALFORMED_ARGS_SAY_WHY.name) || parsed.ok)
+      return refuse('malformed_args', 'the arguments are not a JSON object');
+    return refuse(
+      'malformed_args',
+      call.argsLength === undefined
+        ? parsed.error
+        : `the arguments (${call.argsLength} characters) could not be read (the answer records why); only their first ${call.argsRaw.length} characters were kept`,
+    );
   }
   const parsed = tool.argsSchema.safeParse(call.args);
   if (!parsed.success) {
@@ -191,15 +249,21 @@ function classify(context: StageContext, call: CallRecord): Step {
     state.tools.observations,
     config.idempotentTools,
     config.sha256,
+    config.behaviour.flags,
   );
   if (classified.action !== 'ask') return emit(classified);
-  return emit(classified, {
-    type: 'approval_requested',
-    callId: call.callId,
-    tool: call.tool,
-    tier: call.tier ?? 'T2',
-    reason: classified.reason,
-  });
+  return emit(
+    classified,
+    ...withDeadline(context, [
+      {
+        type: 'approval_requested',
+        callId: call.callId,
+        tool: call.tool,
+        tier: call.tier ?? 'T2',
+        reason: classified.reason,
+      },
+    ]),
+  );
 }
 
 /** Paths among `paths` not yet observed for the call. */

@@ -3,6 +3,7 @@ import { sha256Hex } from '../base/sha256.js';
 import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import { execTool, readFileTool, writeFileTool } from '../tools/builtin-tools.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
+import { INTERRUPTED_EXEC_IS_UNKNOWN } from './kernel-flags.js';
 import type { CallRecord } from './kernel-state.js';
 
 const path = '/work/notes.txt';
@@ -90,6 +91,32 @@ describe('classifyInterruptedCall', () => {
       classification: 'unknown',
       action: 'ask',
       targets: [],
+    });
+  });
+
+  it('never calls an exec "not applied" because its redirect targets are unchanged', () => {
+    // `node effect.mjs >> notes.txt`: the program may have changed anything before the
+    // redirect saw a byte, so an unchanged target proves nothing.
+    const exec = call('exec', { command: 'node effect.mjs >> notes.txt' }, [
+      { path, sha256: before },
+    ]);
+    const flags = new Set([INTERRUPTED_EXEC_IS_UNKNOWN.name]);
+    expect(
+      classifyInterruptedCall(exec, execTool, seen(before), new Set(), sha256Hex, flags),
+    ).toMatchObject({
+      classification: 'unknown',
+      action: 'ask',
+      reason: expect.stringContaining('runs a program'),
+      targets: [{ path, recorded: before, observed: before }],
+    });
+    // Only when policy declares it idempotent does it run again by itself.
+    expect(
+      classifyInterruptedCall(exec, execTool, seen(before), new Set(['exec']), sha256Hex, flags),
+    ).toMatchObject({ classification: 'unknown', action: 'execute' });
+    // A session recorded without the flag re-derives what it did.
+    expect(classifyInterruptedCall(exec, execTool, seen(before), new Set())).toMatchObject({
+      classification: 'not_applied',
+      action: 'execute',
     });
   });
 

@@ -1,9 +1,11 @@
+import type { BehaviourFlags } from '../base/behaviour-flag.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
 import type { toolCallClassified } from '../tools/tool-call-outcome-events.js';
 import type { CallRecord } from './kernel-state.js';
+import { INTERRUPTED_EXEC_IS_UNKNOWN } from './kernel-flags.js';
 
 export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;
 
@@ -11,7 +13,9 @@ export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;
  * Classifies a call whose intent was recorded but whose receipt never was, from fresh
  * observations of its write targets. Pure.
  * - read-only tools have nothing to lose or repeat: not applied, run it;
- * - every target still has its recorded pre-hash: not applied, run it;
+ * - every target still has its recorded pre-hash: not applied, run it — except for a tool that
+ *   executes code (`exec`), whose program may have changed anything before its redirects saw a
+ *   byte (`node effect.mjs >> log`): under `interrupted-exec-is-unknown` that is unknown;
  * - a `write_file` whose targets now hold exactly the content it was asked to write: applied,
  *   record it (the write is not repeated);
  * - anything else (other changes, or a tool with effects we cannot observe such as `exec`):
@@ -23,6 +27,7 @@ export function classifyInterruptedCall(
   observations: Readonly<Record<string, WorldObservation>>,
   idempotentTools: ReadonlySet<string>,
   sha256: Sha256 = sha256Hex,
+  flags: BehaviourFlags = new Set(),
 ): CallClassificationPayload {
   const targets = call.targets.map((target) => ({
     path: target.path,
@@ -43,7 +48,14 @@ export function classifyInterruptedCall(
       reason: 'a read-only call has no effect to lose or repeat',
     };
   }
-  if (targets.length > 0 && targets.every((target) => target.observed === target.recorded)) {
+  const runsCode =
+    flags.has(INTERRUPTED_EXEC_IS_UNKNOWN.name) &&
+    (tool === undefined || hasCapability(tool, 'EXECUTES'));
+  if (
+    !runsCode &&
+    targets.length > 0 &&
+    targets.every((target) => target.observed === target.recorded)
+  ) {
     return {
       ...base,
       classification: 'not_applied',
@@ -63,8 +75,9 @@ export function classifyInterruptedCall(
       };
     }
   }
-  const why =
-    targets.length === 0
+  const why = runsCode
+    ? `${call.tool} runs a program whose effects reach beyond the targets the probe can observe`
+    : targets.length === 0
       ? `${call.tool} has effects the probe cannot observe`
       : 'the targets changed, but not to a state the call is known to produce';
   return idempotentTools.has(call.tool)

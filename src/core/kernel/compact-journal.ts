@@ -1,38 +1,70 @@
+import { estimateTokens } from '../context/tokenizer.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { KernelConfig } from './kernel-config.js';
+import { BOUNDED_JOURNAL_SUMMARY } from './kernel-flags.js';
 import type { StageRunState } from './stage-run.js';
+import type { TranscriptEntry } from './transcript.js';
 
 const LINE_LIMIT = 200;
 
+type JournalCompacted = Extract<CorrexEvent['payload'], { type: 'journal_compacted' }>;
+
+/** One line per journal entry: who, what kind, the first line of what was said, cut. */
+function entryLine(entry: TranscriptEntry): string {
+  const first = entry.content.split('\n', 1)[0] ?? '';
+  const cut = first.length > LINE_LIMIT ? `${first.slice(0, LINE_LIMIT)}…` : first;
+  return `- ${entry.role === 'assistant' ? 'you' : 'correx'} (${entry.kind}): ${cut}`;
+}
+
+/**
+ * The newest lines that fit in `maxTokens` together with the heading. An earlier summary
+ * contributes its lines (not its heading), so what it carried is folded in line by line and
+ * the oldest lines are the ones to go.
+ */
+function boundedSummary(older: readonly TranscriptEntry[], maxTokens: number): string {
+  const lines = older.flatMap((entry) =>
+    entry.kind === 'summary' ? entry.content.split('\n').slice(1) : [entryLine(entry)],
+  );
+  const heading = (omitted: number) =>
+    `Summary of earlier turns in this stage (${older.length} entries${
+      omitted === 0 ? '' : `; the ${omitted} oldest lines left out`
+    }):`;
+  let budget = maxTokens - estimateTokens(heading(lines.length));
+  let first = lines.length;
+  while (first > 0) {
+    const cost = estimateTokens(lines[first - 1]!) + 1;
+    if (cost > budget) break;
+    budget -= cost;
+    first -= 1;
+  }
+  return [heading(first), ...lines.slice(first)].join('\n');
+}
+
 /**
  * JournalCompaction: when a stage attempt's journal outgrows the configured size, every entry
- * but the newest few is folded into one summary: one line per entry (who, what kind, the first
- * line of what was said, cut), earlier summaries kept whole. Pure and derived from recorded
- * entries only, so it needs no model and replays byte for byte. Returns null when not due.
+ * but the newest few is folded into one summary, one line per entry. Pure and derived from
+ * recorded entries only, so it needs no model and replays byte for byte. Returns null when not
+ * due. With `bounded-journal-summary` the summary is capped at `compactJournalMaxTokens`;
+ * sessions recorded before it keep earlier summaries whole, as they did.
  */
-export function compactJournal(
-  config: KernelConfig,
-  run: StageRunState,
-): Extract<CorrexEvent['payload'], { type: 'journal_compacted' }> | null {
-  const { compactJournalAfter, compactJournalKeep } = config.limits;
+export function compactJournal(config: KernelConfig, run: StageRunState): JournalCompacted | null {
+  const { compactJournalAfter, compactJournalKeep, compactJournalMaxTokens } = config.limits;
   if (run.transcript.length <= compactJournalAfter) return null;
   const older = run.transcript.slice(0, run.transcript.length - compactJournalKeep);
   const last = older.at(-1);
   if (last === undefined) return null;
-  const lines = older.map((entry) => {
-    if (entry.kind === 'summary') return entry.content;
-    const first = entry.content.split('\n', 1)[0] ?? '';
-    const cut = first.length > LINE_LIMIT ? `${first.slice(0, LINE_LIMIT)}…` : first;
-    return `- ${entry.role === 'assistant' ? 'you' : 'correx'} (${entry.kind}): ${cut}`;
-  });
+  const summary = config.behaviour.flags.has(BOUNDED_JOURNAL_SUMMARY.name)
+    ? boundedSummary(older, compactJournalMaxTokens)
+    : [
+        `Summary of earlier turns in this stage (${older.length} entries):`,
+        ...older.map((entry) => (entry.kind === 'summary' ? entry.content : entryLine(entry))),
+      ].join('\n');
   return {
     type: 'journal_compacted',
     stageId: run.stageId,
     attempt: run.attempt,
     throughSequence: last.sequence,
     entries: older.length,
-    summary: [`Summary of earlier turns in this stage (${older.length} entries):`, ...lines].join(
-      '\n',
-    ),
+    summary,
   };
 }

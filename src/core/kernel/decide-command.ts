@@ -1,5 +1,6 @@
 import type { CorrexEvent } from '../event-catalog.js';
 import { decideLifecycle } from '../sessions/session-lifecycle.js';
+import { isFinalStatus } from '../sessions/session-status.js';
 import { normalizeAbsolute } from '../tools/tool-path.js';
 import { KernelCommandError } from './kernel-errors.js';
 import type { KernelCommand } from './kernel-input.js';
@@ -82,9 +83,29 @@ export function decideCommand(
           ...(command.reason === undefined ? {} : { reason: command.reason }),
         },
       ];
+    case 'raise_budget':
+      if (!Number.isFinite(command.limit) || command.limit <= 0) {
+        throw new KernelCommandError('invalid_command', 'a budget must be a positive number');
+      }
+      if (isFinalStatus(session.status)) {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} is ${session.status}; its budgets no longer matter`,
+        );
+      }
+      return [
+        { type: 'budget_raised', budget: command.budget, limit: command.limit, by: command.by },
+      ];
     case 'steer':
       if (command.content.trim() === '') {
         throw new KernelCommandError('invalid_command', 'a steering note needs some text');
+      }
+      // A note reaches the next context pack; a finished session has none, so it would never be read.
+      if (isFinalStatus(session.status)) {
+        throw new KernelCommandError(
+          'session_finished',
+          `session ${sessionId} is ${session.status}; a steering note could never reach its model`,
+        );
       }
       return [
         {

@@ -66,8 +66,12 @@ export type Effect =
       readonly targets: readonly AssessedTarget[];
       readonly tier: ApprovalTier;
     }
-  /** Nothing to run: the session waits until a person grants or denies `callId`. */
-  | { readonly type: 'await_approval'; readonly callId: string };
+  /**
+   * Nothing to run: the session waits until a person grants or denies `callId`. With a
+   * `deadline` (the policy's `approvalTimeoutMs`), a runner that finds it passed records
+   * `approval_timed_out` instead.
+   */
+  | { readonly type: 'await_approval'; readonly callId: string; readonly deadline?: string };
 
 type Payload = EventPayload;
 type ResultOf<T extends Payload['type']> = Extract<Payload, { type: T }>;
@@ -115,8 +119,15 @@ export const effectResults = {
     answers: (effect, payload) =>
       payload.type === 'pre_tool_use_hooks_ran' && effect.callId === payload.callId,
   },
-  // Answered by a person's `approval_granted` / `approval_denied`: a command, not a result.
-  await_approval: { results: [], answers: () => false },
+  // Answered by a person's `approval_granted` / `approval_denied` (a command, not a result), or
+  // past its deadline by `approval_timed_out`.
+  await_approval: {
+    results: ['approval_timed_out'],
+    answers: (effect, payload) =>
+      payload.type === 'approval_timed_out' &&
+      effect.callId === payload.callId &&
+      effect.deadline === payload.deadline,
+  },
 } satisfies {
   readonly [Type in Effect['type']]: {
     readonly results: readonly Payload['type'][];

@@ -1,6 +1,7 @@
 import type { RepositoryKnowledge } from '../context/repository-knowledge.js';
 import type { HookSet } from '../toolintent/hook-definition.js';
 import type { ProjectInstruction } from '../context/project-instructions.js';
+import type { SessionBudgets } from './budget.js';
 import type { Tokenizer } from '../context/tokenizer.js';
 import { createEstimatingTokenizer } from '../context/tokenizer.js';
 import type { InferenceRouter } from '../inference/inference-router.js';
@@ -29,6 +30,8 @@ export type KernelLimits = {
   readonly compactJournalAfter: number;
   /** How many of the newest journal entries compaction keeps verbatim. */
   readonly compactJournalKeep: number;
+  /** The most tokens one compaction's summary may take (with `bounded-journal-summary`). */
+  readonly compactJournalMaxTokens: number;
 };
 
 export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
@@ -38,6 +41,7 @@ export const DEFAULT_KERNEL_LIMITS: KernelLimits = {
   inferenceTimeoutMs: 120_000,
   compactJournalAfter: 60,
   compactJournalKeep: 20,
+  compactJournalMaxTokens: 2_000,
 };
 
 /**
@@ -69,7 +73,14 @@ export type KernelConfig = {
   readonly hooks?: HookSet;
   /** The repository survey recorded at the session's start (absent: none was made). */
   readonly knowledge?: RepositoryKnowledge;
+  /** What the session may spend (flag `session-budgets`). Absent: no budget. */
+  readonly budgets?: SessionBudgets;
+  /** The configuration files read to build this config (recorded beside it, not digested). */
+  readonly configurationFiles?: readonly ConfigurationFile[];
 };
+
+/** A configuration file a session was built from, and the SHA-256 of the bytes read. */
+export type ConfigurationFile = { readonly path: string; readonly sha256: string };
 
 export type KernelConfigOptions = {
   readonly workflow: Workflow;
@@ -92,6 +103,8 @@ export type KernelConfigOptions = {
   readonly instructions?: readonly ProjectInstruction[];
   readonly hooks?: HookSet;
   readonly knowledge?: RepositoryKnowledge;
+  readonly budgets?: SessionBudgets;
+  readonly configurationFiles?: readonly ConfigurationFile[];
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -119,6 +132,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
       throw new InvalidKernelConfigError(`limit ${name} must be a positive integer, got ${value}`);
     }
   }
+  const budgets = checkedBudgets(options.budgets);
   const subWorkflows = subWorkflowsOf(options.workflow, options.subWorkflows ?? []);
   const idempotent = new Set(options.idempotentTools ?? ['write_file']);
   for (const tool of tools.values())
@@ -146,6 +160,10 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
       ? {}
       : { hooks: options.hooks }),
     ...(options.knowledge === undefined ? {} : { knowledge: options.knowledge }),
+    ...(budgets === undefined ? {} : { budgets }),
+    ...(options.configurationFiles === undefined || options.configurationFiles.length === 0
+      ? {}
+      : { configurationFiles: options.configurationFiles }),
   };
 }
 
@@ -197,4 +215,14 @@ export function childKernelConfig(config: KernelConfig, workflowId: string): Ker
   if (workflow === undefined)
     throw new InvalidKernelConfigError(`no sub-workflow ${workflowId} in the kernel configuration`);
   return { ...config, workflow };
+}
+
+/** Budgets must be positive numbers; an empty set is no budget. */
+function checkedBudgets(budgets: SessionBudgets | undefined): SessionBudgets | undefined {
+  if (budgets === undefined) return undefined;
+  const given = Object.entries(budgets).filter(([, value]) => value !== undefined);
+  for (const [name, value] of given)
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new InvalidKernelConfigError(`budget ${name} must be a positive number, got ${value}`);
+  return given.length === 0 ? undefined : (Object.fromEntries(given) as SessionBudgets);
 }

@@ -2,7 +2,10 @@ import { CorrexError } from '../base/correx-error.js';
 
 /** A command cannot apply to the session as it stands (approving a call nobody asked about...). */
 export class KernelCommandError extends CorrexError {
-  constructor(code: 'approval_not_pending' | 'invalid_command', message: string) {
+  constructor(
+    code: 'approval_not_pending' | 'invalid_command' | 'session_finished',
+    message: string,
+  ) {
     super(code, message);
   }
 }

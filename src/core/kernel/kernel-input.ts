@@ -1,4 +1,5 @@
 import type { OperatorMode } from '../approvals/approval-tier.js';
+import type { BudgetKind } from '../sessions/budget-events.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { SessionParent } from '../sessions/session-lifecycle.js';
 
@@ -25,6 +26,13 @@ export type KernelCommand =
     }
   | { readonly type: 'deny'; readonly callId: string; readonly by: string; readonly reason: string }
   | { readonly type: 'steer'; readonly content: string; readonly stageId?: string }
+  /** Raise a budget of a session (one that stopped at it goes on; see `budget_raised`). */
+  | {
+      readonly type: 'raise_budget';
+      readonly budget: BudgetKind;
+      readonly limit: number;
+      readonly by: string;
+    }
   /** Move the running session to `to`, along a transition its stage declares (a preempt). */
   | {
       readonly type: 'redirect';

@@ -1,3 +1,4 @@
+import { evolveBudget, INITIAL_BUDGET, type BudgetState } from './budget.js';
 import {
   approvalGrantsProjection,
   type ApprovalGrantsState,
@@ -89,6 +90,8 @@ export type KernelState = {
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
   readonly lastInputSequence: number;
+  /** What the session has spent against its budgets. */
+  readonly budget: BudgetState;
 };
 
 export type PendingRedirect = {
@@ -107,7 +110,7 @@ export type RetryDelay = {
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
   name: 'kernel',
-  version: 2,
+  version: 3,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -123,6 +126,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     subagents: {},
     lastTimestamp: null,
     lastInputSequence: 0,
+    budget: INITIAL_BUDGET,
   }),
   evolve(state, event) {
     const next: KernelState = {
@@ -131,6 +135,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       tools: toolSessionProjection.evolve(state.tools, event),
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
+      budget: evolveBudget(state.budget, event as CorrexEvent),
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
     };
@@ -283,6 +288,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'approval_requested':
     case 'approval_granted':
     case 'approval_denied':
+    case 'approval_timed_out':
     case 'approval_grant_added':
     case 'approval_grant_revoked':
     case 'approval_bypassed':
@@ -292,6 +298,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'world_observed':
     case 'pre_tool_use_hooks_ran':
     case 'egress_allowlist_changed':
+    case 'workspace_restored':
     case 'inference_requested':
     case 'inference_completed':
     case 'tool_call_rejected':
@@ -301,6 +308,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'journal_compacted':
     case 'subagent_finished':
       return withRun(state, event);
+    case 'budget_exhausted':
+    case 'budget_raised':
+      // Folded into `budget` (see budget.ts).
+      return state;
     default:
       return assertNever(payload, 'event folded into the kernel state');
   }

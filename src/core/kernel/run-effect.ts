@@ -1,6 +1,9 @@
 import { CorrexError } from '../base/correx-error.js';
 import type { CorrexEvent } from '../event-catalog.js';
+import { wellFormedDeep } from '../base/well-formed.js';
+import { canonicalJson, NonCanonicalValueError } from '../events/canonical-json.js';
 import { InferenceError } from '../inference/inference-failure.js';
+import { InferenceResultSchema } from '../inference/inference-result.js';
 import type { Effect } from './effect.js';
 import type { KernelState } from './kernel-state.js';
 import type { Clock } from '../base/clock.js';
@@ -20,6 +23,24 @@ type Payload = CorrexEvent['payload'];
 export class KernelWiringError extends CorrexError {
   constructor(message: string) {
     super('kernel_wiring', message);
+  }
+}
+
+/** Why an answer has no recordable form (it breaks its schema or canonical JSON), if it has none. */
+function whyUnrecordable(
+  payload: Extract<Payload, { type: 'inference_completed' }>,
+): string | undefined {
+  const parsed = InferenceResultSchema.safeParse(payload.result);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `$.result.${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? 'is invalid'}`;
+  }
+  try {
+    canonicalJson(payload);
+    return undefined;
+  } catch (error) {
+    if (error instanceof NonCanonicalValueError) return error.message;
+    throw error;
   }
 }
 
@@ -44,15 +65,24 @@ export async function runEffect(
       }
       try {
         const result = await provider.infer(effect.request, signal);
-        return [
-          {
-            type: 'inference_completed',
-            requestId: effect.requestId,
+        const completed: Payload = {
+          type: 'inference_completed',
+          requestId: effect.requestId,
+          provider: provider.name,
+          requestDigest: effect.requestDigest,
+          result,
+        };
+        const unrecordable = whyUnrecordable(completed);
+        // An answer that cannot be written down would stop the session at every resume: record
+        // that the answer was malformed instead, which the stage's retry policy reads.
+        if (unrecordable !== undefined) {
+          throw new InferenceError({
+            category: 'malformed_response',
             provider: provider.name,
-            requestDigest: effect.requestDigest,
-            result,
-          },
-        ];
+            message: `the answer cannot be recorded: ${unrecordable}`,
+          });
+        }
+        return [completed];
       } catch (error) {
         if (!(error instanceof InferenceError)) throw error;
         // We aborted it (stop or cancel): a model call has no effect to record, and recording a
@@ -114,7 +144,7 @@ export async function runEffect(
           attempt: effect.attempt,
           name: effect.name,
           command: effect.command,
-          ...run,
+          ...wellFormedDeep(run),
         },
       ];
     }
@@ -176,7 +206,9 @@ export async function runEffect(
           callId: effect.callId,
           tool: effect.tool,
           args: effect.args as Record<string, never>,
-          ...execution,
+          // What a tool hands back is the world's text: a lone surrogate in it (output parsed
+          // from JSON) would make the receipt unrecordable, and the call would run again.
+          ...wellFormedDeep(execution),
         },
       ];
     }

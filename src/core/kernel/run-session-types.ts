@@ -1,3 +1,4 @@
+import type { BudgetKind } from '../sessions/budget-events.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Clock } from '../base/clock.js';
 import type { IdSource } from '../base/id-source.js';
@@ -42,9 +43,22 @@ export type RunOutcome = {
    * resume this one; or the child alone was paused): resuming this session resumes the child.
    */
   readonly waiting:
-    | { readonly kind: 'approval'; readonly callId: string; readonly sessionId?: string }
+    | {
+        readonly kind: 'approval';
+        readonly callId: string;
+        readonly sessionId?: string;
+        /** When the wait ends by the policy's approval timeout: drive the session again then. */
+        readonly deadline?: string;
+      }
     | { readonly kind: 'paused'; readonly sessionId?: string }
     | { readonly kind: 'stopped' }
+    /** Stopped at a budget (prompt mode): a person raises it (`raise_budget`) to go on. */
+    | {
+        readonly kind: 'budget';
+        readonly budget: BudgetKind;
+        readonly limit: number;
+        readonly sessionId?: string;
+      }
     | null;
   readonly state: KernelState;
 };

@@ -1,6 +1,7 @@
 import { CorrexError } from '../base/correx-error.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { isFinalStatus } from '../sessions/session-status.js';
+import { egressAllowlistSeed } from '../toolintent/egress-allowlist-seed.js';
 import { decide, pendingEffect } from './decide.js';
 import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
@@ -236,8 +237,11 @@ async function drive(
   if (command !== undefined) {
     const payloads: Payload[] = decideCommand(state, sessionId, command);
     // A new session's first event records the configuration replay and resume rebuild.
-    if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0)
+    // and, behind its flag, the egress allowlist the recorded policy names.
+    if (command.type === 'start' && state.session.lastSequence === 0 && payloads.length > 0) {
       payloads.unshift(sessionConfiguredPayload(config));
+      payloads.push(...egressAllowlistSeed(config.policy.policy, config.behaviour.flags));
+    }
     // A sub-session's first events are correlated to the parent's `subagent_started`.
     const correlation = command.type === 'start' ? (command.parent?.eventId ?? null) : null;
     await appendInputs(payloads, null, correlation);
@@ -279,6 +283,19 @@ async function drive(
     running.state = state;
     // A command issued here while deciding comes first (a pause before the next model call).
     if (await readCommands()) continue;
+    // A wait for a person past the policy's approval timeout ends here, by this runner's clock.
+    if (
+      effect?.type === 'await_approval' &&
+      effect.deadline !== undefined &&
+      options.signal?.aborted !== true &&
+      Date.parse(options.clock.now()) >= Date.parse(effect.deadline)
+    ) {
+      await appendInputs(
+        [{ type: 'approval_timed_out', callId: effect.callId, deadline: effect.deadline }],
+        null,
+      );
+      continue;
+    }
     if (effect === null || effect.type === 'await_approval' || options.signal?.aborted === true) {
       return outcome(state, effect, options.signal?.aborted === true);
     }
@@ -327,8 +344,19 @@ function outcome(state: KernelState, effect: Effect | null, stopped: boolean): R
   const status = state.session.status;
   if (status === 'paused') return { status, waiting: { kind: 'paused' }, state };
   if (effect?.type === 'await_approval')
-    return { status, waiting: { kind: 'approval', callId: effect.callId }, state };
+    return {
+      status,
+      waiting: {
+        kind: 'approval',
+        callId: effect.callId,
+        ...(effect.deadline === undefined ? {} : { deadline: effect.deadline }),
+      },
+      state,
+    };
   if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
+  const stop = state.budget.stop;
+  if (stop !== null && status === 'running' && effect === null)
+    return { status, waiting: { kind: 'budget', budget: stop.budget, limit: stop.limit }, state };
   return { status, waiting: null, state };
 }
 

@@ -1,3 +1,5 @@
+import type { SessionBudgets } from './budget.js';
+import { BOUNDED_JOURNAL_SUMMARY } from './kernel-flags.js';
 import { z } from 'zod';
 import { CorrexError } from '../base/correx-error.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
@@ -26,7 +28,12 @@ import {
 } from '../tools/tool-contract.js';
 import { safeParseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
-import { createKernelConfig, DEFAULT_KERNEL_LIMITS, type KernelConfig } from './kernel-config.js';
+import {
+  createKernelConfig,
+  DEFAULT_KERNEL_LIMITS,
+  type KernelConfig,
+  type KernelLimits,
+} from './kernel-config.js';
 import { recordedBehaviour, UnknownBehaviourError, type KernelBehaviour } from './behaviour.js';
 
 const positive = z.number().int().min(1);
@@ -67,6 +74,8 @@ export const SessionConfigurationSchema = z.strictObject({
     inferenceTimeoutMs: positive,
     compactJournalAfter: positive,
     compactJournalKeep: positive,
+    /** Recorded only by sessions with `bounded-journal-summary`, the only ones it bounds. */
+    compactJournalMaxTokens: positive.optional(),
   }),
   /** The confinement the session's processes run under (absent: not stated, no tier raise). */
   sandbox: z.enum(['bubblewrap', 'none']).optional(),
@@ -84,6 +93,14 @@ export const SessionConfigurationSchema = z.strictObject({
   hooks: HookSetSchema.optional(),
   /** The repository survey made at the start (absent when none was made). */
   knowledge: RepositoryKnowledgeSchema.optional(),
+  /** What the session may spend (absent: no budget). */
+  budgets: z
+    .strictObject({
+      maxTokens: z.number().positive().optional(),
+      maxCostUsd: z.number().positive().optional(),
+      maxDurationMs: z.number().positive().optional(),
+    })
+    .optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -150,6 +167,25 @@ export function toolFromRecord(record: RecordedTool): ToolDefinition {
   });
 }
 
+function definedBudgets(budgets: NonNullable<SessionConfiguration['budgets']>): SessionBudgets {
+  return Object.fromEntries(
+    Object.entries(budgets).filter(([, value]) => value !== undefined),
+  ) as SessionBudgets;
+}
+
+function withoutUndefined(limits: SessionConfiguration['limits']): Partial<KernelLimits> {
+  const { compactJournalMaxTokens, ...rest } = limits;
+  return compactJournalMaxTokens === undefined ? rest : { ...rest, compactJournalMaxTokens };
+}
+
+/** The limits a session records: those its behaviour reads, so older configurations keep their digests. */
+function recordedLimits(config: KernelConfig): SessionConfiguration['limits'] {
+  const { compactJournalMaxTokens, ...limits } = { ...DEFAULT_KERNEL_LIMITS, ...config.limits };
+  return config.behaviour.flags.has(BOUNDED_JOURNAL_SUMMARY.name)
+    ? { ...limits, compactJournalMaxTokens }
+    : limits;
+}
+
 /** The data a kernel config was built from. Fails for a tool that is neither built in nor recorded. */
 export function describeKernelConfig(config: KernelConfig): SessionConfiguration {
   const tools = [...config.tools.values()].map(describeTool);
@@ -168,7 +204,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     models: asJson(config.router.profiles),
     homeDirectory: config.homeDirectory,
     idempotentTools: [...config.idempotentTools].sort(),
-    limits: { ...DEFAULT_KERNEL_LIMITS, ...config.limits },
+    limits: recordedLimits(config),
     ...(config.policy.sandbox === undefined ? {} : { sandbox: config.policy.sandbox }),
     validators: 'default',
     tokenizer: 'estimating',
@@ -190,6 +226,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     ...(config.instructions === undefined ? {} : { instructions: asJson(config.instructions) }),
     ...(config.hooks === undefined ? {} : { hooks: asJson(config.hooks) }),
     ...(config.knowledge === undefined ? {} : { knowledge: asJson(config.knowledge) }),
+    ...(config.budgets === undefined ? {} : { budgets: config.budgets }),
   });
 }
 
@@ -202,6 +239,9 @@ export function sessionConfiguredPayload(
     type: 'session_configured',
     configuration: asJson(configuration),
     digest: config.sha256(canonicalJson(configuration)),
+    ...(config.configurationFiles === undefined
+      ? {}
+      : { files: config.configurationFiles.map((file) => ({ ...file })) }),
   };
 }
 
@@ -268,7 +308,7 @@ export function kernelConfigFromConfiguration(
     validators: createDefaultValidatorRegistry(),
     homeDirectory: configuration.homeDirectory,
     idempotentTools: configuration.idempotentTools,
-    limits: configuration.limits,
+    limits: withoutUndefined(configuration.limits),
     sha256: options.sha256 ?? sha256Hex,
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
     behaviour,
@@ -277,5 +317,8 @@ export function kernelConfigFromConfiguration(
       : { instructions: configuration.instructions }),
     ...(configuration.hooks === undefined ? {} : { hooks: configuration.hooks }),
     ...(configuration.knowledge === undefined ? {} : { knowledge: configuration.knowledge }),
+    ...(configuration.budgets === undefined
+      ? {}
+      : { budgets: definedBudgets(configuration.budgets) }),
   });
 }

@@ -24,6 +24,8 @@ export type CallRecord = {
   readonly callId: string;
   readonly tool: string;
   readonly argsRaw: string;
+  /** Set when `argsRaw` is only the head of the model's unreadable text: its whole length. */
+  readonly argsLength?: number;
   /** The decoded arguments, or null when the text was not a JSON object. */
   readonly args: { readonly [key: string]: JsonValue } | null;
   readonly fingerprint: string;
@@ -40,6 +42,10 @@ export type CallRecord = {
   readonly referenceBlocked: boolean;
   /** The recorded verdicts of its `pre_tool_use` hooks (null: they have not run). */
   readonly hookResults: readonly PreToolUseHookResult[] | null;
+  /** When its approval wait ends by the policy's timeout (from `approval_requested`). */
+  readonly approvalDeadline?: string;
+  /** A runner recorded that its approval wait outlived the policy's timeout. */
+  readonly approvalTimedOut?: boolean;
 };
 
 /** The answer's artifact, once proposed: what validation checks and a person may approve. */
@@ -168,6 +174,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         callId: payload.callId,
         tool: payload.tool,
         argsRaw: payload.argsRaw,
+        ...(payload.argsLength === undefined ? {} : { argsLength: payload.argsLength }),
         args,
         fingerprint: callFingerprint(payload.tool, args, payload.argsRaw),
         status: 'proposed',
@@ -229,6 +236,12 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
       return mapCall(withEntry, payload.callId, ['proposed', 'interrupted'], (call) => ({
         ...call,
         status: 'awaiting_approval',
+        ...(payload.deadline === undefined ? {} : { approvalDeadline: payload.deadline }),
+      }));
+    case 'approval_timed_out':
+      return mapCall(withEntry, payload.callId, ['awaiting_approval'], (call) => ({
+        ...call,
+        approvalTimedOut: true,
       }));
     case 'approval_granted':
       if (isArtifactApproval(payload.callId))
@@ -352,11 +365,14 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'approval_bypassed':
     case 'egress_allowlist_changed':
     case 'steering_note_added':
+    case 'workspace_restored':
     case 'retry_delay_started':
     case 'retry_delay_elapsed':
     case 'redirect_requested':
     case 'stage_redirected':
     case 'redirect_rejected':
+    case 'budget_exhausted':
+    case 'budget_raised':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

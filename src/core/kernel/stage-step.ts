@@ -3,7 +3,9 @@ import { artifactApprovalKey, validateArtifact } from '../validation/validate-ar
 import { decideArtifactApproval } from './artifact-approval.js';
 import { artifactContentOf } from './artifact-content.js';
 import { nextForCall, rejected } from './call-step.js';
+import { budgetMessage, reachedBudget } from './budget.js';
 import { compactJournal } from './compact-journal.js';
+import { SESSION_BUDGETS } from './kernel-flags.js';
 import { evaluateChecks } from './dod-checks.js';
 import type { KernelConfig } from './kernel-config.js';
 import { KernelInvariantError } from './kernel-errors.js';
@@ -81,6 +83,8 @@ function nextTurn(context: StageContext): Step {
           until: delay.until,
         });
   }
+  const spent = budgetStep(config, state, run);
+  if (spent !== null) return spent;
   const compaction = compactJournal(config, run);
   if (compaction !== null) return emit(compaction);
   const requestId = `${run.stageId}.${run.attempt}.${run.turns + 1}`;
@@ -88,6 +92,24 @@ function nextTurn(context: StageContext): Step {
   if (!request.ok) return emit(stageFailed(run, request.category, request.message));
   context.built.set(requestId, request.request);
   return emit(request.requested);
+}
+
+/**
+ * Before a model call (flag `session-budgets`): a budget the session has reached is recorded
+ * once; then the session waits for a person to raise it (prompt mode) or fails (other modes).
+ */
+function budgetStep(config: KernelConfig, state: KernelState, run: StageRunState): Step | null {
+  if (!config.behaviour.flags.has(SESSION_BUDGETS.name)) return null;
+  const reached = reachedBudget(config, state.budget, state.lastTimestamp);
+  if (reached === null) return null;
+  if (state.budget.stop === null) return emit({ type: 'budget_exhausted', ...reached });
+  if (state.mode === 'prompt') return IDLE;
+  return emit({
+    type: 'workflow_failed',
+    category: 'budget',
+    message: budgetMessage(reached),
+    stageId: run.stageId,
+  });
 }
 
 /** The model call a requested turn waits on: the request as recorded, rebuilt after a restart. */
@@ -148,6 +170,8 @@ function answer(context: StageContext, turn: Extract<TurnRecord, { status: 'answ
       stageId: stage.id,
       tool: call.name,
       argsRaw: call.argsRaw,
+      // Present only on answers recorded with a kept head, so older sessions derive the same bytes.
+      ...(call.argsLength === undefined ? {} : { argsLength: call.argsLength }),
     })),
     ...result.toolCalls.flatMap((call, index) =>
       index < config.limits.maxCallsPerTurn

@@ -105,6 +105,10 @@ export function mergePolicy(user: WorkspacePolicy, workspace: PolicyOverlay): Me
       ...(user.sandboxReadablePaths === undefined
         ? {}
         : { sandboxReadablePaths: [...user.sandboxReadablePaths] }),
+      ...(user.approvalTimeoutMs === undefined
+        ? {}
+        : { approvalTimeoutMs: user.approvalTimeoutMs }),
+      ...(user.writeBudgetBytes === undefined ? {} : { writeBudgetBytes: user.writeBudgetBytes }),
     },
     refused,
   };

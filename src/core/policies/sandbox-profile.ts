@@ -20,11 +20,22 @@ export const SandboxProfileSchema = z.strictObject({
   writable: z.array(z.string()),
   /** Inside a writable path but bound read-only (.git/hooks, .git/config, correx's own files). */
   readOnly: z.array(z.string()),
-  /** Replaced by an empty private directory (the home, correx's home, /tmp). */
+  /** Replaced by an empty private directory (the home, correx's home, /tmp), or by an empty file (never-readable workspace files). */
   hidden: z.array(z.string()),
   /** Paths under a hidden one made readable again (policy grants, the trusted PATH). */
   granted: z.array(z.string()),
   allowedHosts: z.array(z.string()),
+  /**
+   * The most processes (tasks, threads included) the call could run at once, and how that was
+   * enforced: a cgroup's `pids.max` (v2, or the v1 pids controller), or RLIMIT_NPROC set inside
+   * the sandbox's own user namespace. Absent on receipts recorded before the limit existed.
+   */
+  pidsLimit: z
+    .strictObject({
+      max: z.number().int().min(1),
+      mechanism: z.enum(['cgroup-v2', 'cgroup-v1', 'rlimit-nproc']),
+    })
+    .optional(),
   /** Why there is no sandbox, when `kind` is `none`. */
   reason: z.string().nullable(),
 });

@@ -67,6 +67,34 @@ export const DEFAULT_ALLOWED_EXECUTABLES = [
   'realpath',
   'jq',
   'awk',
+  // Local, network-free tools real agents reach for (issue #17); tools that write are judged by their outputs.
+  'python',
+  'pytest',
+  'tree',
+  'du',
+  'df',
+  'date',
+  'seq',
+  'sleep',
+  'read',
+  'exit',
+  'nl',
+  'paste',
+  'comm',
+  'column',
+  'tac',
+  'rev',
+  'fold',
+  'od',
+  'xxd',
+  'base64',
+  'sha256sum',
+  'md5sum',
+  'cmp',
+  'ffprobe',
+  'ffmpeg',
+  'identify',
+  'convert',
 ] as const;
 
 /**
@@ -98,6 +126,36 @@ export const DEFAULT_NEVER_WRITABLE = [
   '~/.ssh/**',
   '~/.npmrc',
   '/etc/**',
+] as const;
+
+/**
+ * Paths whose contents no tool may read and no event may hold: secrets by their usual names.
+ * Read tools are refused them (flag `never-readable`), grep skips them, and inside the sandbox
+ * the workspace's matching files are bound empty. Same pattern syntax as DEFAULT_NEVER_WRITABLE.
+ */
+export const DEFAULT_NEVER_READABLE = [
+  '**/.env',
+  '**/.env.local',
+  '**/.env.*.local',
+  '**/.env.production',
+  '**/.env.development',
+  '**/.env.staging',
+  '**/*.pem',
+  '**/*.key',
+  '**/*.p12',
+  '**/*.pfx',
+  '**/id_rsa',
+  '**/id_dsa',
+  '**/id_ecdsa',
+  '**/id_ed25519',
+  '**/.npmrc',
+  '**/.netrc',
+  '~/.ssh/**',
+  '~/.aws/**',
+  '~/.gnupg/**',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.docker/config.json',
 ] as const;
 
 /** The tier every `exec` is raised to when no sandbox confines it (see docs/sandbox.md). */
@@ -133,6 +191,26 @@ export const WorkspacePolicySchema = z.strictObject({
    * home; nothing under the home is readable otherwise.
    */
   sandboxReadablePaths: z.array(GlobSchema).optional(),
+  /**
+   * How long a call may wait for a person's approval; past it the call is denied by timeout
+   * (recorded), never approved. Absent: it waits until someone decides.
+   */
+  approvalTimeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600 * 1000)
+    .optional(),
+  /**
+   * The most bytes of content the model's file writes may carry in one session (UTF-8, counted
+   * over successful writes); a write past it is blocked. Absent: no budget.
+   */
+  writeBudgetBytes: z.number().int().min(1).optional(),
+  /**
+   * Paths never readable (see DEFAULT_NEVER_READABLE, used when absent). Optional with no
+   * default so that policies recorded before it existed keep their recorded bytes.
+   */
+  neverReadable: z.array(GlobSchema).optional(),
 });
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof WorkspacePolicySchema>;

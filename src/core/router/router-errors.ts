@@ -14,6 +14,19 @@ export class RouterUnknownSessionError extends CorrexError {
   }
 }
 
+/** A steering note was sent to a session that has ended: no model call would ever read it. */
+export class RouterSessionFinishedError extends CorrexError {
+  constructor(
+    readonly sessionId: string,
+    status: string,
+  ) {
+    super(
+      'router_session_finished',
+      `session ${sessionId} is ${status}; a steering note could never reach its model`,
+    );
+  }
+}
+
 /** No model profile can serve the router, or the profile's provider is not wired. */
 export class RouterWiringError extends CorrexError {
   constructor(message: string) {

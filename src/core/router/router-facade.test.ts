@@ -7,7 +7,12 @@ import { InferenceError } from '../inference/inference-failure.js';
 import type { InferenceProvider } from '../inference/inference-provider.js';
 import type { InferenceRequest } from '../inference/inference-request.js';
 import { createInferenceRouter } from '../inference/inference-router.js';
-import { RouterInputError, RouterUnknownSessionError, RouterWiringError } from './router-errors.js';
+import {
+  RouterInputError,
+  RouterSessionFinishedError,
+  RouterUnknownSessionError,
+  RouterWiringError,
+} from './router-errors.js';
 import { createRouterFacade, type RouterFacadeOptions } from './router-facade.js';
 
 const clock = createFixedClock('2026-11-30T12:00:00.000Z');
@@ -246,6 +251,21 @@ describe('createRouterFacade', () => {
     });
     expect(await store.lastSequence('s1')).toBe(6);
     expect(facade.historyOf('s1')).toEqual([]);
+  });
+
+  it('refuses a steering note to a finished session before asking the model, recording nothing', async () => {
+    const { provider, calls } = fakeProvider();
+    const { store, facade } = await setup(provider);
+    await appendAll(store, 's1', [{ type: 'workflow_completed', finalStageId: 'verify' }]);
+    const refusal = facade.onUserInput('s1', 'Use pnpm.', 'steering');
+    await expect(refusal).rejects.toBeInstanceOf(RouterSessionFinishedError);
+    await expect(refusal).rejects.toThrow(
+      'session s1 is completed; a steering note could never reach its model',
+    );
+    expect(calls).toHaveLength(0);
+    expect(await store.lastSequence('s1')).toBe(7);
+    // A question about it is still answered.
+    expect((await facade.onUserInput('s1', 'How did it end?')).steeringNote).toBeNull();
   });
 
   it('a steering note goes after events the running session appended meanwhile, once', async () => {

@@ -7,7 +7,12 @@ import type { InferenceProvider } from '../inference/inference-provider.js';
 import type { InferenceRouter } from '../inference/inference-router.js';
 import { appendSteeringNote } from './append-steering-note.js';
 import { buildRouterContext, DEFAULT_KEEP_LAST, renderRouterContext } from './router-context.js';
-import { RouterInputError, RouterUnknownSessionError, RouterWiringError } from './router-errors.js';
+import {
+  RouterInputError,
+  RouterSessionFinishedError,
+  RouterUnknownSessionError,
+  RouterWiringError,
+} from './router-errors.js';
 import { loadRouterState } from './router-projection.js';
 import type { RouterState, RouterTurn } from './router-state.js';
 import { steeringDeliveriesOf, type SteeringDelivery } from './steering-delivery.js';
@@ -34,6 +39,13 @@ export const DEFAULT_ROUTER_CONFIG: RouterConfig = {
   maxAnswerTokens: 1024,
   timeoutMs: 60_000,
 };
+
+/** Statuses a session never leaves: a steering note sent then is refused. */
+const FINISHED: ReadonlySet<RouterState['workflowStatus']> = new Set([
+  'completed',
+  'failed',
+  'cancelled',
+]);
 
 /** The longest input a steering note may carry (the `steering_note_added` schema's limit). */
 export const MAX_STEERING_NOTE_CHARACTERS = 20_000;
@@ -117,6 +129,8 @@ export function createRouterFacade(options: RouterFacadeOptions): RouterFacade {
       }
       const { state, sequence } = await loadRouterState(options.store, sessionId);
       if (mode === 'steering' && sequence === 0) throw new RouterUnknownSessionError(sessionId);
+      if (mode === 'steering' && FINISHED.has(state.workflowStatus))
+        throw new RouterSessionFinishedError(sessionId, state.workflowStatus);
 
       const route = options.router.route({
         stageId: 'router',

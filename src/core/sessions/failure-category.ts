@@ -17,6 +17,8 @@ export const FAILURE_CATEGORIES = [
    * for the same path in one attempt): a file-writing stage or the recovery stage can create it.
    */
   'workspace_precondition',
+  /** The session reached a budget (tokens, cost, duration) and nobody raised it. */
+  'budget',
 ] as const;
 
 export const FailureCategorySchema = z.enum(FAILURE_CATEGORIES);

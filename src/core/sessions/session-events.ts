@@ -49,6 +49,16 @@ export const sessionConfigured = defineEvent({
     configuration: z.record(z.string(), z.json()),
     /** SHA-256 of the configuration's canonical JSON. */
     digest: z.string().regex(/^[0-9a-f]{64}$/),
+    /**
+     * The configuration files the session was built from (the user's and the workspace's
+     * harness.yaml, a workflow file), in the order read, with the SHA-256 of the bytes read.
+     * Outside `configuration`, so it never changes the digest; absent where none was read.
+     */
+    files: z
+      .array(
+        z.strictObject({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+      )
+      .optional(),
   },
 });
 

@@ -47,7 +47,10 @@ function prepare(
     };
   }
   const args = parsed.data as Record<string, unknown>;
-  const values = extractParamValues(call.tool, args, view.roots, policy.policy);
+  const values = extractParamValues(call.tool, args, view.roots, policy.policy, {
+    flags: policy.flags,
+    ...(policy.sandbox === undefined ? {} : { sandbox: policy.sandbox }),
+  });
   return {
     ok: true,
     context: {

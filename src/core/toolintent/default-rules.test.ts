@@ -28,7 +28,7 @@ describe('createAssessmentPolicy with a sandbox kind', () => {
     expect(policy.sandbox).toBe('none');
     const assessment = assessExec(policy);
     expect(assessment).toMatchObject({ verdict: 'ALLOW', tier: 'T3', risk: 'high' });
-    expect(assessment.findings).toEqual([
+    expect(assessment.findings.filter((f) => f.code !== 'programs')).toEqual([
       expect.objectContaining({
         ruleId: 'unsandboxed-exec',
         severity: 'info',
@@ -55,7 +55,11 @@ describe('createAssessmentPolicy with a sandbox kind', () => {
         options,
       );
       expect(policy.rules).not.toContain(unsandboxedExecRule);
-      expect(assessExec(policy)).toMatchObject({ tier: 'T2', findings: [] });
+      // The only finding is the audit record of the programs run.
+      expect(assessExec(policy)).toMatchObject({ tier: 'T2' });
+      expect(assessExec(policy).findings.map((f) => `${f.severity}:${f.code}`)).toEqual([
+        'info:programs',
+      ]);
     }
     expect(createAssessmentPolicy(parseWorkspacePolicy({}))).not.toHaveProperty('sandbox');
   });

@@ -6,18 +6,24 @@ import { hasCapability } from '../tools/tool-contract.js';
 import type { SandboxKind } from '../policies/sandbox-profile.js';
 import { finding } from './finding.js';
 import { execInterpreterRule, networkHostRule } from './rules/command-rules.js';
+import { neverReadableRule } from './rules/never-readable-rule.js';
 import { pathContainmentRule, referenceExistsRule } from './rules/path-rules.js';
 import {
   manifestContainmentRule,
   readBeforeWriteRule,
   staleWriteRule,
+  writeBudgetRule,
   writeScopeRule,
 } from './rules/write-rules.js';
+import { targetKindRule } from './rules/target-kind-rule.js';
 import type { ToolCallRule } from './tool-call-rule.js';
 import { flagSet, type BehaviourFlags } from '../base/behaviour-flag.js';
 import { toolIntentFlags } from './toolintent-flags.js';
 
-/** The eight built-in plane-2 rules, in the order their findings are reported. */
+/**
+ * The built-in plane-2 rules, in the order their findings are reported: the spec's eight, then
+ * target-kind and never-readable (each applies only to sessions recorded with its flags).
+ */
 export const defaultToolCallRules: readonly ToolCallRule[] = [
   pathContainmentRule,
   referenceExistsRule,
@@ -25,8 +31,11 @@ export const defaultToolCallRules: readonly ToolCallRule[] = [
   staleWriteRule,
   manifestContainmentRule,
   writeScopeRule,
+  writeBudgetRule,
   networkHostRule,
   execInterpreterRule,
+  targetKindRule,
+  neverReadableRule,
 ];
 
 const UNSANDBOXED = 'unsandboxed-exec';

@@ -1,7 +1,12 @@
+import type { BehaviourFlags } from '../base/behaviour-flag.js';
+import type { SandboxKind } from '../policies/sandbox-profile.js';
 import type { WorkspacePolicy } from '../policies/workspace-policy.js';
+import type { HeredocInput } from './exec-judgement.js';
 import { judgeProgram, type ExecJudgement } from './exec-program-checks.js';
+import { execStopClass } from './exec-stop-classes.js';
 import { parseShellCommandLine, type ShellCommand, type ShellWord } from './shell-syntax.js';
 import { finding } from './finding.js';
+import { EXEC_SIBLING_CLASSIFICATION, SANDBOX_CONTAINMENT } from './toolintent-flags.js';
 import type { Finding } from './toolintent-events.js';
 
 export const EXEC_RULE_ID = 'exec-interpreter';
@@ -13,6 +18,8 @@ export type ExecAnalysis = {
   readonly writePaths: readonly string[];
   /** Raw path words it reads from explicitly (input redirections, upload files, copy sources). */
   readonly readPaths: readonly string[];
+  /** Write paths it edits in place (sed -i), held to read-before-write (flag exec-sibling-classification). */
+  readonly editPaths: readonly string[];
   /** URLs network programs would contact. */
   readonly urls: readonly string[];
 };
@@ -62,16 +69,26 @@ export function isDangerousVariable(name: string): boolean {
 
 const DEVICE_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin']);
 
+/** What the analysis branches on besides the policy: the session's flags and its sandbox. */
+export type ExecAnalysisOptions = {
+  readonly flags?: BehaviourFlags;
+  /** The confinement the command runs under; undefined counts as no sandbox. */
+  readonly sandbox?: SandboxKind;
+};
+
 /**
  * Analyzes the `command` (a shell line) or `argv` of an exec call. Fails closed: an over-long
  * line, too many commands, or syntax the parser does not fully understand is a BLOCK finding,
- * never a weaker fallback check.
+ * never a weaker fallback check. With flag `sandbox-containment` every stop is classed by
+ * exec-stop-classes.ts instead: final stops block, confined ones are recorded at T2 under a
+ * sandbox (asked without one), liftable ones are asked.
  */
 export function analyzeExecCall(
   args: { readonly command?: unknown; readonly argv?: unknown },
   policy: WorkspacePolicy,
+  options: ExecAnalysisOptions = {},
 ): ExecAnalysis {
-  const state = createState(policy);
+  const state = createState(policy, options);
   if (typeof args.command === 'string') {
     judgeShellLine(args.command, state, 0);
   } else if (Array.isArray(args.argv) && args.argv.every((item) => typeof item === 'string')) {
@@ -91,33 +108,75 @@ export function analyzeExecCall(
   } else {
     state.block('no_command', 'an exec call needs `command` (a string) or `argv` (strings)');
   }
+  if (state.containment && state.programs.length > 0) {
+    // The audit record: what the command runs, whatever the verdict (paths and hosts are targets).
+    state.findings.push(
+      finding(
+        EXEC_RULE_ID,
+        'info',
+        'programs',
+        `runs ${[...new Set(state.programs)].join(', ')}${state.sandboxed ? ' inside the sandbox' : ''}`,
+      ),
+    );
+  }
   return {
     findings: state.findings,
     writePaths: state.writePaths,
     readPaths: state.readPaths,
+    editPaths: state.editPaths,
     urls: state.urls,
   };
 }
 
 type State = ExecJudgement & {
   readonly policy: WorkspacePolicy;
+  readonly sandboxed: boolean;
   readonly findings: Finding[];
   readonly writePaths: string[];
   readonly readPaths: string[];
+  readonly editPaths: string[];
   readonly urls: string[];
+  readonly programs: string[];
+  stdin: HeredocInput | null;
+  /** The directory a top-level `cd` moved to, relative to the call's cwd (containment only). */
+  cwd: string | null;
   commandCount: number;
 };
 
-function createState(policy: WorkspacePolicy): State {
+function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): State {
+  const flags = options.flags ?? new Set<string>();
+  const relative = (text: string) =>
+    state.cwd === null || text.startsWith('/') || text.startsWith('~')
+      ? text
+      : `${state.cwd}/${text}`;
   const state: State = {
     policy,
+    containment: flags.has(SANDBOX_CONTAINMENT.name),
+    siblings: flags.has(EXEC_SIBLING_CLASSIFICATION.name),
+    sandboxed: options.sandbox === 'bubblewrap',
     findings: [],
     writePaths: [],
     readPaths: [],
+    editPaths: [],
     urls: [],
+    programs: [],
+    stdin: null,
+    cwd: null,
     commandCount: 0,
-    block: (code, message) =>
-      state.findings.push(finding(EXEC_RULE_ID, 'block', code, message, 'T3')),
+    block: (code, message) => {
+      if (!state.containment) {
+        state.findings.push(finding(EXEC_RULE_ID, 'block', code, message, 'T3'));
+        return;
+      }
+      const stop = execStopClass(code);
+      if (stop === 'final')
+        state.findings.push(finding(EXEC_RULE_ID, 'block', code, message, 'T3'));
+      else if (stop === 'confined' && state.sandboxed)
+        state.findings.push(
+          finding(EXEC_RULE_ID, 'info', code, `${message} (confined by the sandbox)`, 'T2'),
+        );
+      else state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3'));
+    },
     ask: (code, message) => state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3')),
     write: (word, what) => {
       if (word.dynamic || word.glob) {
@@ -126,15 +185,21 @@ function createState(policy: WorkspacePolicy): State {
           `${what} ${JSON.stringify(word.text)} is computed by the shell; name the file literally`,
         );
       } else if (!DEVICE_FILES.has(word.text)) {
-        state.writePaths.push(word.text);
+        state.writePaths.push(relative(word.text));
       }
+    },
+    edit: (word, what) => {
+      state.write(word, what);
+      if (!word.dynamic && !word.glob && !DEVICE_FILES.has(word.text))
+        state.editPaths.push(relative(word.text));
     },
     read: (word) => {
       if (!word.dynamic && !word.glob && !DEVICE_FILES.has(word.text))
-        state.readPaths.push(word.text);
+        state.readPaths.push(relative(word.text));
     },
     url: (text) => state.urls.push(text),
     nested: (words, depth) => judgeWords(words, state, depth),
+    program: (name) => state.programs.push(name),
     nestedLine: (line, depth) => judgeShellLine(line, state, depth),
   };
   return state;
@@ -148,7 +213,7 @@ function judgeShellLine(line: string, state: State, depth: number): void {
     );
     return;
   }
-  const parsed = parseShellCommandLine(line);
+  const parsed = parseShellCommandLine(line, { compound: state.containment });
   if (!parsed.ok) {
     state.block(
       'unparseable_command',
@@ -156,7 +221,59 @@ function judgeShellLine(line: string, state: State, depth: number): void {
     );
     return;
   }
-  for (const command of parsed.commands) judgeShellCommand(command, state, depth + command.depth);
+  let previous: ShellCommand | null = null;
+  for (const command of parsed.commands) {
+    if (state.containment && depth === 0 && isDirectoryChange(command, previous)) {
+      changeDirectory(command, state);
+    } else {
+      judgeShellCommand(command, state, depth + command.depth);
+    }
+    previous = command;
+  }
+}
+
+/**
+ * A top-level `cd DIR` followed by `&&`, `;` or a newline (not in a pipeline or subshell, where
+ * it would not move the commands after it) is a working directory for the rest of the line.
+ */
+function isDirectoryChange(command: ShellCommand, previous: ShellCommand | null): boolean {
+  return (
+    command.depth === 0 &&
+    command.words[0]?.text === 'cd' &&
+    command.words[0].dynamic === false &&
+    command.separator !== '|' &&
+    command.separator !== '|&' &&
+    command.separator !== '&' &&
+    previous?.separator !== '|' &&
+    previous?.separator !== '|&'
+  );
+}
+
+function changeDirectory(command: ShellCommand, state: State): void {
+  const target = command.words.slice(1);
+  const dir = target[0];
+  if (
+    target.length !== 1 ||
+    dir === undefined ||
+    dir.dynamic ||
+    dir.glob ||
+    dir.text === '-' ||
+    dir.text.startsWith('-') ||
+    command.redirects.length > 0 ||
+    command.assignments.length > 0
+  ) {
+    state.block(
+      'change_directory',
+      'only `cd DIR` with one literal directory is judged; use the exec `cwd` argument',
+    );
+    return;
+  }
+  // The base of every later path (so a write after `cd ..` is a write outside); not itself a read,
+  // since `mkdir -p build && cd build` names a directory that does not exist yet.
+  state.cwd =
+    state.cwd === null || dir.text.startsWith('/') || dir.text.startsWith('~')
+      ? dir.text
+      : `${state.cwd}/${dir.text}`;
 }
 
 function judgeShellCommand(command: ShellCommand, state: State, depth: number): void {
@@ -165,15 +282,30 @@ function judgeShellCommand(command: ShellCommand, state: State, depth: number): 
       state.block('dangerous_variable', `setting ${assignment.name} changes which code runs`);
     }
   }
+  let stdin: HeredocInput | null = null;
   for (const redirect of command.redirects) {
+    if (redirect.heredoc !== undefined) {
+      const literal = redirect.heredoc.quoted || !/[$`]/.test(redirect.heredoc.body);
+      if (!literal)
+        state.block(
+          'heredoc_expansion',
+          "the here-document has an unquoted delimiter and expansions the shell would run; quote the delimiter (<<'EOF')",
+        );
+      stdin = { body: redirect.heredoc.body, literal };
+      continue;
+    }
     if (redirect.target === null) continue;
     if (redirect.operator === '<' || redirect.operator === '<<<') {
       if (redirect.operator === '<') state.read(redirect.target);
+      if (redirect.operator === '<<<') stdin = null;
       continue;
     }
     state.write(redirect.target, `the redirection target`);
   }
+  const outer = state.stdin;
+  state.stdin = stdin;
   judgeWords(command.words, state, depth);
+  state.stdin = outer;
 }
 
 function judgeWords(words: readonly ShellWord[], state: State, depth: number): void {

@@ -103,7 +103,10 @@ export function judgeSed(args: readonly ShellWord[], j: ExecJudgement): void {
     for (const issue of findSedScriptIssues(script.text))
       j.block(issue.code, `sed: ${issue.detail}`);
   }
-  if (inPlace) for (const file of files) j.write(file, 'sed -i target');
+  if (inPlace)
+    for (const file of files)
+      if (j.siblings) j.edit(file, 'sed -i target');
+      else j.write(file, 'sed -i target');
 }
 
 export function judgeAwk(name: string, args: readonly ShellWord[], j: ExecJudgement): void {

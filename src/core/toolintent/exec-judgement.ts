@@ -1,15 +1,28 @@
 import type { WorkspacePolicy } from '../policies/workspace-policy.js';
 import type { ShellWord } from './shell-syntax.js';
 
+/** Standard input fed by a here-document: `literal` when the shell expands nothing in it. */
+export type HeredocInput = { readonly body: string; readonly literal: boolean };
+
 /** The callbacks program checks report through (implemented by exec-command-analysis). */
 export type ExecJudgement = {
   readonly policy: WorkspacePolicy;
+  /** Flag `sandbox-containment`: classify and record (see exec-stop-classes.ts). */
+  readonly containment: boolean;
+  /** Flag `exec-sibling-classification`: judge the siblings of refused forms alike. */
+  readonly siblings: boolean;
+  /** The here-document the current command reads as standard input, if any. */
+  readonly stdin: HeredocInput | null;
+  /** A file the command edits in place (sed -i): a write held to read-before-write. */
+  edit(word: ShellWord, what: string): void;
   block(code: string, message: string): void;
   ask(code: string, message: string): void;
   write(word: ShellWord, what: string): void;
   read(word: ShellWord): void;
   url(text: string): void;
   nested(words: readonly ShellWord[], depth: number): void;
+  /** Records a program the command runs (the audit record). */
+  program(name: string): void;
   nestedLine(line: string, depth: number): void;
 };
 
@@ -24,11 +37,16 @@ export function operands(words: readonly ShellWord[]): ShellWord[] {
   return out;
 }
 
-/** True when an interpreter would read its program from stdin: no script operand, or `-`. */
-export function readsProgramFromInput(args: readonly ShellWord[]): boolean {
+const STDIN_FILES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/**
+ * True when an interpreter would read its program from stdin: no script operand, or `-` (and,
+ * with `siblings`, a script named `/dev/stdin` or `/dev/fd/0`, which is the same thing).
+ */
+export function readsProgramFromInput(args: readonly ShellWord[], siblings = false): boolean {
   if (args.some((word) => /^(-v|-V|--version|-h|--help)$/.test(word.text))) return false;
   const script = operands(args)[0];
-  return script === undefined || script.text === '-';
+  return script === undefined || script.text === '-' || (siblings && STDIN_FILES.has(script.text));
 }
 
 /** Judges one simple command (program + arguments), recursing into what it really runs. */

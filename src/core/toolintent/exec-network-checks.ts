@@ -57,7 +57,24 @@ export function judgeGit(args: readonly ShellWord[], j: ExecJudgement): void {
     sub === 'remote'
   ) {
     j.ask('git_network', `git ${sub} talks to a remote`);
+  } else if (j.containment && isDestructiveGit(sub, rest)) {
+    j.ask(
+      'destructive_in_workspace',
+      `git ${sub} discards work in the workspace that no undo of git restores`,
+    );
   }
+}
+
+/** git commands that throw away uncommitted work: reset --hard, clean -f, checkout/restore of paths. */
+function isDestructiveGit(sub: string | undefined, rest: readonly ShellWord[]): boolean {
+  const texts = rest.map((word) => word.text);
+  if (sub === 'reset') return texts.includes('--hard') || texts.includes('--merge');
+  if (sub === 'clean') return texts.some((text) => /^-[a-zA-Z]*f/.test(text) || text === '--force');
+  if (sub === 'checkout')
+    return texts.includes('--') || texts.includes('.') || texts.includes('-f');
+  if (sub === 'restore' || sub === 'stash')
+    return sub === 'restore' || texts[0] === 'drop' || texts[0] === 'clear';
+  return false;
 }
 
 export function judgePackageManager(
@@ -120,6 +137,9 @@ export function judgePackageManager(
       return;
     }
     j.ask('package_network', `${name} ${sub} downloads packages`);
+    // The registry is a host like any other: not on the egress allowlist, the install is final.
+    if (j.containment)
+      j.url(name === 'yarn' ? 'https://registry.yarnpkg.com/' : 'https://registry.npmjs.org/');
   }
 }
 

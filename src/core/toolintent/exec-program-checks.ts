@@ -119,7 +119,9 @@ const TRANSPARENT = new Set(['command', 'builtin', 'exec', 'nohup', 'time']);
 export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, depth: number): void {
   const program = words[0]!;
   const args = words.slice(1);
-  if (program.dynamic || program.glob) {
+  // A lone `[` (test) has no closing bracket, so the shell never expands it.
+  const literalTest = j.containment && !program.dynamic && program.text === '[';
+  if (program.dynamic || (program.glob && !literalTest)) {
     j.block(
       'dynamic_program',
       `the program name ${JSON.stringify(program.text)} is computed by the shell`,
@@ -134,6 +136,8 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
     );
     return;
   }
+  j.program(name);
+  if (j.containment && (name === 'source' || name === '.')) return judgeSource(name, args, j);
   if (FORBIDDEN.has(name)) {
     j.block(
       'forbidden_program',
@@ -217,12 +221,14 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
     } else if (
       RUNS_FILES_WITHOUT_SCRIPT[name]?.some((flag) => args.some((word) => word.text === flag))
         ? operands(args).some((word) => word.text === '-')
-        : readsProgramFromInput(args)
+        : readsProgramFromInput(args, j.siblings)
     ) {
-      j.block(
-        'inline_code',
-        `${name} without a script file reads its program from input, which cannot be judged`,
-      );
+      if (j.containment) judgeProgramFromInput(name, j);
+      else
+        j.block(
+          'inline_code',
+          `${name} without a script file reads its program from input, which cannot be judged`,
+        );
     }
     return;
   }
@@ -244,6 +250,19 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
         )
       ) {
         j.block('rg_preprocessor', 'rg --pre runs an arbitrary program on every file');
+      } else if (
+        j.siblings &&
+        args.some(
+          (word) =>
+            word.text === '--search-zip' ||
+            word.text.startsWith('--hostname-bin') ||
+            /^-[a-zA-Z]*z/.test(word.text),
+        )
+      ) {
+        j.block(
+          'rg_preprocessor',
+          'rg -z and --hostname-bin run other programs (decompressors, a hostname program)',
+        );
       }
       return;
     case 'sed':
@@ -265,6 +284,11 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
       return judgeHttpClient(name, args, j);
     case 'cp':
       return judgeCopy(args, j);
+    case 'ffmpeg':
+    case 'convert':
+    case 'magick':
+      if (j.containment) judgeMediaTool(name, args, j);
+      return;
     case 'dd':
       for (const word of args) {
         if (word.text.startsWith('of=')) j.write({ ...word, text: word.text.slice(3) }, 'dd of=');
@@ -272,6 +296,12 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
       }
       return;
     default:
+      if (
+        j.containment &&
+        name === 'rm' &&
+        args.some((word) => /^(-[a-zA-Z]*[rR]|--recursive$)/.test(word.text))
+      )
+        j.ask('destructive_in_workspace', 'rm -r deletes whole directories of the workspace');
       if (WRITERS.has(name)) {
         const targets = operands(args);
         const skip = name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0;
@@ -346,13 +376,21 @@ function judgeShell(
     return;
   }
   const files = operands(args);
+  if (j.containment && readsProgramFromInput(args, j.siblings) && j.stdin?.literal === true) {
+    // A literal here-document fed to a shell: its commands are judged one by one, as if written on the line.
+    j.nestedLine(j.stdin.body, depth + 1);
+    return;
+  }
   if (files.length === 0)
     j.block(
       'interactive_shell',
       `${name} without a script reads commands from input that cannot be judged`,
     );
-  else if (files[0]!.text === '-')
-    j.block('interactive_shell', `${name} - reads commands from input that cannot be judged`);
+  else if (files[0]!.text === '-' || readsProgramFromInput(args, j.siblings))
+    j.block(
+      'interactive_shell',
+      `${name} ${files[0]!.text} reads commands from input that cannot be judged`,
+    );
   else j.read(files[0]!);
 }
 
@@ -367,16 +405,67 @@ function judgePython(name: string, args: readonly ShellWord[], j: ExecJudgement)
       return;
     }
     if (/^-[a-zA-Z]*m/.test(word.text) && !word.text.startsWith('--')) {
-      j.ask(
-        'python_module',
-        `${name} -m runs an installed module (pip, http.server ...) whose effects cannot be judged`,
-      );
+      // Under sandbox-containment an installed module is classed like other confined code.
+      const message = `${name} -m runs an installed module (pip, http.server ...) whose effects cannot be judged`;
+      if (j.containment) j.block('python_module', message);
+      else j.ask('python_module', message);
       return;
     }
   }
-  if (readsProgramFromInput(args))
+  if (!readsProgramFromInput(args, j.siblings)) return;
+  if (j.containment) judgeProgramFromInput(name, j);
+  else
     j.block(
       'interactive_shell',
       `${name} without a script reads code from input that cannot be judged`,
     );
+}
+
+/**
+ * An interpreter reading its program from standard input: a literal here-document is code the
+ * model wrote, judged like `python3 -c` (confined by a sandbox); anything else (a pipe, a
+ * terminal, a here-document the shell expands) is an interpreter with no program: final.
+ */
+function judgeProgramFromInput(name: string, j: ExecJudgement): void {
+  if (j.stdin?.literal === true)
+    j.block('inline_code', `${name} runs the program of a here-document, code the model wrote`);
+  else
+    j.block(
+      'interactive_shell',
+      `${name} reads its program from input that cannot be judged (a pipe or a terminal)`,
+    );
+}
+
+/** `source FILE`: a relative file of the workspace is judged like `bash FILE`; anything else is final. */
+function judgeSource(name: string, args: readonly ShellWord[], j: ExecJudgement): void {
+  const file = args[0];
+  if (
+    file === undefined ||
+    file.dynamic ||
+    file.glob ||
+    file.text.startsWith('/') ||
+    file.text.startsWith('~') ||
+    file.text.split('/').includes('..')
+  ) {
+    j.block(
+      'source_outside_workspace',
+      `${name} runs shell code from a file that must be named literally inside the workspace`,
+    );
+    return;
+  }
+  j.read(file);
+}
+
+/** ffmpeg and ImageMagick write their last operand; the files after -i (ffmpeg) or before it are read. */
+function judgeMediaTool(name: string, args: readonly ShellWord[], j: ExecJudgement): void {
+  const output = args.at(-1);
+  if (output === undefined || output.text.startsWith('-')) return;
+  if (name === 'ffmpeg') {
+    args.forEach((word, index) => {
+      if (word.text === '-i' && args[index + 1] !== undefined) j.read(args[index + 1]!);
+    });
+  } else {
+    for (const word of operands(args.slice(0, -1))) j.read(word);
+  }
+  j.write(output, `${name} output`);
 }

@@ -6,7 +6,11 @@ import {
   type ToolDefinition,
 } from '../tools/tool-contract.js';
 import { resolveToolPath, type ResolvedToolPath, type ToolPathRoots } from '../tools/tool-path.js';
-import { analyzeExecCall, type ExecAnalysis } from './exec-command-analysis.js';
+import {
+  analyzeExecCall,
+  type ExecAnalysis,
+  type ExecAnalysisOptions,
+} from './exec-command-analysis.js';
 
 /** A path the call names, resolved by ToolPath.resolve. */
 export type ExtractedPath = {
@@ -17,6 +21,8 @@ export type ExtractedPath = {
   readonly path: ResolvedToolPath;
   /** True for write targets: PATH arguments of mutating tools, and paths an exec command writes. */
   readonly write: boolean;
+  /** An exec command edits this file in place (sed -i), so read-before-write holds for it. */
+  readonly editsInPlace?: true;
 };
 
 export type ExtractedValues = {
@@ -48,6 +54,7 @@ export function extractParamValues(
   args: Readonly<Record<string, unknown>>,
   roots: ToolPathRoots,
   policy: WorkspacePolicy,
+  execOptions: ExecAnalysisOptions = {},
 ): ExtractedValues {
   const candidatePaths: ExtractedPath[] = [];
   const urls: { param: string; raw: string }[] = [];
@@ -62,9 +69,18 @@ export function extractParamValues(
     origin: ExtractedPath['origin'],
     write: boolean,
     base?: string,
+    editsInPlace = false,
   ) => {
     const result = resolveToolPath(raw, roots, base);
-    if (result.ok) candidatePaths.push({ role, param, origin, path: result.path, write });
+    if (result.ok)
+      candidatePaths.push({
+        role,
+        param,
+        origin,
+        path: result.path,
+        write,
+        ...(editsInPlace ? { editsInPlace: true as const } : {}),
+      });
     else rejectedPaths.push({ param, raw: String(raw), message: result.rejection.message });
   };
 
@@ -88,7 +104,7 @@ export function extractParamValues(
     } else if (role === 'URL') {
       for (const text of stringsOf(value)) urls.push({ param, raw: text });
     } else if (role === 'COMMAND' && exec === null) {
-      exec = analyzeExecCall(args, policy);
+      exec = analyzeExecCall(args, policy, execOptions);
     }
   }
   if (exec !== null) {
@@ -96,7 +112,9 @@ export function extractParamValues(
     const cwdRaw = cwdParam === undefined ? undefined : args[cwdParam];
     const cwd = typeof cwdRaw === 'string' ? resolveToolPath(cwdRaw, roots) : undefined;
     const base = cwd?.ok === true ? cwd.path.absolute : roots.workspaceRoot;
-    for (const raw of exec.writePaths) addPath('PATH', 'command', raw, 'command', true, base);
+    const edits = new Set(exec.editPaths);
+    for (const raw of exec.writePaths)
+      addPath('PATH', 'command', raw, 'command', true, base, edits.has(raw));
     for (const raw of exec.readPaths)
       addPath('SOURCE_PATH', 'command', raw, 'command', false, base);
     for (const raw of exec.urls) urls.push({ param: 'command', raw });

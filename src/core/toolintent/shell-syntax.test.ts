@@ -128,3 +128,66 @@ describe('robustness (property)', () => {
     );
   });
 });
+
+describe('parseShellCommandLine with compound (flag sandbox-containment)', () => {
+  const compound = (line: string) => {
+    const result = parseShellCommandLine(line, { compound: true });
+    if (!result.ok) throw new Error(result.error);
+    return result.commands;
+  };
+  const texts = (line: string) =>
+    compound(line).map((command) => command.words.map((word) => word.text).join(' '));
+
+  it('still refuses here-documents and keywords without it', () => {
+    expect(parseShellCommandLine("cat <<'EOF'\nx\nEOF").ok).toBe(false);
+    expect(parseShellCommandLine('for f in a; do echo $f; done').ok).toBe(false);
+  });
+
+  it('reads a quoted here-document as literal standard input, and keeps the redirection after it', () => {
+    const [command] = compound("cat <<'EOF' > src/x.py\nprint($HOME)\nEOF\n");
+    expect(command!.words.map((word) => word.text)).toEqual(['cat']);
+    expect(command!.redirects.map((r) => [r.operator, r.target?.text ?? null])).toEqual([
+      ['<<', null],
+      ['>', 'src/x.py'],
+    ]);
+    expect(command!.redirects[0]!.heredoc).toEqual({ body: 'print($HOME)\n', quoted: true });
+  });
+
+  it('marks an unquoted delimiter, strips tabs for <<-, and finds the command after the body', () => {
+    const commands = compound('python3 <<-EOF && ls\n\tprint(1)\n\tEOF\nwc -l x');
+    expect(commands.map((c) => c.words[0]!.text)).toEqual(['python3', 'ls', 'wc']);
+    expect(commands[0]!.redirects[0]!.heredoc).toEqual({ body: 'print(1)\n', quoted: false });
+  });
+
+  it('fails on an unterminated here-document', () => {
+    expect(parseShellCommandLine("cat <<'EOF'\nnever ends", { compound: true }).ok).toBe(false);
+    expect(parseShellCommandLine('cat <<EOF', { compound: true }).ok).toBe(false);
+  });
+
+  it('returns the commands of loop and if bodies one by one, and the substitutions of a for list', () => {
+    expect(texts('for f in src/*.py $(ls lib); do wc -l "$f"; done')).toEqual([
+      'ls lib',
+      'wc -l $f',
+    ]);
+    expect(texts('while read -r line; do echo "$line"; done < list.txt')).toEqual([
+      'read -r line',
+      'echo $line',
+      '',
+    ]);
+    expect(texts('if [ -f a ]; then cat a; elif true; then echo b; else echo c; fi')).toEqual([
+      '[ -f a ]',
+      'cat a',
+      'true',
+      'echo b',
+      'echo c',
+    ]);
+    expect(parseShellCommandLine('case x in a) ls;; esac', { compound: true }).ok).toBe(false);
+    expect(parseShellCommandLine('for ((i=0;i<3;i++)); do ls; done', { compound: true }).ok).toBe(
+      false,
+    );
+  });
+
+  it('records what ended each command, so a cd in a pipeline is told apart', () => {
+    expect(compound('cd src && ls | wc -l').map((c) => c.separator)).toEqual(['&&', '|', 'end']);
+  });
+});

@@ -3,8 +3,9 @@
  * line: pipelines, `&&`, `||`, `;`, `&`, subshells, `{ }` groups, `$(...)`, backticks, process
  * substitution, quoting and redirections. Every simple command — including those nested inside
  * substitutions — is returned flat, so a rule judges each one. Anything it does not fully
- * understand (here-documents, control-flow keywords, unbalanced quotes, deep nesting) is an
- * error, and the caller fails closed.
+ * understand (unbalanced quotes, deep nesting, `case`, `[[`) is an error, and the caller fails
+ * closed. Here-documents and the keywords of `if`/`for`/`while`/`until` are parsed only with
+ * `compound` (behaviour flag `sandbox-containment`); without it they are errors, as they were.
  */
 
 /** One shell word after quote removal. `dynamic` words contain an expansion whose value is unknown. */
@@ -15,11 +16,20 @@ export type ShellWord = {
   readonly glob: boolean;
 };
 
+/** The text a here-document feeds to standard input. */
+export type ShellHeredoc = {
+  readonly body: string;
+  /** The delimiter was quoted (`<<'EOF'`), so the body is literal: the shell expands nothing. */
+  readonly quoted: boolean;
+};
+
 export type ShellRedirect = {
   readonly operator: string;
   readonly fd: number | null;
-  /** The file operand, or null for a descriptor duplication such as `2>&1`. */
+  /** The file operand, or null for a descriptor duplication such as `2>&1` or a here-document. */
   readonly target: ShellWord | null;
+  /** Present for `<<` and `<<-`. */
+  readonly heredoc?: ShellHeredoc;
 };
 
 export type ShellCommand = {
@@ -28,6 +38,16 @@ export type ShellCommand = {
   readonly redirects: readonly ShellRedirect[];
   /** 0 for top-level commands; deeper for subshells and substitutions. */
   readonly depth: number;
+  /**
+   * What ended the command (`|`, `&&`, `||`, `;`, `&`, a newline, `)`, a keyword, or `end`);
+   * recorded only when parsing `compound`, so a `cd` in a pipeline is not taken as a directory change.
+   */
+  readonly separator?: string;
+};
+
+export type ShellParseOptions = {
+  /** Parse here-documents and `if`/`for`/`while`/`until` (flag `sandbox-containment`). */
+  readonly compound?: boolean;
 };
 
 export type ShellParseResult =
@@ -58,10 +78,26 @@ const META = new Set(['|', '&', ';', '<', '>', '(', ')', '\n', ' ', '\t']);
 
 class ShellSyntaxFailure extends Error {}
 
+/** Keywords that only separate the simple commands of a compound command. */
+const COMPOUND_SEPARATORS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+]);
+
 /** Parses a shell command line into its simple commands. Never throws. */
-export function parseShellCommandLine(line: string): ShellParseResult {
+export function parseShellCommandLine(
+  line: string,
+  options: ShellParseOptions = {},
+): ShellParseResult {
   try {
-    const parser = new Parser(line);
+    const parser = new Parser(line, options.compound === true);
     parser.parseList(null, 0);
     return { ok: true, commands: parser.commands };
   } catch (error) {
@@ -76,11 +112,22 @@ type Building = {
   redirects: ShellRedirect[];
 };
 
+type PendingHeredoc = {
+  readonly delimiter: string;
+  readonly stripTabs: boolean;
+  /** The redirect's here-document, whose body is filled in once the line has ended. */
+  readonly heredoc: { body: string; quoted: boolean };
+};
+
 class Parser {
   readonly commands: ShellCommand[] = [];
   private position = 0;
+  private pendingHeredocs: PendingHeredoc[] = [];
 
-  constructor(private readonly source: string) {}
+  constructor(
+    private readonly source: string,
+    private readonly compound: boolean,
+  ) {}
 
   private fail(message: string): never {
     throw new ShellSyntaxFailure(`${message} at offset ${this.position}`);
@@ -94,13 +141,13 @@ class Parser {
   parseList(terminator: ')' | null, depth: number): void {
     if (depth > MAX_DEPTH) this.fail('nesting too deep');
     let current: Building = { assignments: [], words: [], redirects: [] };
-    const flush = () => {
+    const flush = (separator: string) => {
       if (
         current.words.length > 0 ||
         current.assignments.length > 0 ||
         current.redirects.length > 0
       ) {
-        this.commands.push({ ...current, depth });
+        this.commands.push({ ...current, depth, ...(this.compound ? { separator } : {}) });
       }
       current = { assignments: [], words: [], redirects: [] };
     };
@@ -108,7 +155,8 @@ class Parser {
       const c = this.peek();
       if (c === undefined) {
         if (terminator !== null) this.fail(`missing "${terminator}"`);
-        flush();
+        if (this.pendingHeredocs.length > 0) this.fail('unterminated here-document');
+        flush('end');
         return;
       }
       if (c === ' ' || c === '\t') {
@@ -127,7 +175,7 @@ class Parser {
       if (c === ')') {
         if (terminator !== ')') this.fail('unexpected ")"');
         this.position++;
-        flush();
+        flush(')');
         return;
       }
       if (c === '(') {
@@ -142,11 +190,14 @@ class Parser {
           continue;
         }
         if (c === ';' && this.peek(1) === ';') this.fail('unsupported ";;"');
-        this.position +=
+        const length =
           (c === '|' || c === '&') && (this.peek(1) === c || (c === '|' && this.peek(1) === '&'))
             ? 2
             : 1;
-        flush();
+        const separator = this.source.slice(this.position, this.position + length);
+        this.position += length;
+        flush(separator);
+        if (c === '\n') this.readHeredocBodies();
         continue;
       }
       if (c === '<' || c === '>') {
@@ -184,6 +235,17 @@ class Parser {
           rawWord === word.text
         )
           continue;
+        if (
+          this.compound &&
+          current.assignments.length === 0 &&
+          !word.dynamic &&
+          rawWord === word.text &&
+          (COMPOUND_SEPARATORS.has(word.text) || word.text === 'for')
+        ) {
+          flush(word.text);
+          if (word.text === 'for') this.skipForHeader(depth);
+          continue;
+        }
         if (!word.dynamic && KEYWORDS.has(word.text) && rawWord === word.text)
           this.fail(`unsupported shell keyword "${word.text}"`);
       }
@@ -197,7 +259,11 @@ class Parser {
     if (match === null) this.fail('bad redirection');
     const operator = match[0];
     this.position += operator.length;
-    if (operator === '<<' || operator === '<<-') this.fail('here-documents are not supported');
+    if (operator === '<<' || operator === '<<-') {
+      if (!this.compound) this.fail('here-documents are not supported');
+      this.parseHeredocStart(current, fd, operator === '<<-');
+      return;
+    }
     while (this.peek() === ' ' || this.peek() === '\t') this.position++;
     if (
       (operator === '>&' || operator === '<&') &&
@@ -211,6 +277,56 @@ class Parser {
     if (next === undefined || META.has(next)) this.fail(`missing file after "${operator}"`);
     const target = this.parseWord(0);
     current.redirects.push({ operator: operator === '>&' ? '&>' : operator, fd, target });
+  }
+
+  /** `<<DELIM`: the body starts after the end of the current line (see readHeredocBodies). */
+  private parseHeredocStart(current: Building, fd: number | null, stripTabs: boolean): void {
+    while (this.peek() === ' ' || this.peek() === '\t') this.position++;
+    const next = this.peek();
+    if (next === undefined || META.has(next)) this.fail('missing here-document delimiter');
+    const start = this.position;
+    const word = this.parseWord(0);
+    const raw = this.source.slice(start, this.position);
+    if (word.dynamic || word.text.length === 0 || word.text.includes('\n'))
+      this.fail('a here-document delimiter must be a plain word');
+    const heredoc = { body: '', quoted: /['"\\]/.test(raw) };
+    this.pendingHeredocs.push({ delimiter: word.text, stripTabs, heredoc });
+    current.redirects.push({ operator: stripTabs ? '<<-' : '<<', fd, target: null, heredoc });
+  }
+
+  /** After a newline: the bodies of the here-documents started on the line just ended. */
+  private readHeredocBodies(): void {
+    for (const pending of this.pendingHeredocs) {
+      for (;;) {
+        if (this.position >= this.source.length) this.fail('unterminated here-document');
+        const end = this.source.indexOf('\n', this.position);
+        const line = this.source.slice(this.position, end < 0 ? this.source.length : end);
+        this.position = end < 0 ? this.source.length : end + 1;
+        const compared = pending.stripTabs ? line.replace(/^\t+/, '') : line;
+        if (compared === pending.delimiter) break;
+        pending.heredoc.body += `${compared}\n`;
+      }
+    }
+    this.pendingHeredocs = [];
+  }
+
+  /** `for NAME [in WORDS]`: the list's words are data (their substitutions are still commands). */
+  private skipForHeader(depth: number): void {
+    while (this.peek() === ' ' || this.peek() === '\t') this.position++;
+    if (this.peek() === '(') this.fail('arithmetic "for ((...))" is not supported');
+    const name = this.parseWord(depth);
+    if (name.dynamic || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text))
+      this.fail('"for" needs a variable name');
+    while (this.peek() === ' ' || this.peek() === '\t') this.position++;
+    if (!/^in(?=[\s;]|$)/.test(this.source.slice(this.position))) return;
+    this.position += 2;
+    for (;;) {
+      while (this.peek() === ' ' || this.peek() === '\t') this.position++;
+      const c = this.peek();
+      if (c === undefined || c === ';' || c === '\n') return;
+      if (META.has(c)) this.fail(`unexpected "${c}" in a "for" list`);
+      this.parseWord(depth);
+    }
   }
 
   /** Reads one word, removing quotes and parsing nested substitutions into `commands`. */
@@ -310,7 +426,7 @@ class Parser {
         inner += d;
         this.position++;
       }
-      const nested = new Parser(inner);
+      const nested = new Parser(inner, this.compound);
       nested.parseList(null, depth + 1);
       this.commands.push(
         ...nested.commands.map((command) => ({

@@ -17,6 +17,8 @@ export type ToolSessionView = {
   readonly reads: Readonly<Record<string, string>>;
   readonly egressAllowlist: readonly string[];
   readonly writeManifest: readonly string[] | null;
+  /** UTF-8 bytes the session's successful file writes carried so far (absent: 0). */
+  readonly bytesWritten?: number;
 };
 
 /** A call as the rules see it: parsed arguments plus every value the extractor pulled out. */

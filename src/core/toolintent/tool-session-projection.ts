@@ -1,7 +1,7 @@
 import type { PayloadOf } from '../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
 import type { Projection } from '../events/projection.js';
-import type { toolReceipt } from '../tools/tool-events.js';
+import type { toolReceipt, workspaceRestored } from '../tools/tool-events.js';
 import type { ToolPathRoots } from '../tools/tool-path.js';
 import type { ToolSessionView } from './tool-call-rule.js';
 import type {
@@ -15,6 +15,8 @@ export type ToolSessionState = {
   readonly observations: Readonly<Record<string, WorldObservation>>;
   readonly reads: Readonly<Record<string, string>>;
   readonly egressAllowlist: readonly string[];
+  /** UTF-8 bytes of content the session's successful file writes carried (absent: none yet). */
+  readonly bytesWritten?: number;
 };
 
 /**
@@ -41,6 +43,17 @@ export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> =
           reads[file.path] = file.after;
         else if (file.access === 'delete') delete reads[file.path];
       }
+      const written =
+        receipt.outcome === 'succeeded' ? writtenBytes(receipt.args as Record<string, unknown>) : 0;
+      return written === 0
+        ? { ...state, reads }
+        : { ...state, reads, bytesWritten: (state.bytesWritten ?? 0) + written };
+    }
+    if (payload.type === 'workspace_restored') {
+      // Restored files hold bytes the model has not seen (again): it reads them before writing.
+      const restored = payload as PayloadOf<typeof workspaceRestored>;
+      const reads: Record<string, string> = { ...state.reads };
+      for (const file of restored.files) delete reads[file.path];
       return { ...state, reads };
     }
     if (payload.type === 'egress_allowlist_changed') {
@@ -66,5 +79,31 @@ export function toolSessionView(
     reads: state.reads,
     egressAllowlist: state.egressAllowlist,
     writeManifest,
+    bytesWritten: state.bytesWritten ?? 0,
   };
+}
+
+/** The bytes of content a file-writing call carries: `content` (write_file) or `replace` (edit_file). */
+export function writtenBytes(args: Readonly<Record<string, unknown>>): number {
+  const text =
+    typeof args.content === 'string'
+      ? args.content
+      : typeof args.replace === 'string'
+        ? args.replace
+        : '';
+  return utf8Length(text);
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

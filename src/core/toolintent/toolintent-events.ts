@@ -25,6 +25,11 @@ export const WorldObservationSchema = z.strictObject({
   mtimeMs: z.number().int().nullable(),
   /** Hard-link count of a regular file; above 1 the same bytes live elsewhere too. */
   linkCount: z.number().int().min(0).nullable(),
+  /**
+   * The path kept changing while it was probed (twice): nothing above is trustworthy, so the
+   * other fields are empty and kind is `other`. Absent on every stable observation.
+   */
+  changedDuringObservation: z.literal(true).optional(),
 });
 export type WorldObservation = z.infer<typeof WorldObservationSchema>;
 
@@ -43,6 +48,16 @@ export const FindingSchema = z.strictObject({
   message: z.string().min(1),
   /** The least tier this finding needs; RiskMapping takes the maximum. */
   tier: ApprovalTierSchema,
+  /**
+   * For a stale write: the content hash the model last saw and the one on disk now (null where
+   * none: not a regular file, or too large to hash). Absent on other findings.
+   */
+  hashes: z
+    .strictObject({
+      atRead: z.string().nullable(),
+      now: z.string().nullable(),
+    })
+    .optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

@@ -1,5 +1,82 @@
 import { defineBehaviourFlag, type BehaviourFlag } from '../base/behaviour-flag.js';
 
+export const WRITE_BUDGET = defineBehaviourFlag({
+  name: 'write-budget',
+  description:
+    "A file write that would carry the session's written content past the policy's writeBudgetBytes is blocked (rule write-budget).",
+});
+
+/** A path the probe saw changing while it looked (changedDuringObservation) is blocked, never judged. */
+export const UNSTABLE_OBSERVATION_BLOCKS = defineBehaviourFlag({
+  name: 'unstable-observation-blocks',
+  description:
+    'reference-exists blocks a call whose target changed during observation (the probe saw it swapped twice)',
+});
+
+/**
+ * A file tool's targets must be regular files (or missing, for a write): a FIFO, socket or device
+ * is blocked at assessment instead of asked at T2, and so is a write whose target is a folder.
+ */
+export const FILE_TOOL_TARGETS_REGULAR = defineBehaviourFlag({
+  name: 'file-tool-targets-regular',
+  description:
+    'reference-exists blocks a file tool (not exec) whose target is a FIFO, socket or device (reading one can block forever), or whose write target is a folder',
+});
+
+/** A path with a lone UTF-16 surrogate (assessed as one name, created as U+FFFD) is blocked. */
+export const LONE_SURROGATE_PATHS_BLOCKED = defineBehaviourFlag({
+  name: 'lone-surrogate-paths-blocked',
+  description:
+    'reference-exists blocks a path holding a lone UTF-16 surrogate: the disk would get a different name than the one assessed',
+});
+
+/**
+ * A new session's egress allowlist starts as the recorded policy's `egressAllowlist`: an
+ * `egress_allowlist_changed` by `policy` follows its start. Without it the allowlist starts empty.
+ */
+export const EGRESS_ALLOWLIST_FROM_POLICY = defineBehaviourFlag({
+  name: 'egress-allowlist-from-policy',
+  description:
+    "a session's egress allowlist is seeded at its start from the recorded policy's egressAllowlist (an egress_allowlist_changed by policy)",
+});
+
+/** A stale-write finding holds the hash the model read and the hash on disk now. */
+export const STALE_WRITE_HASHES = defineBehaviourFlag({
+  name: 'stale-write-hashes',
+  description:
+    'a stale-write finding records the content hash at the last read and the hash observed now (finding.hashes)',
+});
+
+/**
+ * `sandbox-containment` (issue #17): with a sandbox active, exec analysis classifies and records
+ * instead of refusing what the sandbox confines; without one, what the parser cannot judge is
+ * asked, not blocked. Shell text (here-documents, loops, `if`, `cd <dir> &&`) is parsed and judged
+ * command by command. Which stops stay final is the table in exec-stop-classes.ts.
+ */
+export const SANDBOX_CONTAINMENT = defineBehaviourFlag({
+  name: 'sandbox-containment',
+  description:
+    'exec analysis under a sandbox classifies and records; stops are final or liftable by policy data; here-documents, loops and cd are judged command by command',
+});
+
+/**
+ * `exec-sibling-classification` (issue #25, low): `rg -z`, `rg --hostname-bin`, `python3
+ * /dev/stdin` are judged like their refused siblings (`rg --pre`, `python3 -`), and `sed -i` on
+ * an existing file is held to read-before-write.
+ */
+export const EXEC_SIBLING_CLASSIFICATION = defineBehaviourFlag({
+  name: 'exec-sibling-classification',
+  description:
+    'rg -z/--hostname-bin and python3 /dev/stdin are judged like rg --pre and python3 -; sed -i is held to read-before-write',
+});
+
+/** `never-readable` (issue #17): read tools are refused the policy's never-readable paths. */
+export const NEVER_READABLE = defineBehaviourFlag({
+  name: 'never-readable',
+  description:
+    "read tools (and exec redirections) are refused paths matching the policy's neverReadable globs (.env, *.pem, id_rsa ...)",
+});
+
 /** A call is assessed only after the user's `pre_tool_use` hooks answered; their verdicts are findings. */
 export const PRE_TOOL_USE_HOOKS = defineBehaviourFlag({
   name: 'pre-tool-use-hooks',
@@ -8,4 +85,15 @@ export const PRE_TOOL_USE_HOOKS = defineBehaviourFlag({
 });
 
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
-export const toolIntentFlags: readonly BehaviourFlag[] = [PRE_TOOL_USE_HOOKS];
+export const toolIntentFlags: readonly BehaviourFlag[] = [
+  WRITE_BUDGET,
+  UNSTABLE_OBSERVATION_BLOCKS,
+  FILE_TOOL_TARGETS_REGULAR,
+  LONE_SURROGATE_PATHS_BLOCKED,
+  EGRESS_ALLOWLIST_FROM_POLICY,
+  STALE_WRITE_HASHES,
+  SANDBOX_CONTAINMENT,
+  EXEC_SIBLING_CLASSIFICATION,
+  NEVER_READABLE,
+  PRE_TOOL_USE_HOOKS,
+];

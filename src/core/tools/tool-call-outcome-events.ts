@@ -13,6 +13,8 @@ export const TOOL_CALL_REJECTIONS = [
   'tool_not_allowed',
   /** The turn proposed more calls than the kernel runs per turn. */
   'call_limit',
+  /** The model proposed a call that already failed as often as the kernel allows; the attempt ends. */
+  'repeated_failure',
 ] as const;
 export const ToolCallRejectionSchema = z.enum(TOOL_CALL_REJECTIONS);
 export type ToolCallRejection = z.infer<typeof ToolCallRejectionSchema>;

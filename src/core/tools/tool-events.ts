@@ -17,15 +17,23 @@ export const toolCallProposed = defineEvent({
     stageId: z.string().min(1),
     tool: z.string().min(1),
     argsRaw: z.string(),
+    /** Set when `argsRaw` is only the head of unreadable text: the whole text's length. */
+    argsLength: z.number().int().nonnegative().optional(),
   },
 });
 
-/** A file a call touched: its real path and content hash before and after (null = absent). */
+/**
+ * A file a call touched: its real path and content hash before and after (null = absent). An
+ * exec's change records (found by comparing the workspace before and after) also carry the
+ * permission bits before and after (null = absent), so a chmod with no content change shows.
+ */
 export const TouchedFileSchema = z.strictObject({
   path: z.string().min(1),
   access: z.enum(['read', 'write', 'delete']),
   before: Sha256HexSchema.nullable(),
   after: Sha256HexSchema.nullable(),
+  modeBefore: z.number().int().min(0).max(0o7777).nullable().optional(),
+  modeAfter: z.number().int().min(0).max(0o7777).nullable().optional(),
 });
 export type TouchedFile = z.infer<typeof TouchedFileSchema>;
 
@@ -88,7 +96,34 @@ export const toolReceipt = defineEvent({
     sandbox: SandboxProfileSchema.optional(),
     /** The egress proxy's decisions for this call, when its network went through the proxy. */
     egress: z.array(EgressDecisionSchema).optional(),
+    /** The real path of the program that ran (exec): argv[0] resolved on the trusted PATH. */
+    executable: z.string().min(1).optional(),
   },
 });
 
-export const toolEvents = [toolCallProposed, toolCallStarted, toolReceipt] as const;
+/**
+ * A person restored workspace files to a recorded point (`correx undo`) from the stored
+ * pre-images of the session's change records. `files` says what the restore itself changed
+ * (before: the bytes it found, after: the bytes it put back), so it is a change record too.
+ * Recorded as a command: it changes no workflow state, but the model no longer knows those files.
+ */
+export const workspaceRestored = defineEvent({
+  type: 'workspace_restored',
+  description: 'Workspace files were restored to a recorded point from stored pre-images.',
+  origin: 'command',
+  fields: {
+    by: z.string().min(1),
+    /** Every change recorded after this sequence was undone. */
+    toSequence: z.number().int().min(0),
+    /** The stage whose start the workspace was restored to, when asked by stage. */
+    stageId: z.string().min(1).nullable(),
+    files: z.array(TouchedFileSchema),
+  },
+});
+
+export const toolEvents = [
+  toolCallProposed,
+  toolCallStarted,
+  toolReceipt,
+  workspaceRestored,
+] as const;

@@ -1,3 +1,4 @@
+import { parseDuration } from '../../core/base/duration.js';
 import { z } from 'zod';
 import { OperatorModeSchema } from '../../core/approvals/approval-tier.js';
 import { ModelProfileListSchema } from '../../core/inference/model-profile.js';
@@ -61,6 +62,18 @@ export const UserHarnessConfigSchema = z.strictObject({
   mcpServers: McpServersConfigSchema.default({}),
   /** Programs told about tool calls, stages and sessions (see docs/hooks.md). */
   hooks: HookSetSchema.optional(),
+  /** Per-session defaults; `correx run --max-…` overrides them. */
+  budgets: z
+    .strictObject({
+      maxTokens: z.number().int().positive().optional(),
+      maxCostUsd: z.number().positive().optional(),
+      /** `30m`, `2h`, `90s`. */
+      maxDuration: z
+        .string()
+        .refine((text) => parseDuration(text) !== null, 'a duration such as 90s, 30m or 2h')
+        .optional(),
+    })
+    .default({}),
 });
 export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 
@@ -79,7 +92,7 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
 // A server is a program correx starts with the user's rights: a repository may not add one.
-const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'mcpServers', 'hooks'] as const;
+const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'budgets', 'mcpServers', 'hooks'] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

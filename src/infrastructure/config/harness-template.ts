@@ -44,6 +44,8 @@ policy: {}
 #  egressAllowlist: [registry.npmjs.org]    # empty means no network at all
 #  writeScope: [["src/**", "test/**"]]
 #  tierOverrides: { exec: T3 }
+#  approvalTimeoutMs: 3600000              # a call nobody approves within an hour is denied
+#  writeBudgetBytes: 10000000              # the most content a session's file writes may carry
 `;
 
 /** What `correx init --workspace DIR` writes: only what a repository may say about itself. */

@@ -1,3 +1,6 @@
+import { parseDuration } from '../../core/base/duration.js';
+import type { SessionBudgets } from '../../core/kernel/budget.js';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperatorMode } from '../../core/approvals/approval-tier.js';
@@ -33,8 +36,12 @@ export type HarnessConfig = {
   readonly hooks?: HookSet;
   /** The MCP servers of the user's file (a workspace file may not add any). */
   readonly mcpServers: McpServersConfig;
+  /** What each session may spend unless the run says otherwise. */
+  readonly budgets: SessionBudgets;
   /** The files that were read, in order. */
   readonly sources: readonly string[];
+  /** The same files with the SHA-256 of the bytes read, for `session_configured`. */
+  readonly files: readonly { readonly path: string; readonly sha256: string }[];
 };
 
 /**
@@ -121,19 +128,32 @@ export async function loadHarnessConfig(options: {
     mcpServers: user.mcpServers,
     ...(user.hooks === undefined ? {} : { hooks: user.hooks }),
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
+    budgets: {
+      ...(user.budgets.maxTokens === undefined ? {} : { maxTokens: user.budgets.maxTokens }),
+      ...(user.budgets.maxCostUsd === undefined ? {} : { maxCostUsd: user.budgets.maxCostUsd }),
+      ...(user.budgets.maxDuration === undefined
+        ? {}
+        : { maxDurationMs: parseDuration(user.budgets.maxDuration)! }),
+    },
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,
     ),
+    files: [userSource, workspaceSource]
+      .filter((source): source is ReadSource => source !== undefined)
+      .map((source) => ({ path: source.file, sha256: source.sha256 })),
   };
 }
 
-async function readSource(path: string): Promise<YamlSource | undefined> {
-  let text: string;
+type ReadSource = YamlSource & { readonly sha256: string };
+
+async function readSource(path: string): Promise<ReadSource | undefined> {
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigFileError(path, `cannot read: ${(error as Error).message}`, { cause: error });
   }
-  return parseYamlSource(text, path);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return Object.assign(parseYamlSource(bytes.toString('utf8'), path), { sha256 });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
@@ -49,13 +50,23 @@ export function parseWorkflowYaml(text: string, file: string): Workflow {
 
 /** Reads and parses one workflow file. */
 export async function loadWorkflowYamlFile(path: string): Promise<Workflow> {
-  let text: string;
+  return (await readWorkflowYamlFile(path)).workflow;
+}
+
+/** Like loadWorkflowYamlFile, with the SHA-256 of the bytes read (for `session_configured`). */
+export async function readWorkflowYamlFile(
+  path: string,
+): Promise<{ readonly workflow: Workflow; readonly sha256: string }> {
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     throw new WorkflowFileError(path, `cannot read: ${(error as Error).message}`, { cause: error });
   }
-  return parseWorkflowYaml(text, path);
+  return {
+    workflow: parseWorkflowYaml(bytes.toString('utf8'), path),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 /**

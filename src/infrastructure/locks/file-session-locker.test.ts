@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,35 @@ import { expectRejection } from '../../../test/support/expect-rejection.js';
 import { createFileSessionLocker } from './file-session-locker.js';
 import { SessionBusyError } from './session-locker.js';
 
+const CONTENDER = join(import.meta.dirname, '../../../test/support/lock-contender.ts');
+
+function contender(directory: string, sessionId: string) {
+  const child = fork(CONTENDER, [directory, sessionId], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      child.once('message', (message) => resolve(String(message)));
+      child.once('exit', (code) => reject(new Error(`contender exited with ${code}`)));
+    });
+  return { child, ready: next(), next };
+}
+
+async function exited(child: ChildProcess, how: 'exit' | 'SIGKILL'): Promise<void> {
+  const done = new Promise((resolve) => child.once('exit', resolve));
+  if (how === 'exit') child.send('exit');
+  else child.kill('SIGKILL');
+  await done;
+}
+
+/** Asks every process at once and collects their answers. */
+async function ask(children: readonly ReturnType<typeof contender>[], message: string) {
+  const answers = children.map((c) => c.next());
+  for (const c of children) c.child.send(message);
+  return Promise.all(answers);
+}
+
 describe('createFileSessionLocker', () => {
   it('is held until released, and a second holder is refused meanwhile', async () => {
     const dir = tempDir('correx-lock-');
@@ -16,30 +45,86 @@ describe('createFileSessionLocker', () => {
     expect(JSON.parse(readFileSync(join(dir, 's-1.lock'), 'utf8'))).toEqual({
       pid: process.pid,
       host: hostname(),
+      lock: 'os',
     });
-    await expectRejection(locker.acquire('s-1'), SessionBusyError);
+    await expect(locker.acquire('s-1')).rejects.toThrow(`driven by process ${process.pid}`);
     await lock.release();
     expect(existsSync(join(dir, 's-1.lock'))).toBe(false);
     await (await locker.acquire('s-1')).release();
   });
 
-  it('refuses while another live process holds it, and takes over once that process is gone', async () => {
+  it('refuses while another process holds it, and is free the moment that process is killed', async () => {
     const dir = tempDir('correx-lock-');
+    const holder = contender(dir, 's-2');
+    await holder.ready;
+    const answer = holder.next();
+    holder.child.send('go');
+    expect(await answer).toBe('held');
     const locker = createFileSessionLocker(dir);
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
-    writeFileSync(join(dir, 's-2.lock'), JSON.stringify({ pid: other.pid, host: hostname() }));
-    await expect(locker.acquire('s-2')).rejects.toThrow(/driven by process \d+/);
-    const exited = new Promise((done) => other.on('exit', done));
-    other.kill('SIGKILL');
-    await exited;
+    await expect(locker.acquire('s-2')).rejects.toThrow(`driven by process ${holder.child.pid}`);
+    // kill -9: nothing is cleaned up, the OS releases the lock with the process.
+    await exited(holder.child, 'SIGKILL');
+    expect(existsSync(join(dir, 's-2.lock'))).toBe(true);
     const lock = await locker.acquire('s-2');
     expect(JSON.parse(readFileSync(join(dir, 's-2.lock'), 'utf8')).pid).toBe(process.pid);
     await lock.release();
   });
 
-  it('takes over an unreadable lock (a crash while writing it)', async () => {
+  it('respects the lock file of a live correx from before the OS lock, and takes over a dead one', async () => {
     const dir = tempDir('correx-lock-');
-    writeFileSync(join(dir, 's-3.lock'), '{"pid":');
-    await (await createFileSessionLocker(dir).acquire('s-3')).release();
+    const locker = createFileSessionLocker(dir);
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    writeFileSync(join(dir, 's-3.lock'), JSON.stringify({ pid: other.pid, host: hostname() }));
+    await expectRejection(locker.acquire('s-3'), SessionBusyError);
+    await exited(other, 'SIGKILL');
+    await (await locker.acquire('s-3')).release();
   });
+
+  it('takes over an unreadable or empty lock file (a crash while writing it)', async () => {
+    const dir = tempDir('correx-lock-');
+    writeFileSync(join(dir, 's-4.lock'), '{"pid":');
+    await (await createFileSessionLocker(dir).acquire('s-4')).release();
+    writeFileSync(join(dir, 's-4.lock'), '');
+    writeFileSync(join(dir, 's-4.lockdb'), '');
+    await (await createFileSessionLocker(dir).acquire('s-4')).release();
+  });
+
+  // Real processes, told to go at once, in each starting state, round after round.
+  const starts: Record<string, (dir: string, sessionId: string) => Promise<void>> = {
+    'no lock': async () => {},
+    'a stale lock of a killed holder': async (dir, sessionId) => {
+      const holder = contender(dir, sessionId);
+      await holder.ready;
+      expect(await ask([holder], 'go')).toEqual(['held']);
+      await exited(holder.child, 'SIGKILL');
+    },
+    'an empty lock file': async (dir, sessionId) => {
+      writeFileSync(join(dir, `${sessionId}.lock`), '');
+      writeFileSync(join(dir, `${sessionId}.lockdb`), '');
+    },
+  };
+  it.each(Object.keys(starts))(
+    'gives the lock to exactly one of six processes racing from %s',
+    async (start) => {
+      const dir = tempDir('correx-lock-');
+      const children = Array.from({ length: 6 }, () => contender(dir, 's-race'));
+      await Promise.all(children.map((c) => c.ready));
+      try {
+        for (let round = 0; round < 5; round++) {
+          await starts[start]!(dir, 's-race');
+          // Every holder keeps its lock until all have answered: two holders would both say `held`.
+          const results = await ask(children, 'go');
+          expect(
+            results.filter((result) => result === 'held'),
+            `round ${round}`,
+          ).toHaveLength(1);
+          expect(results.filter((result) => result === 'busy')).toHaveLength(5);
+          await ask(children, 'release');
+        }
+      } finally {
+        await Promise.all(children.map((c) => exited(c.child, 'exit')));
+      }
+    },
+    120_000,
+  );
 });

@@ -326,7 +326,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    return verifySession(this.#rowSource, this.#sha256, sessionId);
+    return verifySession(this.#rowSource, this.#codec, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -384,7 +384,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       if (!raw.settled) return { events, heldBack: true };
       const row = toEventRow(raw);
       checkRowHash(this.#sha256, row);
-      events.push(this.#codec.decodeRow(row));
+      events.push(this.#codec.decodeVerifiedRow(row));
     }
     return { events, heldBack: false };
   }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { SessionBusyError, type SessionLocker } from '../locks/session-locker.js';
+import { SessionBusyError, type SessionLock, type SessionLocker } from '../locks/session-locker.js';
 import { schemaLockKey } from './postgres-connection.js';
 
 /**
@@ -10,6 +10,7 @@ import { schemaLockKey } from './postgres-connection.js';
 export function createPostgresSessionLocker(pool: pg.Pool, schema: string): SessionLocker {
   // Keyed by the schema and the session id, so stores in different schemas never contend.
   const namespace = schemaLockKey(`session-driver:${schema}`);
+  const held = new Set<SessionLock>();
   return {
     async acquire(sessionId) {
       const client = await pool.connect();
@@ -44,8 +45,9 @@ export function createPostgresSessionLocker(pool: pg.Pool, schema: string): Sess
         gone = true;
         client.release(error);
       });
-      return {
+      const lock: SessionLock = {
         async release() {
+          held.delete(lock);
           if (gone) return;
           gone = true;
           try {
@@ -60,8 +62,12 @@ export function createPostgresSessionLocker(pool: pg.Pool, schema: string): Sess
           }
         },
       };
+      held.add(lock);
+      return lock;
     },
+    // The pool ends only once its clients are back: hand back what is still held first.
     close: async () => {
+      for (const lock of [...held]) await lock.release();
       await pool.end();
     },
   };

@@ -14,6 +14,7 @@ import type { InferenceRequest } from '../../core/inference/inference-request.js
 import type { FinishReason, InferenceResult } from '../../core/inference/inference-result.js';
 import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
 import { classifyProviderError } from './classify-provider-error.js';
+import { createToolCallNormaliser, wellFormedText } from './tool-call-normaliser.js';
 
 export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
 
@@ -29,9 +30,10 @@ export type AiSdkCallOptions = {
 
 /**
  * One call through the Vercel AI SDK. Tools are declared without `execute` (correx runs tools
- * itself); the SDK's own retries are off (correx's retry policy decides). The raw argument text
- * of each tool call is captured by a middleware below the SDK's parsing, so a malformed call is
- * recorded verbatim.
+ * itself); the SDK's own retries are off (correx's retry policy decides). A middleware below the
+ * SDK's parsing captures the raw argument text of each tool call, so a malformed call is recorded
+ * verbatim, and normalises what the SDK would trip on (see `createToolCallNormaliser`):
+ * everything a provider returns is untrusted input until it is checked here.
  */
 export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<InferenceResult> {
   const { request } = options;
@@ -39,7 +41,7 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
   const timeoutSignal = AbortSignal.timeout(request.limits.timeoutMs);
   const signals = options.signal === undefined ? [timeoutSignal] : [options.signal, timeoutSignal];
   const abortSignal = AbortSignal.any(signals);
-  const rawInputs = new Map<string, string>();
+  const toolCalls = createToolCallNormaliser(options.provider);
   let receivedAnything = false;
   const model = wrapLanguageModel({
     model: options.model,
@@ -47,10 +49,11 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
       specificationVersion: 'v3',
       wrapGenerate: async ({ doGenerate }) => {
         const result = await doGenerate();
-        for (const part of result.content) {
-          if (part.type === 'tool-call') rawInputs.set(part.toolCallId, part.input);
-        }
-        return result;
+        const content = result.content.map((part) => {
+          if (part.type === 'text' || part.type === 'reasoning') toolCalls.count(part.text);
+          return part.type === 'tool-call' ? toolCalls.normalise(part) : part;
+        });
+        return { ...result, content };
       },
       wrapStream: async ({ doStream }) => {
         const result = await doStream();
@@ -61,8 +64,9 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
         >({
           transform(part, controller) {
             receivedAnything = true;
-            if (part.type === 'tool-call') rawInputs.set(part.toolCallId, part.input);
-            controller.enqueue(part);
+            if (part.type === 'text-delta' || part.type === 'reasoning-delta')
+              toolCalls.count(part.delta);
+            controller.enqueue(part.type === 'tool-call' ? toolCalls.normalise(part) : part);
           },
         });
         return { ...result, stream: result.stream.pipeThrough(capture) };
@@ -95,20 +99,21 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
     const outcome = options.streaming
       ? await consumeStream(settings, options.provider)
       : await generate(settings);
-    const toolCalls = outcome.toolCalls.map((call) =>
+    const proposals = outcome.toolCalls.map((call) =>
       createToolCallProposal(
         call.toolCallId,
         call.toolName,
-        rawInputs.get(call.toolCallId) ??
+        toolCalls.rawInput(call.toolCallId) ??
           (typeof call.input === 'string' ? call.input : JSON.stringify(call.input)),
       ),
     );
+    const text = wellFormedText(outcome.text);
     return {
-      text: outcome.text,
-      toolCalls,
+      text,
+      toolCalls: proposals,
       finishReason: mapFinishReason(outcome.finishReason),
       usage: { inputTokens: outcome.inputTokens ?? 0, outputTokens: outcome.outputTokens ?? 0 },
-      modelId: outcome.modelId || request.model,
+      modelId: wellFormedText(outcome.modelId) || request.model,
       latencyMs: Math.round(performance.now() - started),
     };
   } catch (error) {

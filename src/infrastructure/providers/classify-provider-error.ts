@@ -50,8 +50,13 @@ export function classifyProviderError(error: unknown, context: CallContext): Inf
   }
   const name = inner instanceof Error ? inner.name : '';
   const message = inner instanceof Error ? inner.message : String(inner);
+  // What a hostile body does to a parser (nesting that overflows the stack, a body past the
+  // longest string V8 can hold) says the answer is unreadable, not that the server is down.
+  if (inner instanceof RangeError && /call stack|string length/i.test(message)) {
+    return make('malformed_response', `unreadable response: ${tooBigToRead(message)}`);
+  }
   if (
-    /JSONParseError|InvalidResponseDataError|TypeValidationError|EmptyResponseBodyError|NoOutputGeneratedError|NoContentGeneratedError/.test(
+    /JSONParseError|InvalidResponseDataError|TypeValidationError|EmptyResponseBodyError|NoOutputGeneratedError|NoObjectGeneratedError|NoContentGeneratedError/.test(
       name,
     )
   ) {
@@ -77,6 +82,10 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
     return Math.round(seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function tooBigToRead(message: string): string {
+  return /call stack/i.test(message) ? 'nested too deep to parse' : 'too large to hold in memory';
 }
 
 function shorten(text: string): string {

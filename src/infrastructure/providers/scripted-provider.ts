@@ -36,6 +36,8 @@ export const ScriptedTurnSchema = z.union([
     finishReason: FinishReasonSchema.optional(),
     usage: TokenUsageSchema.optional(),
   }),
+  /** A model that never answers: the call settles only when it is aborted (as `cancelled`). */
+  z.strictObject({ hang: z.literal(true) }),
   z.strictObject({
     fail: z.strictObject({
       category: InferenceFailureCategorySchema,
@@ -77,21 +79,19 @@ export function createScriptedProvider(options: {
   const name = options.name ?? 'scripted';
   const requests: InferenceRequest[] = [];
   let next = 0;
+  const cancelled = () =>
+    new InferenceError({
+      category: 'cancelled',
+      provider: name,
+      message: 'the call was cancelled',
+    });
   return {
     name,
     requests,
     remainingTurns: () => turns.length - next,
     infer(request, signal) {
       requests.push(request);
-      if (signal?.aborted === true) {
-        return Promise.reject(
-          new InferenceError({
-            category: 'cancelled',
-            provider: name,
-            message: 'the call was cancelled',
-          }),
-        );
-      }
+      if (signal?.aborted === true) return Promise.reject(cancelled());
       const turn = turns[next];
       if (turn === undefined) {
         return Promise.reject(
@@ -103,6 +103,11 @@ export function createScriptedProvider(options: {
       }
       const index = next;
       next += 1;
+      if ('hang' in turn) {
+        return new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(cancelled()), { once: true });
+        });
+      }
       if ('fail' in turn) {
         return Promise.reject(new InferenceError({ provider: name, ...turn.fail }));
       }

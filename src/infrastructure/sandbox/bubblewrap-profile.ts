@@ -14,6 +14,8 @@ export type BubblewrapProfileInput = {
   readonly homeDirectory: string;
   /** The policy's never-writable globs; the literal ones inside the workspace are bound read-only. */
   readonly neverWritable: readonly string[];
+  /** Workspace files bound empty (read-only /dev/null): the never-readable ones. */
+  readonly emptiedFiles?: readonly string[];
   /** More directories to replace with an empty one (correx's home and store). */
   readonly hiddenPaths: readonly string[];
   /** Paths under a hidden directory to make readable again (policy grants). */
@@ -89,6 +91,12 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
       args.push('--tmpfs', path, '--remount-ro', path);
       readOnly.push(path);
     }
+  }
+  for (const path of input.emptiedFiles ?? []) {
+    const stat = lstatOrNull(path);
+    if (stat === null || !stat.isFile()) continue;
+    args.push('--ro-bind', '/dev/null', path);
+    hidden.push(path);
   }
   if (input.proxySocket !== null) args.push('--bind', input.proxySocket, SANDBOX_PROXY_SOCKET);
   args.push('--chdir', input.cwd, '--');

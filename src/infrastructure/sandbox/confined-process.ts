@@ -4,8 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EgressDecision, SandboxProfile } from '../../core/policies/sandbox-profile.js';
 import { buildBubblewrapProfile, SANDBOX_PROXY_SOCKET } from './bubblewrap-profile.js';
+import { findNeverReadableFiles } from './never-readable-files.js';
 import { EGRESS_FORWARDER_SCRIPT } from './egress-forwarder-script.js';
 import { startEgressProxy, type EgressProxy, type ResolveHost } from './egress-proxy.js';
+import {
+  createCallCgroup,
+  DEFAULT_MAX_PROCESSES,
+  enrolledArgv,
+  rlimitArgv,
+  type CallCgroup,
+} from './pids-limit.js';
 import { killProcessGroup } from './process-group.js';
 import type { SandboxAvailability } from './sandbox-availability.js';
 
@@ -18,12 +26,16 @@ export type SandboxSettings = {
   readonly availability: SandboxAvailability;
   /** The policy's never-writable globs; the literal ones inside the workspace become read-only. */
   readonly neverWritable?: readonly string[];
+  /** The policy's never-readable globs; the workspace's matching files are bound empty. */
+  readonly neverReadable?: readonly string[];
   /** Directories hidden behind an empty one besides the home (correx's home and store). */
   readonly hiddenPaths?: readonly string[];
   /** The policy's grants: paths under the hidden home a process may read. */
   readonly readablePaths?: readonly string[];
   /** Resolver for the egress proxy (tests inject one); the system resolver otherwise. */
   readonly resolve?: ResolveHost;
+  /** The most tasks one confined call may run at once; default DEFAULT_MAX_PROCESSES. */
+  readonly maxProcesses?: number;
 };
 
 export type ConfinedProcessRequest = {
@@ -67,6 +79,7 @@ export async function runConfinedProcess(
   };
   let proxy: EgressProxy | null = null;
   let proxyDir: string | null = null;
+  let cgroup: CallCgroup | null = null;
   let command: string;
   let args: string[];
   let profile: SandboxProfile;
@@ -87,27 +100,45 @@ export async function runConfinedProcess(
         cwd: request.cwd,
         homeDirectory: request.homeDirectory,
         neverWritable: settings?.neverWritable ?? [],
+        emptiedFiles: findNeverReadableFiles(request.workspaceRoot, settings?.neverReadable ?? []),
         hiddenPaths: settings?.hiddenPaths ?? [],
         readablePaths: settings?.readablePaths ?? [],
         searchPath: request.searchPath,
         proxySocket: proxy?.socketPath ?? null,
         allowedHosts: request.egressAllowlist,
       });
-      command = built.command;
-      args = [
+      // A pids limit per call: a cgroup's pids.max where one can be made, else RLIMIT_NPROC
+      // inside the user namespace; neither (no cgroup, no user namespace) records no limit.
+      const maxProcesses = settings?.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+      cgroup = await createCallCgroup(maxProcesses);
+      const rlimited = cgroup === null && availability.userNamespace;
+      const program = rlimited ? rlimitArgv(maxProcesses, request.argv) : [...request.argv];
+      const inside = [
         ...built.args,
         ...(proxy === null
-          ? request.argv
+          ? program
           : [
               process.execPath,
               '-e',
               EGRESS_FORWARDER_SCRIPT,
               '--',
               SANDBOX_PROXY_SOCKET,
-              ...request.argv,
+              ...program,
             ]),
       ];
-      profile = built.profile;
+      if (cgroup === null) {
+        command = built.command;
+        args = inside;
+      } else {
+        [command = built.command, ...args] = enrolledArgv(cgroup, [built.command, ...inside]);
+      }
+      const pidsLimit =
+        cgroup !== null
+          ? { max: maxProcesses, mechanism: cgroup.mechanism }
+          : rlimited
+            ? { max: maxProcesses, mechanism: 'rlimit-nproc' as const }
+            : undefined;
+      profile = { ...built.profile, ...(pidsLimit === undefined ? {} : { pidsLimit }) };
     } else {
       const [program, ...rest] = request.argv;
       command = program!;
@@ -121,6 +152,7 @@ export async function runConfinedProcess(
       ...(proxy === null ? {} : { egress: proxy.decisions() }),
     };
   } finally {
+    await cgroup?.remove();
     await proxy?.close();
     if (proxyDir !== null) rmSync(proxyDir, { recursive: true, force: true });
   }

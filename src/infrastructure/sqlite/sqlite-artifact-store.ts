@@ -10,6 +10,7 @@ import { checkParents, walkLineage } from '../../core/artifacts/artifact-lineage
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
 import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
+import { writeWithRetry } from './sqlite-errors.js';
 
 export type SqliteArtifactStoreOptions = SqliteOptions & {
   /** Defaults to the pure SHA-256; pass `nodeSha256` for speed. */
@@ -66,7 +67,11 @@ export class SqliteArtifactStore implements ArtifactStore {
       });
       return this.#load(checked.hash)!;
     });
-    return store.immediate();
+    return writeWithRetry(
+      this.path,
+      () => store.immediate(),
+      () => this.#open(),
+    );
   }
 
   async get(hash: string): Promise<Artifact | undefined> {

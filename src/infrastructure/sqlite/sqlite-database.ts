@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { CorrexError } from '../../core/base/correx-error.js';
+import { storageErrorOf } from './sqlite-errors.js';
 
 export type SqliteSynchronous = 'full' | 'normal';
 
@@ -88,14 +89,22 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
   try {
     db = new Database(path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    db.pragma('journal_mode = WAL');
+    // Already WAL (every store after its first open): a read of the header, no write lock.
+    if ((db.pragma('journal_mode', { simple: true }) as string) !== 'wal')
+      db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    migrate(db);
+    // A current schema is read, not written: opening takes no write lock, so a process opening
+    // the store never waits behind (or starves) writers that are appending.
+    if (schemaVersion(db) !== MIGRATIONS.length) migrate(db);
     return db;
   } catch (error) {
     db?.close();
-    throw new SqliteOpenError(path, error);
+    throw new SqliteOpenError(path, storageErrorOf(path, error) ?? error);
   }
+}
+
+function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
 }
 
 /** What a migration run did: the schema version before and after. */
@@ -117,7 +126,7 @@ export function migrateSqlite(path: string): SqliteMigrationReport {
 
 function migrate(db: Database.Database): void {
   const apply = db.transaction(() => {
-    const current = db.pragma('user_version', { simple: true }) as number;
+    const current = schemaVersion(db);
     if (current > MIGRATIONS.length) {
       throw new Error(
         `schema version ${current} is newer than this correx understands (${MIGRATIONS.length})`,

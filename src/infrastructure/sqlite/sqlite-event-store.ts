@@ -41,6 +41,7 @@ import {
 } from '../../core/events/session-reads.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
 import { nodeSha256 } from '../system/node-sha256.js';
+import { writeWithRetry } from './sqlite-errors.js';
 import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 
 export type SqliteEventStoreOptions<Payload extends PayloadShape> = SqliteOptions & {
@@ -226,10 +227,17 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const batch = normalizeBatch(this.#codec, events);
     let stored: StoredEvent<Payload>[];
     try {
-      stored = this.#appendTransaction.immediate(batch, options);
+      // The transaction was rolled back on any failure; a batch that did commit before a retry
+      // comes back as stored through its event ids.
+      stored = await writeWithRetry(
+        this.path,
+        () => this.#appendTransaction.immediate(batch, options),
+        () => this.#open(),
+      );
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) && !isUniqueEventIdViolation(error)) throw error;
-      return this.#settle(batch, error);
+      if (error instanceof ConcurrencyError || isUniqueEventIdViolation(error))
+        return this.#settle(batch, error);
+      throw error;
     }
     this.#notifier.notify();
     return stored;
@@ -300,7 +308,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
 
   async verify(sessionId: string): Promise<ChainVerification> {
     this.#open();
-    return verifySession(this.#rowSource, this.#sha256, sessionId);
+    return verifySession(this.#rowSource, this.#codec, this.#sha256, sessionId);
   }
 
   async close(): Promise<void> {
@@ -330,7 +338,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
       const row = tupleToEventRow(raw);
       checkRowHash(this.#sha256, row);
-      return this.#codec.decodeRow(row);
+      return this.#codec.decodeVerifiedRow(row);
     });
   }
 

@@ -3,6 +3,7 @@ import { canonicalJson, type JsonValue } from '../../core/events/canonical-json.
 import type { Snapshot, SnapshotStore } from '../../core/events/snapshot-store.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
 import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
+import { writeWithRetry } from './sqlite-errors.js';
 
 type SnapshotRow = {
   session_id: string;
@@ -39,7 +40,12 @@ export class SqliteSnapshotStore implements SnapshotStore {
 
   async save(snapshot: Snapshot): Promise<void> {
     this.#open();
-    this.#save.run({ ...snapshot, state: canonicalJson(snapshot.state) });
+    const state = canonicalJson(snapshot.state);
+    await writeWithRetry(
+      this.path,
+      () => this.#save.run({ ...snapshot, state }),
+      () => this.#open(),
+    );
   }
 
   async load(sessionId: string, projection: string): Promise<Snapshot | undefined> {

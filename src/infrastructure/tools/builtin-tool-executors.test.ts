@@ -185,6 +185,16 @@ describe('exec', () => {
     expect(piped).toMatchObject({ outcome: 'succeeded', exitCode: 0, output: '2\n' });
   });
 
+  it('records the real path of the program that ran', async () => {
+    const receipt = await run('exec', { argv: ['sh', '-c', 'true'] });
+    const onPath = ['/usr/local/bin/sh', '/usr/bin/sh', '/bin/sh'].find((path) =>
+      existsSync(path),
+    )!;
+    expect(receipt.executable).toBe(realpathSync(onPath));
+    expect((await run('exec', { command: 'true' })).executable).toBe(realpathSync('/bin/sh'));
+    expect((await run('exec', { argv: ['no-such-program-anywhere'] })).executable).toBeUndefined();
+  });
+
   it('reports a non-zero exit as failed with the code', async () => {
     expect(await run('exec', { argv: ['sh', '-c', 'exit 3'] })).toMatchObject({
       outcome: 'failed',

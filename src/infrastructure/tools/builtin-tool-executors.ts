@@ -16,6 +16,8 @@ export type BuiltinToolExecutorOptions = {
   /** The probe used for last-moment re-checks; defaults to the on-disk probe. */
   readonly probe?: WorldProbe;
   readonly maxOutputBytes?: number;
+  /** The time bound of each file and search call (exec and http_fetch have their own). */
+  readonly timeBoundMs?: number;
   readonly exec?: Omit<ExecToolOptions, 'probe' | 'maxOutputBytes'>;
   readonly http?: Omit<HttpFetchToolOptions, 'maxOutputBytes'>;
 };
@@ -28,6 +30,7 @@ export function createBuiltinToolExecutors(
   const common = {
     probe,
     ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+    ...(options.timeBoundMs === undefined ? {} : { timeBoundMs: options.timeBoundMs }),
   };
   const executors = [
     createReadFileExecutor(common),

@@ -1,7 +1,14 @@
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
 import { trustedSearchPath } from '../sandbox/trusted-search-path.js';
+import type { PreimageStore } from '../sandbox/preimage-store.js';
+import {
+  CHANGE_SCAN_LIMIT,
+  createChangeRecorder,
+  type ChangeRecorder,
+} from '../sandbox/workspace-changes.js';
 import { guardedExecutor, ToolFailure } from './file-tools.js';
+import { resolveExecutable } from './resolve-executable.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { createOutputBuffer, finishReceipt } from './tool-receipt-builder.js';
 
@@ -15,6 +22,14 @@ export type ExecToolOptions = {
   readonly searchPath?: string;
   /** The confinement commands run under; absent means none, recorded as `sandbox: none`. */
   readonly sandbox?: SandboxSettings;
+  /**
+   * Compares the workspace before and after each command and lists what it created, modified
+   * or deleted in the receipt's `files`; `false` records nothing. Default: one recorder per
+   * executor, so hashes are reused between its calls.
+   */
+  readonly changes?: ChangeRecorder | false;
+  /** Where the default recorder keeps pre-images of the files commands change (none: hashes only). */
+  readonly preimages?: PreimageStore;
 };
 
 /**
@@ -53,6 +68,13 @@ export function scrubbedEnvironment(home: string, searchPath: string): Record<st
  */
 export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
+  const recorder =
+    options.changes === false
+      ? null
+      : (options.changes ??
+        createChangeRecorder(
+          options.preimages === undefined ? {} : { preimages: options.preimages },
+        ));
   return guardedExecutor('exec', options.maxOutputBytes, async (args, context, startedAt) => {
     const cwd =
       args.cwd === undefined
@@ -72,7 +94,9 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
       options.searchPath ?? '/usr/local/bin:/usr/bin:/bin',
       context.roots.workspaceRoot,
     );
+    const executable = await resolveExecutable(argv[0]!, searchPath, cwd);
     const output = createOutputBuffer(options.maxOutputBytes);
+    const baseline = recorder?.before(context.roots.workspaceRoot) ?? null;
     const run = await runConfinedProcess(
       {
         argv,
@@ -104,6 +128,8 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
             : run.exitCode === 0
               ? null
               : `exit code ${run.exitCode}`;
+    // Compared whatever the ending: a killed command's partial writes are changes too.
+    const changes = baseline === null ? null : recorder!.after(baseline);
     return finishReceipt({
       callId: context.callId,
       tool: 'exec',
@@ -111,10 +137,15 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
       outcome,
       output: output.finish(),
       exitCode: run.exitCode,
-      error,
+      error:
+        changes?.complete === false
+          ? `${error === null ? '' : `${error}; `}the change record is incomplete: the workspace has more than ${CHANGE_SCAN_LIMIT} entries`
+          : error,
+      ...(changes === null ? {} : { files: changes.files }),
       startedAt,
       sandbox: run.profile,
       ...(run.egress === undefined ? {} : { egress: run.egress }),
+      ...(executable === null ? {} : { executable }),
     });
   });
 }

@@ -1,6 +1,3 @@
-import { constants } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { CorrexError } from '../../core/base/correx-error.js';
 import {
@@ -10,8 +7,42 @@ import {
   type ToolReceipt,
 } from './tool-executor.js';
 import { buildReceipt, sha256Of } from './tool-receipt-builder.js';
+import { moveVerifiedFile, readVerifiedFile, writeVerifiedFile } from './verified-directory.js';
 
-export type FileToolOptions = { readonly probe: WorldProbe; readonly maxOutputBytes?: number };
+export type FileToolOptions = {
+  readonly probe: WorldProbe;
+  readonly maxOutputBytes?: number;
+  /** The most a file or search call may take before its receipt says `timed_out`; default 2 minutes. */
+  readonly timeBoundMs?: number;
+  /** Globs whose files grep never searches (default DEFAULT_NEVER_READABLE). */
+  readonly neverReadable?: readonly string[];
+};
+
+/** File and search calls are bounded too: a hung mount or a read that never ends still gets a receipt. */
+export const DEFAULT_FILE_TOOL_TIME_BOUND_MS = 120_000;
+
+/** The call ran past its time bound; the receipt says `timed_out`. */
+class ToolTimeBoundError extends CorrexError {
+  constructor(name: string, boundMs: number) {
+    super('tool_time_bound', `${name} did not finish within ${boundMs} ms and was abandoned`);
+  }
+}
+
+/**
+ * Settles with `work`, or rejects with ToolTimeBoundError after `boundMs`. A filesystem call
+ * cannot be cancelled, so abandoned work may still finish later; its result is dropped.
+ */
+async function withinTimeBound<T>(name: string, boundMs: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ToolTimeBoundError(name, boundMs)), boundMs);
+  });
+  try {
+    return await Promise.race([work, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A failure the model should see in its receipt (missing search text, not a file...). */
 class ToolFailure extends CorrexError {
@@ -21,34 +52,10 @@ class ToolFailure extends CorrexError {
 }
 
 /**
- * Writes `content` to an already re-checked real path. O_NOFOLLOW refuses a symlink swapped in
- * at the final component after the re-check; parent directories are created inside the
- * workspace only (the real path was checked to be there).
+ * Wraps an executor body: expected failures become receipts (`world_changed`, `failed`,
+ * `refused`, `timed_out`). `timeBoundMs` bounds the whole call; exec and http_fetch leave it out
+ * because they bound (and kill) their own work.
  */
-async function writeNoFollow(realPath: string, content: string | Buffer): Promise<void> {
-  await mkdir(dirname(realPath), { recursive: true });
-  const handle = await open(
-    realPath,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-    0o644,
-  );
-  try {
-    await handle.writeFile(content);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readNoFollow(realPath: string): Promise<Buffer> {
-  const handle = await open(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Wraps an executor body: expected failures become receipts (`world_changed`, `failed`, `refused`). */
 function guarded(
   name: string,
   cap: number | undefined,
@@ -57,21 +64,25 @@ function guarded(
     context: ToolExecutionContext,
     startedAt: number,
   ) => Promise<ToolReceipt>,
+  timeBoundMs?: number,
 ): ToolExecutor {
   return {
     name,
     async execute(args, context) {
       const startedAt = performance.now();
       try {
-        return await body(args, context, startedAt);
+        const work = body(args, context, startedAt);
+        return await (timeBoundMs === undefined ? work : withinTimeBound(name, timeBoundMs, work));
       } catch (error) {
         const code = CorrexError.isInstance(error) ? error.code : undefined;
         const outcome =
           code === 'world_changed'
             ? 'world_changed'
-            : code === 'unassessed_target'
-              ? 'refused'
-              : 'failed';
+            : code === 'tool_time_bound'
+              ? 'timed_out'
+              : code === 'unassessed_target' || code === 'special_file'
+                ? 'refused'
+                : 'failed';
         const message = error instanceof Error ? error.message : String(error);
         return buildReceipt({
           callId: context.callId,
@@ -89,132 +100,148 @@ function guarded(
 }
 
 export function createReadFileExecutor(options: FileToolOptions): ToolExecutor {
-  return guarded('read_file', options.maxOutputBytes, async (args, context, startedAt) => {
-    const { realPath } = await recheckTarget(options.probe, args.path, context);
-    const bytes = await readNoFollow(realPath);
-    const sha = sha256Of(bytes);
-    const lines = bytes.toString('utf8').split('\n');
-    const start = typeof args.startLine === 'number' ? args.startLine : 1;
-    const end = typeof args.endLine === 'number' ? args.endLine : lines.length;
-    if (end < start) throw new ToolFailure(`endLine ${end} is before startLine ${start}`);
-    const text = lines.slice(start - 1, end).join('\n');
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'read_file',
-      args,
-      outcome: 'succeeded',
-      text,
-      startedAt,
-      files: [{ path: realPath, access: 'read', before: sha, after: sha }],
-      ...(options.maxOutputBytes === undefined ? {} : { cap: options.maxOutputBytes }),
-    });
-  });
+  return guarded(
+    'read_file',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const { realPath } = await recheckTarget(options.probe, args.path, context);
+      const bytes = await readVerifiedFile(realPath);
+      const sha = sha256Of(bytes);
+      const lines = bytes.toString('utf8').split('\n');
+      const start = typeof args.startLine === 'number' ? args.startLine : 1;
+      const end = typeof args.endLine === 'number' ? args.endLine : lines.length;
+      if (end < start) throw new ToolFailure(`endLine ${end} is before startLine ${start}`);
+      const text = lines.slice(start - 1, end).join('\n');
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'read_file',
+        args,
+        outcome: 'succeeded',
+        text,
+        startedAt,
+        files: [{ path: realPath, access: 'read', before: sha, after: sha }],
+        ...(options.maxOutputBytes === undefined ? {} : { cap: options.maxOutputBytes }),
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export function createWriteFileExecutor(options: FileToolOptions): ToolExecutor {
-  return guarded('write_file', options.maxOutputBytes, async (args, context, startedAt) => {
-    const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
-    const content = String(args.content);
-    await writeNoFollow(realPath, content);
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'write_file',
-      args,
-      outcome: 'succeeded',
-      text: `wrote ${Buffer.byteLength(content)} bytes`,
-      startedAt,
-      files: [
-        { path: realPath, access: 'write', before: observed.sha256, after: sha256Of(content) },
-      ],
-    });
-  });
+  return guarded(
+    'write_file',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
+      const content = String(args.content);
+      const written = await writeVerifiedFile(realPath, content);
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'write_file',
+        args,
+        outcome: 'succeeded',
+        text: `wrote ${Buffer.byteLength(content)} bytes`,
+        startedAt,
+        files: [
+          { path: written, access: 'write', before: observed.sha256, after: sha256Of(content) },
+        ],
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
-  return guarded('edit_file', options.maxOutputBytes, async (args, context, startedAt) => {
-    const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
-    const before = (await readNoFollow(realPath)).toString('utf8');
-    const search = String(args.search);
-    const first = before.indexOf(search);
-    if (first < 0)
-      throw new ToolFailure(
-        'the search text does not occur in the file; read the file and copy the text exactly',
-      );
-    const second = before.indexOf(search, first + 1);
-    if (second >= 0)
-      throw new ToolFailure(
-        'the search text occurs more than once; include more surrounding lines so it is unique',
-      );
-    const after =
-      before.slice(0, first) + String(args.replace) + before.slice(first + search.length);
-    await writeNoFollow(realPath, after);
-    const line = before.slice(0, first).split('\n').length;
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'edit_file',
-      args,
-      outcome: 'succeeded',
-      text: `replaced 1 occurrence at line ${line}`,
-      startedAt,
-      files: [{ path: realPath, access: 'write', before: observed.sha256, after: sha256Of(after) }],
-    });
-  });
+  return guarded(
+    'edit_file',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
+      const before = (await readVerifiedFile(realPath)).toString('utf8');
+      const search = String(args.search);
+      const first = before.indexOf(search);
+      if (first < 0)
+        throw new ToolFailure(
+          'the search text does not occur in the file; read the file and copy the text exactly',
+        );
+      const second = before.indexOf(search, first + 1);
+      if (second >= 0)
+        throw new ToolFailure(
+          'the search text occurs more than once; include more surrounding lines so it is unique',
+        );
+      const after =
+        before.slice(0, first) + String(args.replace) + before.slice(first + search.length);
+      const written = await writeVerifiedFile(realPath, after);
+      const line = before.slice(0, first).split('\n').length;
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'edit_file',
+        args,
+        outcome: 'succeeded',
+        text: `replaced 1 occurrence at line ${line}`,
+        startedAt,
+        files: [
+          { path: written, access: 'write', before: observed.sha256, after: sha256Of(after) },
+        ],
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export function createCopyFileExecutor(options: FileToolOptions): ToolExecutor {
-  return guarded('copy_file', options.maxOutputBytes, async (args, context, startedAt) => {
-    const source = await recheckTarget(options.probe, args.source, context);
-    const destination = await recheckTarget(options.probe, args.destination, context);
-    const bytes = await readNoFollow(source.realPath);
-    await writeNoFollow(destination.realPath, bytes);
-    const sha = sha256Of(bytes);
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'copy_file',
-      args,
-      outcome: 'succeeded',
-      text: `copied ${bytes.length} bytes`,
-      startedAt,
-      files: [
-        { path: source.realPath, access: 'read', before: sha, after: sha },
-        {
-          path: destination.realPath,
-          access: 'write',
-          before: destination.observed.sha256,
-          after: sha,
-        },
-      ],
-    });
-  });
+  return guarded(
+    'copy_file',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const source = await recheckTarget(options.probe, args.source, context);
+      const destination = await recheckTarget(options.probe, args.destination, context);
+      const bytes = await readVerifiedFile(source.realPath);
+      const written = await writeVerifiedFile(destination.realPath, bytes);
+      const sha = sha256Of(bytes);
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'copy_file',
+        args,
+        outcome: 'succeeded',
+        text: `copied ${bytes.length} bytes`,
+        startedAt,
+        files: [
+          { path: source.realPath, access: 'read', before: sha, after: sha },
+          { path: written, access: 'write', before: destination.observed.sha256, after: sha },
+        ],
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export function createMoveFileExecutor(options: FileToolOptions): ToolExecutor {
-  return guarded('move_file', options.maxOutputBytes, async (args, context, startedAt) => {
-    const source = await recheckTarget(options.probe, args.source, context);
-    const destination = await recheckTarget(options.probe, args.destination, context);
-    if (source.observed.kind !== 'file') throw new ToolFailure('move_file moves files only');
-    await mkdir(dirname(destination.realPath), { recursive: true });
-    // rename(2) replaces a destination symlink itself and never follows it.
-    await rename(source.realPath, destination.realPath);
-    const sha = source.observed.sha256;
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'move_file',
-      args,
-      outcome: 'succeeded',
-      text: 'moved',
-      startedAt,
-      files: [
-        { path: source.realPath, access: 'delete', before: source.observed.sha256, after: null },
-        {
-          path: destination.realPath,
-          access: 'write',
-          before: destination.observed.sha256,
-          after: sha,
-        },
-      ],
-    });
-  });
+  return guarded(
+    'move_file',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const source = await recheckTarget(options.probe, args.source, context);
+      const destination = await recheckTarget(options.probe, args.destination, context);
+      if (source.observed.kind !== 'file') throw new ToolFailure('move_file moves files only');
+      // rename(2) replaces a destination symlink itself and never follows it.
+      const moved = await moveVerifiedFile(source.realPath, destination.realPath);
+      const sha = source.observed.sha256;
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'move_file',
+        args,
+        outcome: 'succeeded',
+        text: 'moved',
+        startedAt,
+        files: [
+          { path: source.realPath, access: 'delete', before: source.observed.sha256, after: null },
+          { path: moved, access: 'write', before: destination.observed.sha256, after: sha },
+        ],
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export { guarded as guardedExecutor, ToolFailure };

@@ -1,6 +1,14 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { matchGlob } from '../../core/policies/path-glob.js';
-import { guardedExecutor, ToolFailure, type FileToolOptions } from './file-tools.js';
+import { DEFAULT_NEVER_READABLE } from '../../core/policies/workspace-policy.js';
+import {
+  DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  guardedExecutor,
+  ToolFailure,
+  type FileToolOptions,
+} from './file-tools.js';
+import { readRegularFileInside } from './verified-directory.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { buildReceipt } from './tool-receipt-builder.js';
 
@@ -46,76 +54,103 @@ async function directoryOf(
 }
 
 export function createListDirExecutor(options: FileToolOptions): ToolExecutor {
-  return guardedExecutor('list_dir', options.maxOutputBytes, async (args, context, startedAt) => {
-    const dir = await directoryOf(options, args.path, context);
-    const entries = await readdir(dir, { withFileTypes: true });
-    const lines = entries
-      .map(
-        (entry) =>
-          `${entry.name}${entry.isDirectory() ? '/' : entry.isSymbolicLink() ? ' -> (symlink)' : ''}`,
-      )
-      .sort();
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'list_dir',
-      args,
-      outcome: 'succeeded',
-      text: lines.join('\n'),
-      startedAt,
-    });
-  });
+  return guardedExecutor(
+    'list_dir',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const dir = await directoryOf(options, args.path, context);
+      const entries = await readdir(dir, { withFileTypes: true });
+      const lines = entries
+        .map(
+          (entry) =>
+            `${entry.name}${entry.isDirectory() ? '/' : entry.isSymbolicLink() ? ' -> (symlink)' : ''}`,
+        )
+        .sort();
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'list_dir',
+        args,
+        outcome: 'succeeded',
+        text: lines.join('\n'),
+        startedAt,
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export function createGlobExecutor(options: FileToolOptions): ToolExecutor {
-  return guardedExecutor('glob', options.maxOutputBytes, async (args, context, startedAt) => {
-    const dir = await directoryOf(options, args.path, context);
-    const { files, truncated } = await walk(dir, MAX_ENTRIES * 10);
-    const matches = files
-      .filter((file) => matchGlob(String(args.pattern), file))
-      .slice(0, MAX_ENTRIES);
-    const note = truncated ? '\n[walk stopped early: too many files]' : '';
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'glob',
-      args,
-      outcome: 'succeeded',
-      text: matches.join('\n') + note,
-      startedAt,
-    });
-  });
+  return guardedExecutor(
+    'glob',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const dir = await directoryOf(options, args.path, context);
+      const { files, truncated } = await walk(dir, MAX_ENTRIES * 10);
+      const matches = files
+        .filter((file) => matchGlob(String(args.pattern), file))
+        .slice(0, MAX_ENTRIES);
+      const note = truncated ? '\n[walk stopped early: too many files]' : '';
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'glob',
+        args,
+        outcome: 'succeeded',
+        text: matches.join('\n') + note,
+        startedAt,
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }
 
 export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
-  return guardedExecutor('grep', options.maxOutputBytes, async (args, context, startedAt) => {
-    const dir = await directoryOf(options, args.path, context);
-    let regex: RegExp;
-    try {
-      regex = new RegExp(String(args.pattern), args.ignoreCase === true ? 'i' : '');
-    } catch (error) {
-      throw new ToolFailure(`invalid regular expression: ${(error as Error).message}`);
-    }
-    const maxResults = typeof args.maxResults === 'number' ? args.maxResults : 500;
-    const { files } = await walk(dir, MAX_ENTRIES * 10);
-    const results: string[] = [];
-    for (const file of files) {
-      if (typeof args.glob === 'string' && !matchGlob(args.glob, file)) continue;
-      const info = await lstat(`${dir}/${file}`);
-      if (info.size > MAX_GREP_FILE_BYTES) continue;
-      const bytes = await readFile(`${dir}/${file}`);
-      if (bytes.subarray(0, 8000).includes(0)) continue; // binary
-      const lines = bytes.toString('utf8').split('\n');
-      for (let index = 0; index < lines.length && results.length < maxResults; index++) {
-        if (regex.test(lines[index]!)) results.push(`${file}:${index + 1}:${lines[index]}`);
+  return guardedExecutor(
+    'grep',
+    options.maxOutputBytes,
+    async (args, context, startedAt) => {
+      const dir = await directoryOf(options, args.path, context);
+      let regex: RegExp;
+      try {
+        regex = new RegExp(String(args.pattern), args.ignoreCase === true ? 'i' : '');
+      } catch (error) {
+        throw new ToolFailure(`invalid regular expression: ${(error as Error).message}`);
       }
-      if (results.length >= maxResults) break;
-    }
-    return buildReceipt({
-      callId: context.callId,
-      tool: 'grep',
-      args,
-      outcome: 'succeeded',
-      text: results.join('\n'),
-      startedAt,
-    });
-  });
+      const maxResults = typeof args.maxResults === 'number' ? args.maxResults : 500;
+      const { files } = await walk(dir, MAX_ENTRIES * 10);
+      const results: string[] = [];
+      // Secrets' contents never reach a receipt: never-readable files are not searched.
+      const secret = (file: string) => {
+        const subject = relative(context.roots.workspaceRoot, `${dir}/${file}`);
+        return (options.neverReadable ?? DEFAULT_NEVER_READABLE).some(
+          (glob) =>
+            !glob.startsWith('~') &&
+            !glob.startsWith('/') &&
+            matchGlob(glob, subject, { foldCase: true }),
+        );
+      };
+      for (const file of files) {
+        if (typeof args.glob === 'string' && !matchGlob(args.glob, file)) continue;
+        if (secret(file)) continue;
+        const info = await lstat(`${dir}/${file}`).catch(() => null);
+        if (info === null || info.size > MAX_GREP_FILE_BYTES) continue;
+        const bytes = await readRegularFileInside(`${dir}/${file}`, dir);
+        if (bytes === null) continue; // swapped, moved out or special since the walk
+        if (bytes.subarray(0, 8000).includes(0)) continue; // binary
+        const lines = bytes.toString('utf8').split('\n');
+        for (let index = 0; index < lines.length && results.length < maxResults; index++) {
+          if (regex.test(lines[index]!)) results.push(`${file}:${index + 1}:${lines[index]}`);
+        }
+        if (results.length >= maxResults) break;
+      }
+      return buildReceipt({
+        callId: context.callId,
+        tool: 'grep',
+        args,
+        outcome: 'succeeded',
+        text: results.join('\n'),
+        startedAt,
+      });
+    },
+    options.timeBoundMs ?? DEFAULT_FILE_TOOL_TIME_BOUND_MS,
+  );
 }

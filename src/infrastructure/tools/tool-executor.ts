@@ -3,6 +3,7 @@ import type { PayloadOf } from '../../core/events/event-definition.js';
 import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import type { toolReceipt } from '../../core/tools/tool-events.js';
+import { hasLoneSurrogate } from '../../core/toolintent/rules/target-kind-rule.js';
 import { resolveToolPath, type ToolPathRoots } from '../../core/tools/tool-path.js';
 
 export type ToolReceipt = PayloadOf<typeof toolReceipt>;
@@ -60,18 +61,25 @@ export async function recheckTarget(
   const assessed = context.observations[resolved.path.absolute];
   if (assessed === undefined)
     throw new UnassessedTargetError(`${resolved.path.absolute} was never observed for assessment`);
+  if (hasLoneSurrogate(resolved.path.raw))
+    throw new UnassessedTargetError(
+      `${JSON.stringify(resolved.path.raw)} holds a lone UTF-16 surrogate; the disk would get another name`,
+    );
   const now = await probe.observe(resolved.path.absolute);
+  if (now.changedDuringObservation === true || assessed.changedDuringObservation === true)
+    throw new WorldChangedError(`${resolved.path.raw} changed during observation; read it again`);
   if (now.realPath !== assessed.realPath) {
     throw new WorldChangedError(
       `${resolved.path.raw} now resolves to ${now.realPath}, not ${assessed.realPath} as assessed`,
     );
   }
-  // Files too large to hash carry no digest; their size and mtime stand in for it.
+  // Files the assessment did not hash (too large, or outside the workspace before approval)
+  // carry no digest; their size and mtime stand in for it.
   const unhashedChanged =
     assessed.sha256 === null && (now.size !== assessed.size || now.mtimeMs !== assessed.mtimeMs);
   if (
     now.kind !== assessed.kind ||
-    now.sha256 !== assessed.sha256 ||
+    (assessed.sha256 !== null && now.sha256 !== assessed.sha256) ||
     now.linkCount !== assessed.linkCount ||
     unhashedChanged
   ) {

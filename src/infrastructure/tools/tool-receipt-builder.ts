@@ -70,6 +70,8 @@ export function finishReceipt(fields: {
   /** For calls that ran a process: the confinement it ran under, and the proxy's decisions. */
   sandbox?: SandboxProfile;
   egress?: EgressDecision[];
+  /** For calls that ran a process: the real path of the program. */
+  executable?: string;
 }): ToolReceipt {
   return {
     type: 'tool_receipt',
@@ -84,5 +86,6 @@ export function finishReceipt(fields: {
     durationMs: Math.max(0, Math.round(performance.now() - fields.startedAt)),
     ...(fields.sandbox === undefined ? {} : { sandbox: fields.sandbox }),
     ...(fields.egress === undefined ? {} : { egress: fields.egress }),
+    ...(fields.executable === undefined ? {} : { executable: fields.executable }),
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
-import { lstat, readFile, readlink, stat } from 'node:fs/promises';
+import { constants, realpathSync, type Stats } from 'node:fs';
+import { lstat, open, readlink, stat } from 'node:fs/promises';
 import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { isPathInside, normalizeAbsolute } from '../../core/tools/tool-path.js';
@@ -33,38 +33,82 @@ export function createDiskWorldProbe(options: DiskWorldProbeOptions = {}): World
         );
       }
       const path = normalizeAbsolute(absolutePath);
-      const own = await lstatOrNull(path);
-      const linkTarget = own?.isSymbolicLink() === true ? await readlink(path) : null;
-      const resolved = await resolveSegments(path);
-      const target = resolved.exists ? await statOrNull(resolved.realPath) : null;
-      const kind: WorldObservation['kind'] =
-        target === null
-          ? 'missing'
-          : target.isFile()
-            ? 'file'
-            : target.isDirectory()
-              ? 'directory'
-              : 'other';
-      let sha256: string | null = null;
-      const hashable =
-        options.hashOnlyUnder?.some((root) => isPathInside(resolved.realPath, root)) ?? true;
-      if (target !== null && target.isFile() && target.size <= maxHashBytes && hashable) {
-        sha256 = createHash('sha256')
-          .update(await readFile(resolved.realPath))
-          .digest('hex');
+      // A path swapped while it is walked makes readlink/read fail mid-way: look once more,
+      // and if it is still moving, say so in the observation instead of throwing.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        try {
+          return await observeOnce(path);
+        } catch (error) {
+          if (!isFilesystemError(error)) throw error;
+        }
       }
       return {
         path,
-        kind,
-        realPath: resolved.realPath,
-        linkTarget,
-        sha256,
-        size: target === null ? null : target.size,
-        mtimeMs: target === null ? null : Math.floor(target.mtimeMs),
-        linkCount: target?.isFile() === true ? target.nlink : null,
+        kind: 'other',
+        realPath: path,
+        linkTarget: null,
+        sha256: null,
+        size: null,
+        mtimeMs: null,
+        linkCount: null,
+        changedDuringObservation: true,
       };
     },
   };
+
+  async function observeOnce(path: string): Promise<WorldObservation> {
+    const own = await lstatOrNull(path);
+    const linkTarget = own?.isSymbolicLink() === true ? await readlink(path) : null;
+    const resolved = await resolveSegments(path);
+    const target = resolved.exists ? await statOrNull(resolved.realPath) : null;
+    const kind: WorldObservation['kind'] =
+      target === null
+        ? 'missing'
+        : target.isFile()
+          ? 'file'
+          : target.isDirectory()
+            ? 'directory'
+            : 'other';
+    let sha256: string | null = null;
+    const hashable =
+      options.hashOnlyUnder?.some((root) => isPathInside(resolved.realPath, root)) ?? true;
+    if (target !== null && target.isFile() && target.size <= maxHashBytes && hashable) {
+      sha256 = await hashRegularFile(resolved.realPath, target);
+    }
+    return {
+      path,
+      kind,
+      realPath: resolved.realPath,
+      linkTarget,
+      sha256,
+      size: target === null ? null : target.size,
+      mtimeMs: target === null ? null : Math.floor(target.mtimeMs),
+      linkCount: target?.isFile() === true ? target.nlink : null,
+    };
+  }
+}
+
+function isFilesystemError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string';
+}
+
+/**
+ * Hashes the file `stat` described. Opened non-blocking and checked to be that same regular
+ * file, so a FIFO swapped in after the stat cannot hang the probe.
+ */
+async function hashRegularFile(path: string, expected: Stats): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.ino !== expected.ino || info.dev !== expected.dev) {
+      throw Object.assign(new Error(`${path} changed during observation`), { code: 'ECHANGED' });
+    }
+    return createHash('sha256')
+      .update(await handle.readFile())
+      .digest('hex');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Walks `path` one segment at a time, following every symlink (dangling ones included). */

@@ -42,6 +42,15 @@ export type CliContext = {
     readonly facade: RouterFacade;
     dispose(): Promise<void>;
   }>;
+  /**
+   * Sends a recorded session's trace (its events and its sub-sessions', by session id) over
+   * OTLP/HTTP: to `endpoint` when given, else where the OTEL_EXPORTER_OTLP_* variables say.
+   */
+  exportTrace(
+    rootSessionId: string,
+    eventsBySession: ReadonlyMap<string, readonly CorrexEvent[]>,
+    options: { readonly endpoint?: string },
+  ): Promise<{ readonly spans: number }>;
   /** Lines typed (or piped) on stdin, until it ends. */
   readonly lines: () => AsyncIterable<string>;
   /** $CORREX_SERVER_TOKEN, when set (`correx serve --token` wins over it). */

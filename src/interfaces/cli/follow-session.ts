@@ -62,6 +62,20 @@ function report(context: CommandContext, id: string, outcome: RunOutcome): numbe
     case 'paused':
       context.out(`session ${id} paused; continue with: correx resume ${id}`);
       return 0;
+    case 'running':
+      if (outcome.waiting?.kind === 'budget') {
+        const flag = {
+          tokens: '--max-tokens N',
+          cost: '--max-cost USD',
+          duration: '--max-duration 1h',
+        }[outcome.waiting.budget];
+        context.out(
+          `session ${id} stopped at its ${outcome.waiting.budget} budget (${outcome.waiting.limit}); raise it to go on: correx resume ${id} ${flag}`,
+        );
+        return 0;
+      }
+      context.out(`session ${id} is ${outcome.status}; continue with: correx resume ${id}`);
+      return 0;
     case 'failed':
     case 'cancelled':
       context.out(`session ${id} ${outcome.status}; see: correx show ${id}`);

@@ -22,7 +22,7 @@ function harness() {
     defaultStore: '/home/me/.correx/correx.db',
     openStores: async (location) => {
       if (location === 'postgres://nowhere')
-        throw new CorrexError('session_gone', 'cannot reach postgres://nowhere');
+        throw new CorrexError('store_closed', 'cannot reach postgres://nowhere');
       if (location === 'postgres://down')
         throw new CorrexError('postgres_connect_failed', 'connection refused');
       output.opened.push(location);

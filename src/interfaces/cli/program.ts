@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { CorrexError } from '../../core/base/correx-error.js';
+import type { ErrorCode } from '../../core/base/error-code.js';
+import { exitCodeOf, EXIT_CODES } from './exit-codes.js';
 import type { CliContext, CommandContext } from './cli-context.js';
 import { demoCommand } from './commands/demo-command.js';
 import { eventsCommand } from './commands/events-command.js';
+import { exportCommand } from './commands/export-command.js';
 import { grantsCommands } from './commands/grants-command.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { showCommand } from './commands/show-command.js';
@@ -17,6 +20,9 @@ import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
+import { policyCommand } from './commands/policy-command.js';
+import { diffCommand } from './commands/diff-command.js';
+import { undoCommand } from './commands/undo-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -50,48 +56,25 @@ export function createProgram(context: CommandContext): Command {
     chatCommand(context),
     serveCommand(context),
     verifyCommand(context),
+    policyCommand(context),
+    diffCommand(context),
+    undoCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),
     mcpCommand(context),
+    exportCommand(context),
   ]) {
     program.addCommand(inheritSettings(command, program));
   }
   return program;
 }
 
-/** Stable exit codes, documented in `--help` and the README. */
-export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, storeUnavailable: 3 } as const;
-
-const STORE_UNAVAILABLE = new Set([
-  'postgres_connect_failed',
-  'postgres_schema_not_ready',
-  'sqlite_open_failed',
-]);
-const USAGE = new Set([
-  'usage',
-  'store_location_invalid',
-  'config_invalid',
-  'config_exists',
-  'demo_workspace_invalid',
-  'session_setup',
-  'workspace_not_allowed',
-  'workflow_file',
-  'invalid_workflow',
-  'provider_setup',
-]);
-
 /** What to do next, for errors whose message comes from a layer that knows no CLI. */
-const HINTS: Readonly<Record<string, string>> = {
+const HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
   session_not_found: ' (see `correx sessions`)',
 };
-
-function exitCodeFor(error: CorrexError): number {
-  if (STORE_UNAVAILABLE.has(error.code)) return EXIT_CODES.storeUnavailable;
-  if (USAGE.has(error.code)) return EXIT_CODES.usage;
-  return EXIT_CODES.failed;
-}
 
 /** Output and error handling reach nested subcommands too (`store copy`). */
 function inheritSettings(command: Command, parent: Command): Command {
@@ -115,7 +98,7 @@ export async function runCli(context: CliContext, argv: readonly string[]): Prom
       return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     if (CorrexError.isInstance(error)) {
       context.err(`correx: ${error.message}${HINTS[error.code] ?? ''}`);
-      return exitCodeFor(error);
+      return exitCodeOf(error.code);
     }
     throw error;
   }

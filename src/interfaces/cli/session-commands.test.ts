@@ -113,6 +113,13 @@ describe('correx approvals, approve, deny, steer, pause, cancel', () => {
     ]);
     expect(await h.run('steer', 'ghost', 'hello')).toBe(1);
     expect(h.err.at(-1)).toMatch(/no session ghost/);
+    // A cancelled session reads no more notes: refused, not recorded.
+    const last = await h.store.lastSequence('s');
+    expect(await h.run('steer', 's', 'too late')).toBe(1);
+    expect(h.err.at(-1)).toMatch(
+      /session s is cancelled; a steering note could never reach its model/,
+    );
+    expect(await h.store.lastSequence('s')).toBe(last);
   });
 });
 

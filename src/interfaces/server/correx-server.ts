@@ -9,6 +9,7 @@ import Fastify, {
 import { pino } from 'pino';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { ErrorResponse } from '../protocol/rest-dto.js';
+import type { ErrorCode } from '../../core/base/error-code.js';
 import { createEventMessageEncoder } from './event-message-encoder.js';
 import { createOpenApiDocument } from './openapi-document.js';
 import {
@@ -49,8 +50,11 @@ export type CorrexServer = {
 };
 
 /** Conflicts a person can fix (approving what is not pending); anything else unknown is a 500. */
-const CONFLICT_CODES = new Set(['approval_not_pending', 'concurrency_conflict']);
-const INTERNAL_CODES = new Set(['kernel_invariant', 'kernel_wiring']);
+const CONFLICT_CODES: ReadonlySet<ErrorCode> = new Set([
+  'approval_not_pending',
+  'concurrency_conflict',
+]);
+const INTERNAL_CODES: ReadonlySet<ErrorCode> = new Set(['kernel_invariant', 'kernel_wiring']);
 
 /** The HTTP + WebSocket server of `correx serve`, over one store and one SessionHost. */
 export function createCorrexServer(

@@ -5,6 +5,7 @@ import { finding } from '../finding.js';
 import type { ToolCallContext, ToolCallRule } from '../tool-call-rule.js';
 import type { Finding, WorldObservation } from '../toolintent-events.js';
 import type { ExtractedPath } from '../param-value-extractor.js';
+import { FILE_TOOL_TARGETS_REGULAR } from '../toolintent-flags.js';
 
 /** The recorded observation of a path, or undefined when the probe has not observed it. */
 export function observationOf(
@@ -240,7 +241,11 @@ export const referenceExistsRule: ToolCallRule = {
           ),
         );
       }
-      if (observation !== undefined && observation.kind === 'other') {
+      // Under the flag, target-kind blocks a file tool on a special file instead.
+      const refusedElsewhere =
+        context.flags.has(FILE_TOOL_TARGETS_REGULAR.name) &&
+        !hasCapability(context.tool, 'EXECUTES');
+      if (observation !== undefined && observation.kind === 'other' && !refusedElsewhere) {
         findings.push(
           finding(
             REFERENCE_EXISTS,

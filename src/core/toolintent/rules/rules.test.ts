@@ -50,6 +50,11 @@ const tool = (name: string) => builtinTools.find((t) => t.name === name)!;
 const policy = createAssessmentPolicy(
   parseWorkspacePolicy({ writeScope: [['src/**', 'docs/**']] }),
 );
+const unflaggedPolicy = createAssessmentPolicy(
+  parseWorkspacePolicy({ writeScope: [['src/**', 'docs/**']] }),
+  undefined,
+  { flags: new Set() },
+);
 const assess = (v: ToolSessionView, name: string | ToolDefinition, args: unknown, p = policy) =>
   assessToolCall(p, v, { callId: 'c', tool: typeof name === 'string' ? tool(name) : name, args });
 const codes = (a: ReturnType<typeof assess>, rule: string) =>
@@ -99,7 +104,7 @@ describe('path-containment', () => {
 });
 
 describe('reference-exists', () => {
-  it('allows an existing source, asks for a special file, blocks a missing one', () => {
+  it('allows an existing source, asks for a special file (unflagged), blocks a missing one', () => {
     expect(
       codes(
         assess(view([file('/w/src/a.ts')]), 'read_file', { path: 'src/a.ts' }),
@@ -108,9 +113,12 @@ describe('reference-exists', () => {
     ).toEqual([]);
     expect(
       codes(
-        assess(view([file('/w/src/fifo', { kind: 'other', sha256: null })]), 'read_file', {
-          path: 'src/fifo',
-        }),
+        assess(
+          view([file('/w/src/fifo', { kind: 'other', sha256: null })]),
+          'read_file',
+          { path: 'src/fifo' },
+          unflaggedPolicy,
+        ),
         'reference-exists',
       ),
     ).toEqual(['ask:special_file']);
@@ -124,6 +132,79 @@ describe('reference-exists', () => {
       codes(
         assess(view([missing('/w/src/a.ts')]), 'write_file', { path: 'src/a.ts', content: '' }),
         'reference-exists',
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('target-kind (flagged)', () => {
+  const unflagged = createAssessmentPolicy(parseWorkspacePolicy({}), undefined, {
+    flags: new Set(),
+  });
+  const fifo = file('/w/src/fifo', { kind: 'other', sha256: null });
+  const moving: WorldObservation = {
+    ...missing('/w/src/d/x.ts'),
+    kind: 'other',
+    changedDuringObservation: true,
+  };
+
+  it('blocks a target that changed during observation; without the flag it is judged as before', () => {
+    const args = { path: 'src/d/x.ts', content: '' };
+    expect(codes(assess(view([moving]), 'write_file', args), 'target-kind')).toEqual([
+      'block:changed_during_observation',
+    ]);
+    expect(codes(assess(view([moving]), 'write_file', args, unflagged), 'target-kind')).toEqual([]);
+  });
+
+  it('blocks a file tool on a FIFO, socket or device; exec and unflagged sessions still ask', () => {
+    expect(codes(assess(view([fifo]), 'read_file', { path: 'src/fifo' }), 'target-kind')).toEqual([
+      'block:special_file',
+    ]);
+    expect(
+      codes(assess(view([fifo]), 'read_file', { path: 'src/fifo' }, unflagged), 'reference-exists'),
+    ).toEqual(['ask:special_file']);
+    expect(
+      codes(assess(view([fifo]), 'read_file', { path: 'src/fifo' }, unflagged), 'target-kind'),
+    ).toEqual([]);
+    expect(
+      codes(assess(view([fifo]), 'read_file', { path: 'src/fifo' }), 'reference-exists'),
+    ).toEqual([]);
+  });
+
+  it('blocks a write whose target is a folder, by observation or by a trailing slash', () => {
+    const folder = file('/w/src', { kind: 'directory', sha256: null, linkCount: null });
+    expect(
+      codes(assess(view([folder]), 'write_file', { path: 'src', content: 'x' }), 'target-kind'),
+    ).toEqual(['block:write_to_folder']);
+    expect(
+      codes(
+        assess(view([missing('/w/src/new')]), 'write_file', { path: 'src/new/', content: 'x' }),
+        'target-kind',
+      ),
+    ).toEqual(['block:write_to_folder']);
+    expect(
+      codes(
+        assess(view([folder]), 'write_file', { path: 'src', content: 'x' }, unflagged),
+        'target-kind',
+      ),
+    ).toEqual([]);
+  });
+
+  it('blocks a path with a lone surrogate, not one with a proper pair', () => {
+    const lone = 'src/\ud800.ts';
+    expect(
+      codes(
+        assess(view([missing('/w/src/\ud800.ts')]), 'write_file', { path: lone, content: '' }),
+        'target-kind',
+      ),
+    ).toEqual(['block:lone_surrogate']);
+    expect(
+      codes(
+        assess(view([missing('/w/src/\ud83d\ude00.ts')]), 'write_file', {
+          path: 'src/\ud83d\ude00.ts',
+          content: '',
+        }),
+        'target-kind',
       ),
     ).toEqual([]);
   });
@@ -223,6 +304,15 @@ describe('stale-write', () => {
       ),
     ).toEqual(['block:stale']);
   });
+
+  it('records the hash at read and the hash now (flagged), and neither without the flag', () => {
+    const reads = { reads: { '/w/src/a.ts': HASH_A } };
+    const stale = view([file('/w/src/a.ts', { sha256: HASH_B })], reads);
+    const args = { path: 'src/a.ts', content: '' };
+    const of = (a: ReturnType<typeof assess>) => a.findings.find((f) => f.code === 'stale');
+    expect(of(assess(stale, 'write_file', args))?.hashes).toEqual({ atRead: HASH_A, now: HASH_B });
+    expect(of(assess(stale, 'write_file', args, unflaggedPolicy))).not.toHaveProperty('hashes');
+  });
 });
 
 describe('manifest-containment and write-scope', () => {
@@ -276,15 +366,31 @@ describe('network-host', () => {
 
 describe('exec-interpreter', () => {
   const execView = view([]);
+  // Sessions recorded before sandbox-containment (no flags) keep this judgement.
+  const legacy = createAssessmentPolicy(
+    parseWorkspacePolicy({ writeScope: [['src/**', 'docs/**']] }),
+    undefined,
+    { flags: new Set() },
+  );
   it('allows allowlisted pipelines, asks for network-touching git, blocks the rest', () => {
-    const ok = assess(execView, 'exec', { command: 'git diff --stat | tail -n 1' });
+    const ok = assess(execView, 'exec', { command: 'git diff --stat | tail -n 1' }, legacy);
     expect([ok.verdict, ok.tier]).toEqual(['ALLOW', 'T2']);
     expect(
-      codes(assess(execView, 'exec', { command: 'git push origin main' }), 'exec-interpreter'),
+      codes(
+        assess(execView, 'exec', { command: 'git push origin main' }, legacy),
+        'exec-interpreter',
+      ),
     ).toEqual(['ask:git_network']);
+    expect(codes(assess(execView, 'exec', { argv: ['bash'] }, legacy), 'exec-interpreter')).toEqual(
+      ['block:program_not_allowed', 'block:interactive_shell'],
+    );
+  });
+
+  it('with sandbox-containment, a program off the list is asked and an interactive shell stays final', () => {
     expect(codes(assess(execView, 'exec', { argv: ['bash'] }), 'exec-interpreter')).toEqual([
-      'block:program_not_allowed',
+      'ask:program_not_allowed',
       'block:interactive_shell',
+      'info:programs',
     ]);
   });
 
@@ -299,7 +405,9 @@ describe('exec-interpreter', () => {
       { argv: ['sh', '-c', 'ls; curl http://x.example'] },
       p,
     );
-    expect(wrapped.findings).toEqual(inner.findings);
+    expect(wrapped.findings.filter((f) => f.code !== 'programs')).toEqual(
+      inner.findings.filter((f) => f.code !== 'programs'),
+    );
   });
 });
 

@@ -1,9 +1,13 @@
+import { STALE_WRITE_HASHES } from '../toolintent-flags.js';
 import { matchGlob } from '../../policies/path-glob.js';
 import { hasCapability } from '../../tools/tool-contract.js';
 import { relativeInside } from '../../tools/tool-path.js';
 import { finding } from '../finding.js';
 import type { ToolCallRule } from '../tool-call-rule.js';
 import type { Finding } from '../toolintent-events.js';
+import { writtenBytes } from '../tool-session-projection.js';
+import { WRITE_BUDGET } from '../toolintent-flags.js';
+import { EXEC_SIBLING_CLASSIFICATION } from '../toolintent-flags.js';
 import { observationOf } from './path-rules.js';
 
 const READ_BEFORE_WRITE = 'read-before-write';
@@ -11,9 +15,16 @@ const STALE_WRITE = 'stale-write';
 const MANIFEST = 'manifest-containment';
 const WRITE_SCOPE = 'write-scope';
 
-/** Argument write targets of file-writing tools (exec writes are judged by containment and scope). */
+/**
+ * Argument write targets of file-writing tools (exec writes are judged by containment and
+ * scope), and, with flag exec-sibling-classification, files an exec command edits in place.
+ */
 const fileWriteTargets = (context: Parameters<ToolCallRule['evaluate']>[0]) =>
-  context.values.writeTargets.filter((target) => target.origin !== 'command');
+  context.values.writeTargets.filter(
+    (target) =>
+      target.origin !== 'command' ||
+      (target.editsInPlace === true && context.flags.has(EXEC_SIBLING_CLASSIFICATION.name)),
+  );
 
 /**
  * ReadBeforeWrite: an existing file must have been read (or written) in this session before it
@@ -71,26 +82,32 @@ export const staleWriteRule: ToolCallRule = {
       if (observation === undefined) continue;
       const seen = context.view.reads[observation.realPath];
       if (seen === undefined) continue;
+      // Under its flag the finding carries both hashes, so an operator sees what changed.
+      const hashes = context.flags.has(STALE_WRITE_HASHES.name)
+        ? { hashes: { atRead: seen, now: observation.sha256 } }
+        : {};
       if (observation.kind !== 'file') {
-        findings.push(
-          finding(
+        findings.push({
+          ...finding(
             STALE_WRITE,
             'ask',
             'replaced',
             `${target.path.raw} was read as a file but is now ${observation.kind}`,
             'T2',
           ),
-        );
+          ...hashes,
+        });
       } else if (observation.sha256 !== seen) {
-        findings.push(
-          finding(
+        findings.push({
+          ...finding(
             STALE_WRITE,
             'block',
             'stale',
             `${target.path.raw} changed on disk since it was last read; read it again before writing`,
             'T1',
           ),
-        );
+          ...hashes,
+        });
       }
     }
     return findings;
@@ -164,5 +181,36 @@ export const writeScopeRule: ToolCallRule = {
       }
     }
     return findings;
+  },
+};
+
+const WRITE_BUDGET_RULE = 'write-budget';
+
+/**
+ * WriteBudget (flag `write-budget`): the content a session's file writes carry, summed over
+ * successful writes, may not pass the policy's `writeBudgetBytes`; the write that would is
+ * blocked, whatever the mode.
+ */
+export const writeBudgetRule: ToolCallRule = {
+  id: WRITE_BUDGET_RULE,
+  appliesTo: (context) =>
+    context.flags.has(WRITE_BUDGET.name) &&
+    context.policy.writeBudgetBytes !== undefined &&
+    hasCapability(context.tool, 'WRITES_FILES') &&
+    writtenBytes(context.args) > 0,
+  evaluate(context) {
+    const budget = context.policy.writeBudgetBytes ?? Infinity;
+    const before = context.view.bytesWritten ?? 0;
+    const bytes = writtenBytes(context.args);
+    if (before + bytes <= budget) return [];
+    return [
+      finding(
+        WRITE_BUDGET_RULE,
+        'block',
+        'write_budget_exceeded',
+        `this write carries ${bytes} bytes; with the ${before} already written the session would pass its write budget of ${budget} bytes (policy writeBudgetBytes)`,
+        'T1',
+      ),
+    ];
   },
 };

@@ -1,3 +1,4 @@
+import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,10 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import { runSession } from '../../../core/kernel/run-session.js';
 import type { SessionStatus } from '../../../core/sessions/session-status.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
+import {
+  createPreimageStore,
+  preimageDirectory,
+} from '../../../infrastructure/sandbox/preimage-store.js';
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
 import {
@@ -119,6 +124,7 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
   const sandbox: SandboxSettings = {
     availability,
     neverWritable: config.policy.policy.neverWritable,
+    neverReadable: config.policy.policy.neverReadable ?? DEFAULT_NEVER_READABLE,
     hiddenPaths: [correxHome],
     readablePaths: config.policy.policy.sandboxReadablePaths ?? [],
   };
@@ -131,7 +137,13 @@ export async function runDemo(request: DemoRequest): Promise<DemoReport> {
       config,
       ports: {
         providers: new Map([[DEMO_PROVIDER, createDemoModel(turns, DEMO_PROVIDER)]]),
-        tools: createBuiltinToolRunner({ exec: { searchPath: defaultSearchPath(), sandbox } }),
+        tools: createBuiltinToolRunner({
+          exec: {
+            searchPath: defaultSearchPath(),
+            sandbox,
+            preimages: createPreimageStore(preimageDirectory(correxHome)),
+          },
+        }),
         probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       },
       clock: request.clock,

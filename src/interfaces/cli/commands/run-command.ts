@@ -1,5 +1,9 @@
 import { Command, Option } from 'commander';
 import { OperatorModeSchema } from '../../../core/approvals/approval-tier.js';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import { parseDuration } from '../../../core/base/duration.js';
+import type { SessionBudgets } from '../../../core/kernel/budget.js';
+import type { BudgetKind } from '../../../core/sessions/budget-events.js';
 import type { CommandContext } from '../cli-context.js';
 import { followSession } from '../follow-session.js';
 import { createSessionProgress } from '../session-progress.js';
@@ -31,6 +35,45 @@ async function drive(
   });
 }
 
+type BudgetOptions = { maxTokens?: string; maxCost?: string; maxDuration?: string };
+
+/** The budgets given on the command line; a value that is not a positive amount is a usage error. */
+function budgetsOf(options: BudgetOptions): SessionBudgets {
+  const amount = (flag: string, text: string) => {
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new CorrexError(
+        'usage',
+        `${flag} takes a positive number, got ${JSON.stringify(text)}`,
+      );
+    return value;
+  };
+  const duration = (text: string) => {
+    const ms = parseDuration(text);
+    if (ms === null)
+      throw new CorrexError(
+        'usage',
+        `--max-duration takes a duration such as 90s, 30m or 2h, got ${JSON.stringify(text)}`,
+      );
+    return ms;
+  };
+  return {
+    ...(options.maxTokens === undefined
+      ? {}
+      : { maxTokens: amount('--max-tokens', options.maxTokens) }),
+    ...(options.maxCost === undefined ? {} : { maxCostUsd: amount('--max-cost', options.maxCost) }),
+    ...(options.maxDuration === undefined ? {} : { maxDurationMs: duration(options.maxDuration) }),
+  };
+}
+
+function raisedBudgets(budgets: SessionBudgets): [BudgetKind, number][] {
+  const raised: [BudgetKind, number][] = [];
+  if (budgets.maxTokens !== undefined) raised.push(['tokens', budgets.maxTokens]);
+  if (budgets.maxCostUsd !== undefined) raised.push(['cost', budgets.maxCostUsd]);
+  if (budgets.maxDurationMs !== undefined) raised.push(['duration', budgets.maxDurationMs]);
+  return raised;
+}
+
 /** `correx run "<task>"` and `correx resume <id>`: real sessions with a configured model. */
 export function runCommands(context: CommandContext): Command[] {
   const run = new Command('run')
@@ -44,6 +87,9 @@ export function runCommands(context: CommandContext): Command[] {
         OperatorModeSchema.options,
       ),
     )
+    .option('--max-tokens <n>', 'stop before a model call once the session used this many tokens')
+    .option('--max-cost <usd>', "stop once the session cost this much (by the profiles' prices)")
+    .option('--max-duration <time>', 'stop once the session ran this long (90s, 30m, 2h)')
     .addHelpText(
       'after',
       '\nIn prompt mode each gated call is shown with its findings and tier and asked here (or decided\nwith `correx approve`/`deny` from another terminal). Ctrl-C pauses; a second Ctrl-C cancels.',
@@ -51,11 +97,18 @@ export function runCommands(context: CommandContext): Command[] {
     .action(
       async (
         task: string,
-        options: { workspace?: string; workflow?: string; model?: string; mode?: string },
+        options: {
+          workspace?: string;
+          workflow?: string;
+          model?: string;
+          mode?: string;
+        } & BudgetOptions,
         command: Command,
       ) => {
+        const budgets = budgetsOf(options);
         await drive(context, command, (host) =>
           host.start({
+            ...(Object.keys(budgets).length === 0 ? {} : { budgets }),
             task,
             workspace: options.workspace ?? context.cwd,
             ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
@@ -71,8 +124,14 @@ export function runCommands(context: CommandContext): Command[] {
       'continue a paused or interrupted session here, with the configuration it recorded at its start',
     )
     .argument('<session>', 'session id')
-    .action(async (sessionId: string, _options: unknown, command: Command) => {
+    .option('--max-tokens <n>', 'raise the token budget of a session that stopped at it')
+    .option('--max-cost <usd>', 'raise its cost budget')
+    .option('--max-duration <time>', 'raise its duration budget (90s, 30m, 2h)')
+    .action(async (sessionId: string, options: BudgetOptions, command: Command) => {
+      const budgets = budgetsOf(options);
       await drive(context, command, async (host) => {
+        for (const [budget, limit] of raisedBudgets(budgets))
+          await host.command(sessionId, { type: 'raise_budget', budget, limit, by: context.user });
         // A paused session is resumed by a person's command; an interrupted one just needs a driver.
         await host.command(sessionId, { type: 'resume', by: context.user });
         return host.resume(sessionId);

@@ -1,3 +1,8 @@
+import { costOf, evolveBudget, INITIAL_BUDGET } from '../../../core/kernel/budget.js';
+import {
+  ModelProfileListSchema,
+  type ModelProfile,
+} from '../../../core/inference/model-profile.js';
 import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
@@ -41,11 +46,15 @@ export function showCommand(context: CommandContext): Command {
           const proposed = new Map<string, { tool: string; argsRaw: string }>();
           const stageOfRequest = new Map<string, string>();
           const stageTokens = new Map<string, { input: number; output: number }>();
+          let budget = INITIAL_BUDGET;
+          let profiles: readonly ModelProfile[] = [];
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
+            budget = evolveBudget(budget, event);
             const line = formatEventLine(event);
             if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
             const payload = event.payload;
+            if (payload.type === 'session_configured') profiles = recordedProfiles(payload);
             if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);
             if (payload.type === 'inference_requested')
               stageOfRequest.set(payload.requestId, payload.stageId);
@@ -77,6 +86,9 @@ export function showCommand(context: CommandContext): Command {
             `workspace ${state.workspace ?? '?'}`,
             `workflow  ${state.workflowId ?? '?'}`,
             `tokens    ${state.tokens.input} in, ${state.tokens.output} out`,
+            ...(profiles.some((profile) => profile.prices !== undefined)
+              ? [`cost      $${costOf(budget.used, profiles).toFixed(4)}`]
+              : []),
             ...(state.failure
               ? [`failure   ${state.failure.category}: ${state.failure.message}`]
               : []),
@@ -110,4 +122,11 @@ export function showCommand(context: CommandContext): Command {
         });
       },
     );
+}
+
+/** The model profiles a session recorded (with their prices); none if the record is unreadable. */
+function recordedProfiles(payload: { configuration: unknown }): readonly ModelProfile[] {
+  const models = (payload.configuration as { models?: unknown }).models;
+  const parsed = ModelProfileListSchema.safeParse(models);
+  return parsed.success ? parsed.data : [];
 }

@@ -1,0 +1,202 @@
+import type { CorrexEvent } from '../../core/event-catalog.js';
+
+/** An attribute value OpenTelemetry takes. */
+export type SpanAttributes = Readonly<Record<string, string | number | boolean>>;
+
+/** One span of a session's trace, in recorded time. Ids are stable names, not trace ids. */
+export type SessionSpan = {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly name: string;
+  readonly startTime: string;
+  readonly endTime: string;
+  readonly attributes: SpanAttributes;
+  readonly events: readonly { name: string; time: string; attributes: SpanAttributes }[];
+  readonly error: string | null;
+};
+
+type Open = {
+  id: string;
+  parentId: string | null;
+  name: string;
+  startTime: string;
+  attributes: Record<string, string | number | boolean>;
+  events: { name: string; time: string; attributes: SpanAttributes }[];
+};
+
+/**
+ * The trace a session's events describe: session → stage attempt → model call and tool call,
+ * with GenAI semantic-convention attributes (`gen_ai.*`), approvals as span events, and a
+ * sub-session's spans under the stage that started it. Derived from the log alone, so a trace
+ * exported live and one exported after the fact are the same tree with the same times.
+ * `eventsOf` gives a session's events (the root's and each sub-session's). Prompt and response
+ * content are never included.
+ */
+export function sessionSpans(
+  rootSessionId: string,
+  eventsOf: (sessionId: string) => readonly CorrexEvent[],
+): SessionSpan[] {
+  const spans: SessionSpan[] = [];
+  collect(rootSessionId, null, eventsOf, spans);
+  return spans;
+}
+
+function collect(
+  sessionId: string,
+  parentId: string | null,
+  eventsOf: (sessionId: string) => readonly CorrexEvent[],
+  spans: SessionSpan[],
+): void {
+  const events = eventsOf(sessionId);
+  if (events.length === 0) return;
+  const open = new Map<string, Open>();
+  const close = (key: string, endTime: string, error: string | null = null, more = {}) => {
+    const span = open.get(key);
+    if (span === undefined) return;
+    open.delete(key);
+    spans.push({ ...span, attributes: { ...span.attributes, ...more }, endTime, error });
+  };
+  const sessionKey = `session:${sessionId}`;
+  open.set(sessionKey, {
+    id: sessionKey,
+    parentId,
+    name: 'correx session',
+    startTime: events[0]!.timestamp,
+    attributes: { 'correx.session.id': sessionId },
+    events: [],
+  });
+  let stageKey: string | null = null;
+  const inputTokens = { total: 0 };
+  const outputTokens = { total: 0 };
+  for (const event of events) {
+    const time = event.timestamp;
+    const payload = event.payload;
+    const session = open.get(sessionKey)!;
+    switch (payload.type) {
+      case 'session_created':
+        session.attributes['correx.workflow.id'] = payload.workflowId;
+        break;
+      case 'stage_started':
+        stageKey = `stage:${sessionId}:${payload.stageId}:${payload.attempt}`;
+        open.set(stageKey, {
+          id: stageKey,
+          parentId: sessionKey,
+          name: `stage ${payload.stageId}`,
+          startTime: time,
+          attributes: {
+            'correx.stage.id': payload.stageId,
+            'correx.stage.attempt': payload.attempt,
+          },
+          events: [],
+        });
+        break;
+      case 'stage_completed':
+        close(`stage:${sessionId}:${payload.stageId}:${payload.attempt}`, time, null, {
+          'correx.stage.outcome': 'completed',
+        });
+        break;
+      case 'stage_failed':
+        close(`stage:${sessionId}:${payload.stageId}:${payload.attempt}`, time, payload.message, {
+          'correx.stage.outcome': 'failed',
+          'error.type': payload.category,
+        });
+        break;
+      case 'inference_requested':
+        open.set(`model:${payload.requestId}`, {
+          id: `model:${payload.requestId}`,
+          parentId: stageKey ?? sessionKey,
+          name: `chat ${payload.model}`,
+          startTime: time,
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.provider.name': payload.provider,
+            'gen_ai.request.model': payload.model,
+            'correx.request.id': payload.requestId,
+          },
+          events: [],
+        });
+        break;
+      case 'inference_completed':
+        inputTokens.total += payload.result.usage.inputTokens;
+        outputTokens.total += payload.result.usage.outputTokens;
+        close(`model:${payload.requestId}`, time, null, {
+          'gen_ai.response.model': payload.result.modelId,
+          'gen_ai.usage.input_tokens': payload.result.usage.inputTokens,
+          'gen_ai.usage.output_tokens': payload.result.usage.outputTokens,
+          'gen_ai.response.finish_reasons': payload.result.finishReason,
+        });
+        break;
+      case 'inference_failed':
+        close(`model:${payload.requestId}`, time, payload.message, {
+          'error.type': payload.category,
+        });
+        break;
+      case 'tool_call_proposed':
+        open.set(`tool:${payload.callId}`, {
+          id: `tool:${sessionId}:${payload.callId}`,
+          parentId: stageKey ?? sessionKey,
+          name: `execute_tool ${payload.tool}`,
+          startTime: time,
+          attributes: {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': payload.tool,
+            'gen_ai.tool.call.id': payload.callId,
+          },
+          events: [],
+        });
+        break;
+      case 'tool_call_assessed': {
+        const span = open.get(`tool:${payload.callId}`);
+        if (span !== undefined) {
+          span.attributes['correx.verdict'] = payload.verdict;
+          span.attributes['correx.tier'] = payload.tier;
+        }
+        break;
+      }
+      case 'approval_requested':
+      case 'approval_granted':
+      case 'approval_denied':
+        open.get(`tool:${payload.callId}`)?.events.push({
+          name: payload.type,
+          time,
+          attributes:
+            payload.type === 'approval_requested'
+              ? { 'correx.tier': payload.tier }
+              : { 'correx.approver': `${payload.by.kind}:${payload.by.id}` },
+        });
+        break;
+      case 'tool_receipt':
+        close(
+          `tool:${payload.callId}`,
+          time,
+          payload.outcome === 'succeeded' ? null : (payload.error ?? payload.outcome),
+          {
+            'correx.tool.outcome': payload.outcome,
+            ...(payload.exitCode === null ? {} : { 'process.exit.code': payload.exitCode }),
+          },
+        );
+        break;
+      case 'tool_call_rejected':
+        close(`tool:${payload.callId}`, time, `rejected: ${payload.reason}`, {
+          'correx.tool.outcome': 'rejected',
+        });
+        break;
+      case 'subagent_started':
+        // The child's spans hang under the stage that delegated to it.
+        collect(payload.childSessionId, stageKey ?? sessionKey, eventsOf, spans);
+        break;
+      case 'workflow_completed':
+      case 'workflow_failed':
+      case 'workflow_cancelled':
+        session.attributes['correx.session.status'] = payload.type.slice('workflow_'.length);
+        break;
+      default:
+        break;
+    }
+  }
+  const end = events.at(-1)!.timestamp;
+  open.get(sessionKey)!.attributes['gen_ai.usage.input_tokens'] = inputTokens.total;
+  open.get(sessionKey)!.attributes['gen_ai.usage.output_tokens'] = outputTokens.total;
+  // Whatever is still open (a paused session, a call with no outcome yet) ends with the log.
+  for (const key of [...open.keys()].reverse()) close(key, end);
+}

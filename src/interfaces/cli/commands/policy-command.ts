@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/policy-what-if.js';
+import {
+  parseWorkspacePolicy,
+  type WorkspacePolicy,
+} from '../../../core/policies/workspace-policy.js';
+import { parseYamlSource } from '../../../infrastructure/config/yaml-source.js';
+import type { CommandContext } from '../cli-context.js';
+import { withStore } from '../with-store.js';
+
+class PolicyWhatIfUsageError extends CorrexError {
+  constructor(message: string) {
+    super('usage', message);
+  }
+}
+
+/**
+ * A candidate policy file: a `harness.yaml` (its `policy:` section) or a bare policy document,
+ * YAML or JSON. Fields it omits take the defaults, exactly as `harness.yaml` would.
+ */
+async function readCandidatePolicy(file: string): Promise<WorkspacePolicy> {
+  const source = parseYamlSource(await readFile(file, 'utf8'), file);
+  const data = source.data as Record<string, unknown> | null;
+  const section =
+    data !== null && typeof data === 'object' && 'policy' in data ? data.policy : data;
+  return parseWorkspacePolicy(section ?? {});
+}
+
+function describe(report: WhatIfReport): string[] {
+  if (report.skipped !== null) return [`${report.sessionId}: not re-assessed: ${report.skipped}`];
+  return report.changes.map(
+    (change) =>
+      `${change.sessionId} ${change.callId} ${change.tool}: ${change.recorded.verdict} ${change.recorded.tier} -> ${change.candidate.verdict} ${change.candidate.tier}` +
+      (change.added.length > 0 ? ` (+${change.added.join(' +')})` : '') +
+      (change.removed.length > 0 ? ` (-${change.removed.join(' -')})` : ''),
+  );
+}
+
+/** `correx policy what-if`: re-assesses recorded calls under a candidate policy, from the log only. */
+export function policyCommand(context: CommandContext): Command {
+  const policy = new Command('policy').description(
+    'check a policy change against recorded sessions',
+  );
+  policy
+    .command('what-if')
+    .description(
+      'list the recorded calls whose verdict or tier a candidate policy would change (from recorded observations; the disk is not read)',
+    )
+    .requiredOption('--policy <file>', 'the candidate policy (harness.yaml or a policy document)')
+    .option('--session <id>', 'one session')
+    .option('--all', 'every session in the store')
+    .option('--json', 'print the reports as JSON')
+    .action(
+      async (
+        options: { policy: string; session?: string; all?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        if ((options.session === undefined) === (options.all !== true))
+          throw new PolicyWhatIfUsageError('name exactly one of --session <id> or --all');
+        const candidate = await readCandidatePolicy(options.policy);
+        await withStore(context, command, async ({ events }) => {
+          const ids =
+            options.session !== undefined
+              ? [options.session]
+              : (await events.listSessions()).map((session) => session.sessionId);
+          const reports: WhatIfReport[] = [];
+          for (const id of ids) {
+            const read = await events.read(id);
+            if (read.length === 0 && options.session !== undefined)
+              throw new PolicyWhatIfUsageError(`no events for session ${id}`);
+            reports.push(whatIfPolicy(read, candidate));
+          }
+          if (options.json === true) {
+            context.out(JSON.stringify(reports, null, 2));
+            return;
+          }
+          const lines = reports.flatMap(describe);
+          const assessed = reports.reduce((sum, report) => sum + report.assessed, 0);
+          const changed = reports.reduce((sum, report) => sum + report.changes.length, 0);
+          const inexact = reports.flatMap((report) =>
+            report.inexact.map((callId) => `${report.sessionId} ${callId}`),
+          );
+          if (lines.length > 0) context.out(lines.join('\n'));
+          if (inexact.length > 0)
+            context.out(
+              `recorded by another release, compared with this correx's re-derivation: ${inexact.join(', ')}`,
+            );
+          context.out(
+            `${changed} of ${assessed} recorded calls in ${reports.length} session(s) would change under ${options.policy}`,
+          );
+        });
+      },
+    );
+  return policy;
+}

@@ -1,0 +1,127 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { writeThenFinish } from '../support/model-turns.js';
+import { tempDir } from '../support/temp-dir.js';
+import { correx, startCorrex } from './cli-process.js';
+
+const WORKFLOW = `id: write-once
+initialStage: implement
+stages:
+  - id: implement
+    role: implementer
+    instructions: Change the workspace as the task says.
+    allowedTools: [read_file, write_file]
+    capabilities: [tool_calling]
+    artifact:
+      kind: change
+      schema:
+        type: object
+        properties:
+          summary: { type: string }
+          filesChanged: { type: array, items: { type: string } }
+        required: [summary, filesChanged]
+        additionalProperties: false
+    transitions:
+      - when: { on: success }
+        end: completed
+      - when: { on: failure }
+        end: failed
+`;
+
+/** Budgets on `correx run` and `correx resume`, through a real process and a loopback model. */
+describe('correx run --max-tokens', () => {
+  const root = realpathSync(tempDir('correx-budget-test-'));
+  const home = join(root, 'home');
+  const workflowFile = join(root, 'write-once.yaml');
+  let model: FakeHttpServer;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    mkdirSync(home, { recursive: true });
+    writeFileSync(workflowFile, WORKFLOW);
+    model = await startFakeHttpServer();
+    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
+  });
+  afterAll(async () => {
+    await model.close();
+  });
+
+  const run = (dir: string, mode: string, ...extra: string[]) =>
+    correx(
+      home,
+      [
+        'run',
+        'write hello.txt',
+        '--workspace',
+        dir,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        mode,
+        ...extra,
+      ],
+      env,
+    );
+  const workspace = (name: string) => {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const sessionOf = (stdout: string) => /session (\S+)/.exec(stdout)![1]!;
+
+  it('fails an auto-mode session at its token budget, naming it', async () => {
+    // Each answer on the wire reports 42 input and 7 output tokens.
+    model.reply(...writeThenFinish('hello.txt', 'hello\n'));
+    const result = await run(workspace('auto'), 'auto', '--max-tokens', '40');
+    expect(result.code).toBe(1);
+    const id = sessionOf(result.stdout);
+    const events = await correx(home, ['events', id, '--json'], env);
+    const types = events.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { payload: { type: string } }).payload.type);
+    expect(types.filter((type) => type === 'inference_requested')).toHaveLength(1);
+    expect(types.slice(-2)).toEqual(['budget_exhausted', 'workflow_failed']);
+    expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
+  });
+
+  it('stops a prompt-mode session at its budget, and `resume --max-tokens` raises it and goes on', async () => {
+    model.reply(...writeThenFinish('hello.txt', 'hello\n'));
+    const dir = workspace('prompt');
+    const running = startCorrex(
+      home,
+      [
+        'run',
+        'write hello.txt',
+        '--workspace',
+        dir,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        'prompt',
+        '--max-tokens',
+        '40',
+      ],
+      env,
+    );
+    // The write waits for a person; it is approved from another process.
+    const asked = await running.waitFor(/approval needed for (\S+):/);
+    const id = sessionOf(running.output());
+    expect((await correx(home, ['approve', id, asked[1]!], env)).code).toBe(0);
+    const first = await running.exited;
+    expect(first.stdout).toMatch(
+      /stopped at its tokens budget \(40\); raise it to go on: correx resume \S+ --max-tokens N/,
+    );
+    const resumed = await correx(home, ['resume', id, '--max-tokens', '1000'], env);
+    expect(resumed.stdout).toMatch(/completed/);
+    expect(resumed.code).toBe(0);
+    expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
+  });
+
+  it('refuses a budget that is not a positive number', async () => {
+    const result = await run(workspace('bad'), 'auto', '--max-cost', 'lots');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--max-cost takes a positive number/);
+  });
+});

@@ -1,0 +1,172 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CorrexEvent } from '../../src/core/event-catalog.js';
+import { createLiveTraceExporter } from '../../src/infrastructure/telemetry/live-trace-exporter.js';
+import { exportSessionTrace } from '../../src/infrastructure/telemetry/otel-trace-export.js';
+import { sessionSpans } from '../../src/infrastructure/telemetry/session-spans.js';
+import { correx } from '../cli/cli-process.js';
+import { readCorpusEvents } from '../golden/sessions/session-corpus.js';
+import { tempDir } from '../support/temp-dir.js';
+
+/** OTLP/JSON as the receiver decodes it: every span of every request, flattened. */
+type OtlpAttribute = { key: string; value: Record<string, unknown> };
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string | number;
+  endTimeUnixNano: string | number;
+  attributes: OtlpAttribute[];
+  events?: { name: string; attributes: OtlpAttribute[] }[];
+  status?: { code?: number; message?: string };
+};
+type Received = { service: string | undefined; span: OtlpSpan };
+
+/** A loopback OTLP/HTTP trace receiver: what the official exporter sends, decoded. */
+let receiver: Server;
+let url: string;
+const received: Received[] = [];
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      expect(request.url).toBe('/v1/traces');
+      expect(request.headers['content-type']).toMatch(/application\/json/);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        resourceSpans: {
+          resource: { attributes: OtlpAttribute[] };
+          scopeSpans: { spans: OtlpSpan[] }[];
+        }[];
+      };
+      for (const resource of body.resourceSpans) {
+        const service = resource.resource.attributes.find((a) => a.key === 'service.name')?.value
+          .stringValue as string | undefined;
+        for (const scope of resource.scopeSpans)
+          for (const span of scope.spans) received.push({ service, span });
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((done) => receiver.close(() => done()));
+});
+beforeEach(() => {
+  received.length = 0;
+});
+
+const attribute = (span: OtlpSpan, key: string): unknown => {
+  const value = span.attributes.find((a) => a.key === key)?.value;
+  return value === undefined ? undefined : (value.stringValue ?? value.intValue ?? value.boolValue);
+};
+
+/** The tree as names and parent names, with times and the attributes the tests read. */
+function shape(spans: readonly OtlpSpan[]) {
+  const byId = new Map(spans.map((span) => [span.spanId, span]));
+  return spans
+    .map((span) => ({
+      name: span.name,
+      parent: span.parentSpanId ? (byId.get(span.parentSpanId)?.name ?? 'missing') : null,
+      start: String(span.startTimeUnixNano),
+      end: String(span.endTimeUnixNano),
+      attributes: Object.fromEntries(span.attributes.map((a) => [a.key, attribute(span, a.key)])),
+      events: (span.events ?? []).map((event) => event.name),
+    }))
+    .sort((a, b) => `${a.start}${a.name}`.localeCompare(`${b.start}${b.name}`));
+}
+
+const parent = readCorpusEvents('subagent-approval-parent.ndjson');
+const child = readCorpusEvents('subagent-approval-child.ndjson');
+const bySession = new Map<string, readonly CorrexEvent[]>([
+  [parent[0]!.sessionId, parent],
+  [child[0]!.sessionId, child],
+]);
+const eventsOf = (id: string) => bySession.get(id) ?? [];
+
+describe('OpenTelemetry traces', () => {
+  it('sends session → stage → model and tool calls, with a sub-session under its stage, in recorded time', async () => {
+    const spans = sessionSpans(parent[0]!.sessionId, eventsOf);
+    await exportSessionTrace(spans, { serviceName: 'correx-test', url: `${url}/v1/traces` });
+    const all = received.map((item) => item.span);
+    expect(received.every((item) => item.service === 'correx-test')).toBe(true);
+    expect(new Set(all.map((span) => span.traceId)).size).toBe(1);
+    const tree = shape(all);
+    const roots = tree.filter((span) => span.parent === null);
+    expect(roots.map((span) => span.name)).toEqual(['correx session']);
+    expect(roots[0]!.attributes['correx.session.id']).toBe(parent[0]!.sessionId);
+    expect(roots[0]!.attributes['correx.session.status']).toBe('completed');
+    // The root's times are the log's first and last timestamps.
+    const nanos = (iso: string) => String(BigInt(Date.parse(iso)) * 1_000_000n);
+    expect(roots[0]!.start).toBe(nanos(parent[0]!.timestamp));
+    expect(roots[0]!.end).toBe(nanos(parent.at(-1)!.timestamp));
+    // The sub-session is a session span under the parent's delegating stage.
+    const sessions = tree.filter((span) => span.name === 'correx session');
+    expect(sessions).toHaveLength(2);
+    expect(sessions[1]!.parent).toMatch(/^stage /);
+    const model = tree.find((span) => span.name.startsWith('chat '))!;
+    expect(model.parent).toMatch(/^stage /);
+    expect(model.attributes['gen_ai.operation.name']).toBe('chat');
+    expect(model.attributes['gen_ai.request.model']).toBeDefined();
+    expect(model.attributes['gen_ai.usage.input_tokens']).toBeDefined();
+    const tool = tree.find((span) => span.name.startsWith('execute_tool '))!;
+    expect(tool.attributes['gen_ai.operation.name']).toBe('execute_tool');
+    expect(tool.attributes['gen_ai.tool.call.id']).toBeDefined();
+    expect(tool.events).toContain('approval_requested');
+    // No prompt or response content is exported.
+    const text = JSON.stringify(all);
+    for (const event of child)
+      if (event.payload.type === 'inference_completed' && event.payload.result.text.length > 20)
+        expect(text).not.toContain(event.payload.result.text);
+  });
+
+  it('gives the same tree live (as the runner appends) as after the fact', async () => {
+    await exportSessionTrace(sessionSpans(parent[0]!.sessionId, eventsOf), {
+      serviceName: 'correx-test',
+      url: `${url}/v1/traces`,
+    });
+    const after = shape(received.map((item) => item.span));
+    received.length = 0;
+
+    const live = createLiveTraceExporter(
+      { serviceName: 'correx-test', url: `${url}/v1/traces` },
+      (error) => {
+        throw error;
+      },
+    );
+    // The order a runner appends in: the child runs between the parent's start and finish.
+    const split = parent.findIndex((event) => event.payload.type === 'subagent_started') + 1;
+    for (const event of [...parent.slice(0, split), ...child, ...parent.slice(split)])
+      live.onEvent(event);
+    await live.settled();
+    expect(shape(received.map((item) => item.span))).toEqual(after);
+  });
+
+  it('`correx export otel` sends a recorded session from the store', async () => {
+    const home = tempDir('correx-otel-cli-');
+    // Outside CORREX_HOME: correx's home is never writable by the agent.
+    const workspace = join(tempDir('correx-otel-work-'), 'work');
+    const demo = await correx(home, ['demo', '--workspace', workspace, '--json']);
+    expect(demo.code).toBe(0);
+    const sessionId = (JSON.parse(demo.stdout) as { sessionId: string }).sessionId;
+    const sent = await correx(home, ['export', 'otel', sessionId, '--endpoint', url]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/^sent \d+ spans of session /);
+    const tree = shape(received.map((item) => item.span));
+    expect(tree.filter((span) => span.parent === null).map((span) => span.name)).toEqual([
+      'correx session',
+    ]);
+    expect(tree.some((span) => span.name.startsWith('stage '))).toBe(true);
+    expect(tree.some((span) => span.name.startsWith('execute_tool '))).toBe(true);
+
+    const missing = await correx(home, ['export', 'otel', 'no-such-session', '--endpoint', url]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no session no-such-session/);
+  });
+});

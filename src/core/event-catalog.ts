@@ -18,6 +18,7 @@ import { validationEvents } from './validation/validation-events.js';
 import { toolCallOutcomeEvents } from './tools/tool-call-outcome-events.js';
 import { toolEvents } from './tools/tool-events.js';
 import { toolIntentEvents } from './toolintent/toolintent-events.js';
+import { hookEvents } from './toolintent/hook-events.js';
 
 /**
  * Every event payload correx writes, listed once. Each module defines its own payloads; this
@@ -38,6 +39,7 @@ export const eventDefinitions = [
   ...journalEvents,
   ...kernelFlowEvents,
   ...subagentEvents,
+  ...hookEvents,
   ...budgetEvents,
   ...briefEvents,
   ...critiqueEvents,

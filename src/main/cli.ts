@@ -98,8 +98,8 @@ process.exitCode = await runCli(
         ids,
         env: process.env,
         ...(onEvent === undefined ? {} : { onEvent }),
-        notice: (line, unsandboxed) => {
-          if (!unsandboxed) return;
+        notice: (line, warning) => {
+          if (!warning) return;
           terminal.clearStatus();
           process.stderr.write(`correx: ${line}\n`);
         },
@@ -128,6 +128,10 @@ process.exitCode = await runCli(
         clock: systemClock,
         ids,
       });
+    },
+    async listMcpServers(workspace) {
+      const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
+      return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });
     },
     async exportTrace(rootSessionId, eventsBySession, options) {
       const { sessionSpans } = await import('../infrastructure/telemetry/session-spans.js');

@@ -8,6 +8,7 @@ import { describeSandbox, detectSandbox } from '../infrastructure/sandbox/sandbo
 import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { defaultSearchPath } from '../infrastructure/system/default-search-path.js';
 import type { SessionHost } from '../interfaces/session-host.js';
+import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { preimageDirectory } from '../infrastructure/sandbox/preimage-store.js';
 import { createLivePorts } from './live-ports.js';
 import { createSessionHost } from './session-host.js';
@@ -25,8 +26,11 @@ export type ComposeHostOptions = {
   readonly locker: SessionLocker;
   readonly onEvent?: (event: CorrexEvent) => void;
   readonly onError?: (sessionId: string, error: unknown) => void;
-  /** Told once how processes will be confined (a warning when they will not be). */
-  readonly notice: (line: string, unsandboxed: boolean) => void;
+  /**
+   * Told how processes will be confined (a warning when they will not be), and, as a warning,
+   * of each MCP server a new session could not start.
+   */
+  readonly notice: (line: string, warning: boolean) => void;
 };
 
 /** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */
@@ -43,14 +47,23 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     protectedPaths: options.protectedPaths,
     sandbox: availability.kind,
     locker: options.locker,
+    notice: (line) => options.notice(line, true),
     clock: options.clock,
     ids: options.ids,
+    mcp: createMcpToolSource({
+      homeDirectory,
+      hiddenPaths: [options.correxHome, ...options.protectedPaths],
+      availability,
+      searchPath: defaultSearchPath(),
+      env: options.env,
+    }),
     ports: createLivePorts({
       homeDirectory,
       hiddenPaths: [options.correxHome, ...options.protectedPaths],
       availability,
       preimageDirectory: preimageDirectory(options.correxHome),
       searchPath: defaultSearchPath(),
+      env: options.env,
     }),
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(onEvent === undefined ? {} : { onEvent }),

@@ -7,6 +7,10 @@ import type { SandboxSettings } from '../infrastructure/sandbox/confined-process
 import { createPreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import type { SandboxAvailability } from '../infrastructure/sandbox/sandbox-availability.js';
 import { createDiskWorldProbe } from '../infrastructure/world-probe/disk-world-probe.js';
+import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
+import { createRoutingToolRunner } from '../infrastructure/mcp/mcp-tool-runner.js';
+import { createHookNotifier } from '../infrastructure/hooks/hook-notifier.js';
+import { createProcessHookRunner } from '../infrastructure/hooks/process-hook-runner.js';
 import { DEFAULT_NEVER_READABLE } from '../core/policies/workspace-policy.js';
 import type { LivePortsFactory } from './session-host.js';
 
@@ -19,6 +23,8 @@ export type LivePortsOptions = {
   readonly preimageDirectory?: string;
   /** The trusted PATH programs resolve on (never the workspace). */
   readonly searchPath: string;
+  /** correx's environment: MCP servers take their `${NAME}` secrets and `passEnv` from it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 };
 
 /**
@@ -30,7 +36,8 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
     options.preimageDirectory === undefined
       ? undefined
       : createPreimageStore(options.preimageDirectory);
-  return ({ workspace, providers, config }) => {
+  const mcp = createMcpToolSource({ ...options, env: options.env ?? {} });
+  return ({ workspace, providers, config, mcpServers }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {
       availability: options.availability,
@@ -39,15 +46,35 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       hiddenPaths: options.hiddenPaths,
       readablePaths: policy.sandboxReadablePaths ?? [],
     };
+    const builtin = createBuiltinToolRunner({
+      exec: {
+        searchPath: options.searchPath,
+        sandbox,
+        ...(preimages === undefined ? {} : { preimages }),
+      },
+    });
+    // MCP servers start on a recorded MCP tool's first call, never for a session without one.
+    const usesMcp = [...config.tools.values()].some((tool) => tool.source?.kind === 'mcp');
+    const mcpRunner =
+      usesMcp && mcpServers !== undefined ? mcp.runner(mcpServers, workspace, policy) : undefined;
+    const hookOptions = {
+      homeDirectory: options.homeDirectory,
+      sandbox,
+      searchPath: options.searchPath,
+    };
+    const notifier =
+      config.hooks === undefined
+        ? undefined
+        : createHookNotifier(config.hooks, { ...hookOptions, workspaceRoot: workspace });
     return {
       providers,
-      tools: createBuiltinToolRunner({
-        exec: {
-          searchPath: options.searchPath,
-          sandbox,
-          ...(preimages === undefined ? {} : { preimages }),
-        },
-      }),
+      tools: mcpRunner === undefined ? builtin : createRoutingToolRunner(builtin, mcpRunner),
+      hooks: createProcessHookRunner(hookOptions),
+      ...(notifier === undefined ? {} : { observe: (event) => notifier.observe(event) }),
+      close: async () => {
+        await mcpRunner?.close();
+        await notifier?.settled();
+      },
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       checks: createDiskProjectCheckDetector(),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.

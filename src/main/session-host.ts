@@ -14,6 +14,7 @@ import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
 import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
+import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type {
@@ -31,7 +32,13 @@ export type LivePortsFactory = (options: {
   readonly workspace: string;
   readonly providers: ProviderSet['providers'];
   readonly config: KernelConfig;
-}) => KernelPorts;
+  /** The user's configured MCP servers, for calls of the MCP tools the session recorded. */
+  readonly mcpServers?: McpServersConfig;
+}) => KernelPorts & {
+  /** Told every event the session's runs append (notification hooks). */
+  observe?(event: CorrexEvent): void;
+  close?(): Promise<void>;
+};
 
 export type SessionHostOptions = SessionSetupOptions & {
   readonly store: CorrexEventStore;
@@ -46,6 +53,8 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly onError?: (sessionId: string, error: unknown) => void;
   /** Lets one process at a time drive a session; absent: no cross-process lock. */
   readonly locker?: SessionLocker;
+  /** Told what a person should know about a session being set up (an MCP server that failed). */
+  readonly notice?: (line: string) => void;
   /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
   readonly shutdownGraceMs?: number;
 };
@@ -76,6 +85,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     config: KernelConfig,
     workspace: string,
     providers: ProviderSet,
+    mcpServers: McpServersConfig,
     command?: KernelCommand,
   ): Promise<HostedRun> => {
     // Another process driving the session would run its effects a second time.
@@ -93,6 +103,13 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       config,
       done: (async () => {
         let pending = command;
+        // One set of ports per drive: MCP servers it starts stay up across its legs.
+        const ports = options.ports({
+          workspace,
+          providers: providers.providers,
+          config,
+          mcpServers,
+        });
         try {
           for (;;) {
             const run = startSession(
@@ -100,12 +117,19 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
                 store,
                 sessionId,
                 config,
-                ports: options.ports({ workspace, providers: providers.providers, config }),
+                ports,
                 clock,
                 ids,
                 signal: stop.signal,
                 ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
-                ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+                ...(options.onEvent === undefined && ports.observe === undefined
+                  ? {}
+                  : {
+                      onEvent: (event: CorrexEvent) => {
+                        options.onEvent?.(event);
+                        ports.observe?.(event);
+                      },
+                    }),
               },
               pending,
             );
@@ -123,6 +147,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           }
         } finally {
           active.delete(sessionId);
+          await ports.close?.();
           await lock?.release();
           await providers.dispose();
         }
@@ -192,27 +217,39 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       names: providerNames(config),
       env: options.env,
     });
-    return drive(sessionId, config, state.workspace, providers);
+    return drive(sessionId, config, state.workspace, providers, harness.mcpServers);
   };
 
   const host: SessionHost = {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
       const setup = await prepareSession(request, options);
+      for (const listing of setup.mcpServers)
+        if (!listing.ok)
+          options.notice?.(
+            `MCP server ${listing.server} offers no tools to this session: ${listing.error}`,
+          );
       const providers = await createProviders({
         configs: setup.providers,
         names: providerNames(setup.config),
         env: options.env,
       });
       const sessionId = ids.next();
-      const run = await drive(sessionId, setup.config, setup.workspace, providers, {
-        type: 'start',
-        task: request.task,
-        workspace: setup.workspace,
-        workflowId: setup.config.workflow.id,
-        mode: setup.mode,
-        ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
-      });
+      const run = await drive(
+        sessionId,
+        setup.config,
+        setup.workspace,
+        providers,
+        setup.harness.mcpServers,
+        {
+          type: 'start',
+          task: request.task,
+          workspace: setup.workspace,
+          workflowId: setup.config.workflow.id,
+          mode: setup.mode,
+          ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
+        },
+      );
       // Callers subscribe as soon as this returns: the session must exist in the log by then.
       let ended = false;
       void run.done.finally(() => (ended = true)).catch(() => undefined);

@@ -18,6 +18,12 @@ import {
   type HarnessConfig,
 } from '../infrastructure/config/load-harness-config.js';
 import { readWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
+import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
+import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
+import { offerMcpTools } from '../infrastructure/mcp/offer-mcp-tools.js';
+import { readProjectInstructions } from '../infrastructure/instructions/read-project-instructions.js';
+import { probeRepository } from '../infrastructure/knowledge/probe-repository.js';
+import type { ToolDefinition } from '../core/tools/tool-contract.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
 
@@ -49,6 +55,8 @@ export type SessionSetupOptions = {
   readonly allowedRoots?: readonly string[];
   /** The confinement this machine offers; `none` raises every exec (see docs/sandbox.md). */
   readonly sandbox: SandboxKind;
+  /** Reaches configured MCP servers; absent: their tools are not offered (and a setup says so). */
+  readonly mcp?: McpToolSource;
 };
 
 /** Everything a new session needs, resolved from the request and the configuration files. */
@@ -60,6 +68,8 @@ export type SessionSetup = {
   /** How to reach each provider the model profiles name. */
   readonly providers: Readonly<Record<string, ProviderConfig>>;
   readonly harness: HarnessConfig;
+  /** Each configured MCP server as listed for this session (a failed one says why). */
+  readonly mcpServers: readonly McpServerListing[];
 };
 
 /** Resolves the workspace to a real directory that is allowed and holds none of correx's files. */
@@ -114,17 +124,23 @@ export async function prepareSession(
     // A chosen profile runs every stage: the router sees only it.
     routed = [profile];
   }
+  const policy = protectPolicy(harness.policy, options);
+  const mcpServers = await listConfiguredMcpServers(harness, workspace, policy, options);
+  const mcpTools = uniqueTools(mcpServers.flatMap((listing) => (listing.ok ? listing.tools : [])));
   const config = createKernelConfig({
-    workflow,
+    workflow: offerMcpTools(workflow, mcpTools, harness.mcpServers),
     subWorkflows: reachableSubWorkflows(workflow, harness.workflows),
-    tools: builtinTools,
-    policy: createAssessmentPolicy(protectPolicy(harness.policy, options), defaultToolCallRules, {
+    tools: [...builtinTools, ...mcpTools],
+    policy: createAssessmentPolicy(policy, defaultToolCallRules, {
       sandbox: options.sandbox,
     }),
     router: createInferenceRouter({ profiles: routed }),
     validators: createDefaultValidatorRegistry(),
     homeDirectory: options.homeDirectory,
     sha256: nodeSha256,
+    instructions: readProjectInstructions({ workspace, correxHome: options.correxHome }),
+    ...(harness.hooks === undefined ? {} : { hooks: harness.hooks }),
+    knowledge: probeRepository(workspace),
     budgets: { ...harness.budgets, ...request.budgets },
     configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
     ...(harness.checks === undefined ? {} : { checks: harness.checks }),
@@ -136,7 +152,35 @@ export async function prepareSession(
     modelProfile: chosen,
     providers,
     harness,
+    mcpServers,
   };
+}
+
+/**
+ * Lists the configured MCP servers' tools for a new session (the session records them). A
+ * server that cannot be listed is reported in the setup and offers nothing; the session runs.
+ */
+async function listConfiguredMcpServers(
+  harness: HarnessConfig,
+  workspace: string,
+  policy: WorkspacePolicy,
+  options: SessionSetupOptions,
+): Promise<McpServerListing[]> {
+  const names = Object.keys(harness.mcpServers).sort();
+  if (names.length === 0) return [];
+  if (options.mcp === undefined)
+    return names.map((server) => ({
+      server,
+      ok: false,
+      error: 'this host does not start MCP servers',
+    }));
+  return options.mcp.list(harness.mcpServers, workspace, policy);
+}
+
+/** The first of any tools whose names collide (two servers' names mangled alike). */
+function uniqueTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined);
 }
 
 /** correx's own files are never writable, whatever the configured policy says. */

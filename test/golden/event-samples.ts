@@ -282,4 +282,12 @@ export const eventSamples: SampleMap = {
     artifact: { hash: 'f'.repeat(64), kind: 'change', stageId: 'write', content: { summary: 'wrote NOTES.md', filesChanged: ['NOTES.md'] } },
     failure: { category: 'tool', message: 'sub-session session-1.delegate.1 failed: write_file failed twice' },
   },
+  pre_tool_use_hooks_ran: {
+    type: 'pre_tool_use_hooks_ran',
+    callId: 'call-1',
+    results: [
+      { hook: 'no-secrets', outcome: 'answered', decision: 'raise', tier: 'T3', reason: 'touches .env', durationMs: 12 },
+      { hook: 'audit', outcome: 'timed_out', decision: 'block', tier: null, reason: 'no answer within 10000 ms', durationMs: 10000 },
+    ],
+  },
 };

@@ -64,6 +64,16 @@ export const ERROR_CODES = [
   'unassessed_target',
   'special_file',
   'tool_time_bound',
+  // MCP servers (each also names a failed call's receipt)
+  'mcp_server_failed_to_start',
+  'mcp_server_crashed',
+  'mcp_call_timed_out',
+  'mcp_result_malformed',
+  'mcp_result_oversized',
+  'mcp_error_result',
+  'mcp_tool_schema_changed',
+  'mcp_tool_not_listed',
+  'mcp_secret_missing',
   // inference: `inference_<category>`, one per InferenceFailureCategory
   'inference_timeout',
   'inference_rate_limit',

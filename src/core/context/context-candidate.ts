@@ -12,7 +12,8 @@ export type ContextEntryKind =
   | 'tool_args_hint'
   | 'validation_feedback'
   | 'summary'
-  | 'knowledge';
+  | 'knowledge'
+  | 'instructions';
 
 /**
  * Something that may go into a pack. Candidates come from recorded session state (events,

@@ -1,5 +1,6 @@
 import { flagSet, type BehaviourFlag, type BehaviourFlags } from '../base/behaviour-flag.js';
 import { CorrexError } from '../base/correx-error.js';
+import { contextFlags } from '../context/context-flags.js';
 import { toolIntentFlags } from '../toolintent/toolintent-flags.js';
 import { kernelFlags } from './kernel-flags.js';
 
@@ -14,7 +15,11 @@ export const KERNEL_VERSION = 2;
  * Every behaviour flag this release knows, assembled once from the modules that branch on them.
  * A behaviour change adds its flag here (and to its module's list); new sessions record them all.
  */
-export const behaviourFlags: readonly BehaviourFlag[] = [...toolIntentFlags, ...kernelFlags];
+export const behaviourFlags: readonly BehaviourFlag[] = [
+  ...toolIntentFlags,
+  ...kernelFlags,
+  ...contextFlags,
+];
 
 /** The behaviour a session runs with: the decider's version and the flags in force. */
 export type KernelBehaviour = {

@@ -8,6 +8,9 @@ import {
   type ProposedToolCall,
 } from '../toolintent/assess-tool-call.js';
 import { toolSessionView } from '../toolintent/tool-session-projection.js';
+import { preToolUseHooksFor } from '../toolintent/hook-definition.js';
+import { withHookFindings } from '../toolintent/hook-findings.js';
+import { PRE_TOOL_USE_HOOKS } from '../toolintent/toolintent-flags.js';
 import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
@@ -122,7 +125,27 @@ function assess(context: StageContext, call: CallRecord): Step {
   if (missing.length > 0)
     return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
   const view = viewOf(config, state);
-  const assessment = assessToolCall(config.policy, view, checked.proposed);
+  const judged = assessToolCall(config.policy, view, checked.proposed);
+  const hooks = config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name)
+    ? preToolUseHooksFor(config.hooks, call.tool)
+    : [];
+  // A call the rules block needs no hook; any other waits for the hooks' recorded verdicts.
+  if (hooks.length > 0 && judged.verdict !== 'BLOCK' && call.hookResults === null)
+    return awaitEffect({
+      type: 'run_pre_tool_use_hooks',
+      callId: call.callId,
+      stageId: stage.id,
+      tool: call.tool,
+      args: checked.proposed.args as Record<string, unknown>,
+      hooks: hooks.map((hook) => hook.name),
+      findings: judged.findings,
+      targets: judged.targets,
+      tier: judged.tier,
+    });
+  const assessment =
+    call.hookResults === null || judged.verdict === 'BLOCK'
+      ? judged
+      : withHookFindings(judged, checked.proposed.tool, config.policy.policy, call.hookResults);
   const args = checked.proposed.args as Record<string, unknown>;
   const reasons = assessment.findings.map((finding) => `${finding.ruleId}: ${finding.message}`);
   const decision = decideApproval({

@@ -24,6 +24,7 @@ function call(tool: string, args: CallRecord['args'], targets: CallRecord['targe
     targets,
     failed: false,
     referenceBlocked: false,
+    hookResults: null,
   };
 }
 

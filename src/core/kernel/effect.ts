@@ -1,5 +1,7 @@
 import type { EventPayload } from '../event-catalog.js';
 import type { InferenceRequest } from '../inference/inference-request.js';
+import type { ApprovalTier } from '../approvals/approval-tier.js';
+import type { AssessedTarget, Finding } from '../toolintent/toolintent-events.js';
 
 /**
  * A request to the outside world that `decide` leaves pending in the state. The effect runner
@@ -56,6 +58,22 @@ export type Effect =
       readonly attempt: number;
       /** The `subagent_started` event, the child's correlation. */
       readonly startedEventId: string;
+    }
+  /**
+   * Run the user's `pre_tool_use` hooks (by name, from the recorded configuration) on a call
+   * that the rules have judged, then record `pre_tool_use_hooks_ran`; the assessment follows.
+   */
+  | {
+      readonly type: 'run_pre_tool_use_hooks';
+      readonly callId: string;
+      readonly stageId: string;
+      readonly tool: string;
+      readonly args: { readonly [key: string]: unknown };
+      readonly hooks: readonly string[];
+      /** What the rules found and resolved, for the hooks to see. */
+      readonly findings: readonly Finding[];
+      readonly targets: readonly AssessedTarget[];
+      readonly tier: ApprovalTier;
     }
   /**
    * Nothing to run: the session waits until a person grants or denies `callId`. With a
@@ -115,6 +133,11 @@ export const effectResults = {
     results: ['subagent_finished'],
     answers: (effect, payload) =>
       payload.type === 'subagent_finished' && effect.childSessionId === payload.childSessionId,
+  },
+  run_pre_tool_use_hooks: {
+    results: ['pre_tool_use_hooks_ran'],
+    answers: (effect, payload) =>
+      payload.type === 'pre_tool_use_hooks_ran' && effect.callId === payload.callId,
   },
   // Answered by a person's `approval_granted` / `approval_denied` (a command, not a result), or
   // past its deadline by `approval_timed_out`.

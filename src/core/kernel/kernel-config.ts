@@ -1,3 +1,6 @@
+import type { RepositoryKnowledge } from '../context/repository-knowledge.js';
+import type { HookSet } from '../toolintent/hook-definition.js';
+import type { ProjectInstruction } from '../context/project-instructions.js';
 import type { Tokenizer } from '../context/tokenizer.js';
 import { createEstimatingTokenizer } from '../context/tokenizer.js';
 import type { InferenceRouter } from '../inference/inference-router.js';
@@ -66,6 +69,12 @@ export type KernelConfig = {
   readonly checks?: ChecksConfig;
   /** The decider version and behaviour flags in force; `policy.flags` are the same flags. */
   readonly behaviour: KernelBehaviour;
+  /** The instruction files recorded at the session's start (absent: none were found). */
+  readonly instructions?: readonly ProjectInstruction[];
+  /** The user's hooks (absent: none configured). */
+  readonly hooks?: HookSet;
+  /** The repository survey recorded at the session's start (absent: none was made). */
+  readonly knowledge?: RepositoryKnowledge;
   /** What the session may spend (flag `session-budgets`). Absent: no budget. */
   readonly budgets?: SessionBudgets;
   /** The configuration files read to build this config (recorded beside it, not digested). */
@@ -94,6 +103,10 @@ export type KernelConfigOptions = {
   readonly checks?: ChecksConfig;
   /** Default: this release's behaviour (a new session); replay passes the recorded one. */
   readonly behaviour?: KernelBehaviour;
+  /** The project's instruction files, read when the session started. */
+  readonly instructions?: readonly ProjectInstruction[];
+  readonly hooks?: HookSet;
+  readonly knowledge?: RepositoryKnowledge;
   readonly budgets?: SessionBudgets;
   readonly configurationFiles?: readonly ConfigurationFile[];
 };
@@ -144,6 +157,14 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     ...(subWorkflows.size === 0 ? {} : { subWorkflows }),
     ...(options.checks === undefined ? {} : { checks: options.checks }),
     behaviour,
+    ...(options.instructions === undefined || options.instructions.length === 0
+      ? {}
+      : { instructions: options.instructions }),
+    ...(options.hooks === undefined ||
+    Object.values(options.hooks).every((list) => list.length === 0)
+      ? {}
+      : { hooks: options.hooks }),
+    ...(options.knowledge === undefined ? {} : { knowledge: options.knowledge }),
     ...(budgets === undefined ? {} : { budgets }),
     ...(options.configurationFiles === undefined || options.configurationFiles.length === 0
       ? {}

@@ -1,3 +1,5 @@
+import type { HookDefinition } from '../toolintent/hook-definition.js';
+import type { PreToolUseHookResult } from '../toolintent/hook-events.js';
 import type { SandboxProfile } from '../policies/sandbox-profile.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { InferenceProvider } from '../inference/inference-provider.js';
@@ -108,6 +110,24 @@ export interface Timer {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** One call's `pre_tool_use` hooks to run, and what they are told (sent as JSON on stdin). */
+export type PreToolUseHookRequest = {
+  readonly hooks: readonly HookDefinition[];
+  readonly workspaceRoot: string;
+  readonly input: { readonly [key: string]: unknown };
+};
+
+/**
+ * Runs the user's hooks (sandboxed processes in infrastructure, or a test double). A hook that
+ * crashes, hangs or answers garbage is a result with that outcome, never a thrown error.
+ */
+export interface HookRunner {
+  runPreToolUse(
+    request: PreToolUseHookRequest,
+    signal: AbortSignal,
+  ): Promise<PreToolUseHookResult[]>;
+}
+
 /** The outside world, as the live runner reaches it. Replay takes none of these. */
 export type KernelPorts = {
   /** Provider instances by the name model profiles use in `provider`. */
@@ -122,4 +142,6 @@ export type KernelPorts = {
   readonly checks?: ProjectCheckDetector;
   /** A language server for the files a session wrote (`lsp-diagnostics`); absent: recorded as unavailable. */
   readonly diagnostics?: LanguageDiagnostics;
+  /** Needed only for sessions with hooks; without it a `pre_tool_use` hook fails closed. */
+  readonly hooks?: HookRunner;
 };

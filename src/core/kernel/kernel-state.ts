@@ -502,6 +502,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_proposed':
     case 'tool_call_started':
     case 'tool_receipt':
+    case 'pre_tool_use_hooks_ran':
     case 'egress_allowlist_changed':
     case 'workspace_restored':
     case 'inference_requested':

@@ -8,6 +8,9 @@ import { canonicalJson } from '../events/canonical-json.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import { createInferenceRouter } from '../inference/inference-router.js';
 import { ModelProfileListSchema } from '../inference/model-profile.js';
+import { ProjectInstructionSchema } from '../context/project-instructions.js';
+import { HookSetSchema } from '../toolintent/hook-definition.js';
+import { RepositoryKnowledgeSchema } from '../context/repository-knowledge.js';
 import { WorkspacePolicySchema } from '../policies/workspace-policy.js';
 import type { sessionConfigured } from '../sessions/session-events.js';
 import {
@@ -87,6 +90,12 @@ export const SessionConfigurationSchema = z.strictObject({
   kernelVersion: z.number().int().min(2).optional(),
   /** The behaviour flags in force, sorted (see core/kernel/behaviour.ts). */
   flags: z.array(z.string().min(1)).optional(),
+  /** The project's instruction files as read at the start (absent when there were none). */
+  instructions: z.array(ProjectInstructionSchema).optional(),
+  /** The user's hooks (absent when none are configured). */
+  hooks: HookSetSchema.optional(),
+  /** The repository survey made at the start (absent when none was made). */
+  knowledge: RepositoryKnowledgeSchema.optional(),
   /** What the session may spend (absent: no budget). */
   budgets: z
     .strictObject({
@@ -218,6 +227,9 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
           kernelVersion: config.behaviour.kernelVersion,
           flags: [...config.behaviour.flags].sort(),
         }),
+    ...(config.instructions === undefined ? {} : { instructions: asJson(config.instructions) }),
+    ...(config.hooks === undefined ? {} : { hooks: asJson(config.hooks) }),
+    ...(config.knowledge === undefined ? {} : { knowledge: asJson(config.knowledge) }),
     ...(config.budgets === undefined ? {} : { budgets: config.budgets }),
   });
 }
@@ -305,6 +317,11 @@ export function kernelConfigFromConfiguration(
     ...(subWorkflows.length === 0 ? {} : { subWorkflows }),
     ...(configuration.checks === undefined ? {} : { checks: configuration.checks }),
     behaviour,
+    ...(configuration.instructions === undefined
+      ? {}
+      : { instructions: configuration.instructions }),
+    ...(configuration.hooks === undefined ? {} : { hooks: configuration.hooks }),
+    ...(configuration.knowledge === undefined ? {} : { knowledge: configuration.knowledge }),
     ...(configuration.budgets === undefined
       ? {}
       : { budgets: definedBudgets(configuration.budgets) }),

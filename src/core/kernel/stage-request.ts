@@ -2,6 +2,15 @@ import { safeBuildContextPack } from '../context/build-context-pack.js';
 import type { ContextCandidate } from '../context/context-candidate.js';
 import { contextPackDigest, renderContextPack } from '../context/render-context-pack.js';
 import { steeringNoteCandidate } from '../context/steering-note.js';
+import {
+  CONTEXT_FEEDBACK,
+  PROJECT_INSTRUCTIONS,
+  REPOSITORY_KNOWLEDGE,
+} from '../context/context-flags.js';
+import { feedbackRelevance } from '../context/context-feedback.js';
+import { repositoryKnowledgeCandidate } from '../context/repository-knowledge.js';
+import { instructionCandidates } from '../context/project-instructions.js';
+import { relativeInside } from '../tools/tool-path.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { inferenceRequested } from '../inference/inference-events.js';
@@ -89,7 +98,13 @@ export function buildStageRequest(
   const built = safeBuildContextPack(
     {
       stageId: stage.id,
-      candidates: candidatesFor(config, state, stage, run, beforeSequence, finishing),
+      candidates: [
+        ...candidatesFor(config, state, stage, run, beforeSequence, finishing),
+        ...projectInstructionCandidates(config, state),
+        ...(config.knowledge !== undefined && flags.has(REPOSITORY_KNOWLEDGE.name)
+          ? [repositoryKnowledgeCandidate(config.knowledge)]
+          : []),
+      ],
     },
     {
       maxTokens: profile.contextWindow,
@@ -189,8 +204,23 @@ function candidatesFor(
       order: artifact.sequence,
     });
   }
-  for (const entry of run.transcript.filter((e) => e.sequence < beforeSequence)) {
+  const transcript = run.transcript.filter((e) => e.sequence < beforeSequence);
+  const relevance = config.behaviour.flags.has(CONTEXT_FEEDBACK.name)
+    ? feedbackRelevance(
+        transcript.map((entry) => ({
+          id: entry.eventId,
+          subjects: entry.subjects ?? [],
+          sequence: entry.sequence,
+        })),
+        transcript
+          .filter((entry) => entry.kind === 'turn')
+          .map((entry) => ({ sequence: entry.sequence, calls: entry.content })),
+      )
+    : new Map<string, number>();
+  for (const entry of transcript) {
+    const ranked = relevance.get(entry.eventId);
     candidates.push({
+      ...(ranked === undefined ? {} : { relevance: ranked }),
       id: candidateId(entry),
       layer: 'L1',
       kind: entry.kind,
@@ -215,6 +245,22 @@ function nativeTurns(run: StageRunState): (entryId: string) => NativeTurn | unde
 
 function candidateId(entry: { readonly kind: string; readonly eventId: string }): string {
   return `${entry.kind}:${entry.eventId}`;
+}
+
+/** The recorded instruction files, when the session's behaviour pins them in its packs. */
+function projectInstructionCandidates(
+  config: KernelConfig,
+  state: KernelState,
+): ContextCandidate[] {
+  if (!config.behaviour.flags.has(PROJECT_INSTRUCTIONS.name) || config.instructions === undefined)
+    return [];
+  // The paths the session has observed so far (every path a call named is observed first).
+  const workspace = state.session.workspace ?? '';
+  const touched = Object.keys(state.tools.observations).flatMap((path) => {
+    const relative = relativeInside(path, workspace);
+    return relative === undefined ? [] : [relative];
+  });
+  return instructionCandidates(config.instructions, touched);
 }
 
 function isCapability(value: string): value is ModelCapability {

@@ -14,6 +14,7 @@ import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
 import type { LanguageDiagnostic } from '../validation/definition-of-done-events.js';
+import type { PreToolUseHookResult } from '../toolintent/hook-events.js';
 
 export type { SubagentRun };
 
@@ -41,6 +42,8 @@ export type CallRecord = {
   readonly failed: boolean;
   /** Its assessment blocked on a missing reference: counted by path, not by fingerprint. */
   readonly referenceBlocked: boolean;
+  /** The recorded verdicts of its `pre_tool_use` hooks (null: they have not run). */
+  readonly hookResults: readonly PreToolUseHookResult[] | null;
   /** When its approval wait ends by the policy's timeout (from `approval_requested`). */
   readonly approvalDeadline?: string;
   /** A runner recorded that its approval wait outlived the policy's timeout. */
@@ -245,6 +248,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         targets: [],
         failed: false,
         referenceBlocked: false,
+        hookResults: null,
       };
       return mapActing(withEntry, (turn) => ({ ...turn, calls: [...turn.calls, call] }));
     }
@@ -277,6 +281,11 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
             ...call,
             observed: [...call.observed, payload.observation.path],
           }));
+    case 'pre_tool_use_hooks_ran':
+      return mapCall(withEntry, payload.callId, ['proposed'], (call) => ({
+        ...call,
+        hookResults: payload.results,
+      }));
     case 'tool_call_assessed':
       return mapCall(withEntry, payload.callId, ['proposed'], (call) => ({
         ...call,

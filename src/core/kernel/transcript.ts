@@ -26,6 +26,8 @@ export type TranscriptEntry = {
   readonly eventId: string;
   readonly sequence: number;
   readonly native?: NativeTurn;
+  /** The paths a tool result is about (its call's path arguments), for ContextFeedback. */
+  readonly subjects?: readonly string[];
 };
 
 /** The transcript entry an event adds, or null when the model need not see it. */
@@ -87,7 +89,11 @@ export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
         ...(payload.error === null ? [] : [`Error: ${payload.error}`]),
         payload.output,
       ];
-      return result(lines.join('\n'), payload.callId, at);
+      const subjects = pathArguments(payload.args);
+      return {
+        ...result(lines.join('\n'), payload.callId, at),
+        ...(subjects.length === 0 ? {} : { subjects }),
+      };
     }
     case 'tool_call_classified':
       return payload.action === 'record'
@@ -115,4 +121,21 @@ function result(
   at: { eventId: string; sequence: number },
 ): TranscriptEntry {
   return { kind: 'tool_result', role: 'user', content, ...at, native: { type: 'result', callId } };
+}
+
+const PATH_KEYS = new Set(['path', 'paths', 'source', 'destination', 'file', 'cwd']);
+
+/** The string values of a call's path-like arguments, in key order. */
+function pathArguments(args: { readonly [key: string]: unknown }): string[] {
+  return Object.keys(args)
+    .filter((key) => PATH_KEYS.has(key))
+    .sort()
+    .flatMap((key) => {
+      const value = args[key];
+      if (typeof value === 'string') return [value];
+      return Array.isArray(value)
+        ? value.filter((item): item is string => typeof item === 'string')
+        : [];
+    })
+    .filter((path) => path.length > 0);
 }

@@ -77,6 +77,13 @@ export const NEVER_READABLE = defineBehaviourFlag({
     "read tools (and exec redirections) are refused paths matching the policy's neverReadable globs (.env, *.pem, id_rsa ...)",
 });
 
+/** A call is assessed only after the user's `pre_tool_use` hooks answered; their verdicts are findings. */
+export const PRE_TOOL_USE_HOOKS = defineBehaviourFlag({
+  name: 'pre-tool-use-hooks',
+  description:
+    "a call with pre_tool_use hooks configured waits for their recorded verdicts, which join the assessment's findings (block, raise the tier, or fail closed)",
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   WRITE_BUDGET,
@@ -88,4 +95,5 @@ export const toolIntentFlags: readonly BehaviourFlag[] = [
   SANDBOX_CONTAINMENT,
   EXEC_SIBLING_CLASSIFICATION,
   NEVER_READABLE,
+  PRE_TOOL_USE_HOOKS,
 ];

@@ -7,6 +7,8 @@ import {
   WorkspacePolicySchema,
 } from '../../core/policies/workspace-policy.js';
 import { ChecksConfigSchema } from '../../core/validation/project-check.js';
+import { McpServersConfigSchema } from '../mcp/mcp-server-config.js';
+import { HookSetSchema } from '../../core/toolintent/hook-definition.js';
 import { ConfigFileError, formatKeyPath, type YamlSource } from './yaml-source.js';
 
 /**
@@ -69,6 +71,10 @@ export const UserHarnessConfigSchema = z.strictObject({
   defaults: z
     .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
     .default({}),
+  /** MCP servers whose tools sessions are offered (see docs/mcp.md), in other clients' shape. */
+  mcpServers: McpServersConfigSchema.default({}),
+  /** Programs told about tool calls, stages and sessions (see docs/hooks.md). */
+  hooks: HookSetSchema.optional(),
   /** Per-session defaults; `correx run --max-…` overrides them. */
   budgets: z
     .strictObject({
@@ -100,7 +106,8 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
 });
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
-const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'budgets'] as const;
+// A server is a program correx starts with the user's rights: a repository may not add one.
+const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'budgets', 'mcpServers', 'hooks'] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

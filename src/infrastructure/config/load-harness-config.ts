@@ -16,6 +16,8 @@ import {
   UserHarnessConfigSchema,
 } from './harness-config.js';
 import { mergeChecksConfig, type ChecksConfig } from '../../core/validation/project-check.js';
+import type { McpServersConfig } from '../mcp/mcp-server-config.js';
+import type { HookSet } from '../../core/toolintent/hook-definition.js';
 import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export const HARNESS_FILE = 'harness.yaml';
@@ -31,6 +33,10 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
+  /** The user's hooks (a workspace file may not add any); absent when none. */
+  readonly hooks?: HookSet;
+  /** The MCP servers of the user's file (a workspace file may not add any). */
+  readonly mcpServers: McpServersConfig;
   /** What each session may spend unless the run says otherwise. */
   readonly budgets: SessionBudgets;
   /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
@@ -123,6 +129,8 @@ export async function loadHarnessConfig(options: {
     policy: merged.policy,
     refusedPolicy: merged.refused,
     workflows,
+    mcpServers: user.mcpServers,
+    ...(user.hooks === undefined ? {} : { hooks: user.hooks }),
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
     budgets: {
       ...(user.budgets.maxTokens === undefined ? {} : { maxTokens: user.budgets.maxTokens }),

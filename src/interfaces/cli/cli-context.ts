@@ -4,6 +4,7 @@ import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js'
 import type { RouterFacade } from '../../core/router/router-facade.js';
 import type { SessionHost } from '../session-host.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
+import type { McpServerListing } from '../../infrastructure/mcp/list-mcp-tools.js';
 
 /** An opened store as the CLI sees it. */
 export type CliStores = {
@@ -92,6 +93,8 @@ export type CliContext = {
   status(text: string): void;
   out(text: string): void;
   err(text: string): void;
+  /** Starts each MCP server configured for `workspace` (sandboxed), lists its tools, stops it. */
+  readonly listMcpServers?: (workspace: string) => Promise<McpServerListing[]>;
 };
 
 /** What each command receives: the context plus a way to set the exit code without touching the process. */

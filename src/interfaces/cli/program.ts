@@ -19,6 +19,7 @@ import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { mcpCommand } from './commands/mcp-command.js';
 import { policyCommand } from './commands/policy-command.js';
 import { diffCommand } from './commands/diff-command.js';
 import { undoCommand } from './commands/undo-command.js';
@@ -63,6 +64,7 @@ export function createProgram(context: CommandContext): Command {
     ...sessionCommands(context),
     migrateCommand(context),
     storeCommand(context),
+    mcpCommand(context),
     exportCommand(context),
   ]) {
     program.addCommand(inheritSettings(command, program));

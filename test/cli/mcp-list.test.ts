@@ -1,0 +1,55 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.js';
+import { correx } from './cli-process.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const memoryServer = join(repo, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+describe('correx mcp list', () => {
+  it('shows each configured server with its tools and tiers, and one that fails to start', async () => {
+    const home = realpathSync(tempDir('correx-mcp-list-'));
+    const workspace = join(home, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(
+      join(home, 'harness.yaml'),
+      [
+        'mcpServers:',
+        '  memory:',
+        `    command: ${process.execPath}`,
+        `    args: [${memoryServer}]`,
+        `    env: { MEMORY_FILE_PATH: ${join(workspace, 'memory.jsonl')} }`,
+        '  broken:',
+        '    command: /nonexistent/mcp-server',
+        '',
+      ].join('\n'),
+    );
+    const listed = await correx(home, ['mcp', 'list', '--workspace', workspace]);
+    expect(listed.code).toBe(1);
+    expect(listed.stdout).toMatch(
+      /^memory: memory-server [\d.]+, (bubblewrap|UNSANDBOXED), 11 tool\(s\)$/m,
+    );
+    expect(listed.stdout).toContain('  mcp__memory__read_graph  T0  read-only');
+    // Its resources, as two read-only tools.
+    expect(listed.stdout).toContain('  mcp__memory__resources_list  T0  read-only');
+    expect(listed.stdout).toContain('  mcp__memory__delete_entities  T3  may change things');
+    expect(listed.stdout).toMatch(/^broken: not available \(mcp_server_failed_to_start: /m);
+
+    const json = await correx(home, ['mcp', 'list', '--workspace', workspace, '--json']);
+    const parsed = JSON.parse(json.stdout) as { server: string; tools?: { digest: string }[] }[];
+    expect(parsed.map((entry) => entry.server)).toEqual(['broken', 'memory']);
+    expect(parsed[1]?.tools?.[0]?.digest).toMatch(/^[0-9a-f]{64}$/);
+  }, 90_000);
+
+  it('refuses mcpServers in a workspace harness.yaml', async () => {
+    const home = realpathSync(tempDir('correx-mcp-list-'));
+    const workspace = join(home, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'harness.yaml'), 'mcpServers:\n  x: { command: /bin/true }\n');
+    const listed = await correx(home, ['mcp', 'list', '--workspace', workspace]);
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toMatch(/a workspace file may not set mcpServers/);
+  }, 60_000);
+});

@@ -79,7 +79,13 @@ describe('a session with hooks', () => {
       call('c1', 'write_file', { path: 'secrets.env', content: 'TOKEN=1\n' }),
       call('c2', 'read_file', { path: 'a.txt' }),
       call('c3', 'write_file', { path: 'notes.txt', content: 'notes\n' }),
-      sse(chatCompletionStream({ text: [JSON.stringify({ summary: 'done' })] })),
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            { id: 'finish', name: 'finish_change', arguments: JSON.stringify({ summary: 'done' }) },
+          ],
+        }),
+      ),
     );
     const availability = await detectSandbox();
     const homeDirectory = realpathSync(root);

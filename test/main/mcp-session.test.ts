@@ -91,7 +91,17 @@ describe('a session with MCP servers', () => {
       call('call_2', 'mcp__evil__read_note', { path: '../outside.txt' }),
       call('call_3', 'mcp__evil__crash', {}),
       call('call_4', 'mcp__memory__read_graph', {}),
-      sse(chatCompletionStream({ text: [JSON.stringify({ summary: 'remembered' })] })),
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            {
+              id: 'finish',
+              name: 'finish_change',
+              arguments: JSON.stringify({ summary: 'remembered' }),
+            },
+          ],
+        }),
+      ),
     );
     const availability = await detectSandbox();
     const homeDirectory = realpathSync(root);

@@ -12,6 +12,7 @@ import { createSessionHost } from '../../src/main/session-host.js';
 import { prepareSession } from '../../src/main/session-setup.js';
 import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
+import { createDiskProjectCheckDetector } from '../../src/infrastructure/checks/disk-project-check-detector.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const READ_STAGE = [
@@ -74,7 +75,13 @@ describe('project instructions', () => {
           ],
         }),
       ),
-      sse(chatCompletionStream({ text: [JSON.stringify({ summary: 'read' })] })),
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            { id: 'finish', name: 'finish_notes', arguments: JSON.stringify({ summary: 'read' }) },
+          ],
+        }),
+      ),
     );
     const host = createSessionHost({
       store,
@@ -88,6 +95,7 @@ describe('project instructions', () => {
         providers,
         tools: createBuiltinToolRunner(),
         probe: createDiskWorldProbe({ hashOnlyUnder: [where] }),
+        checks: createDiskProjectCheckDetector(),
       }),
     });
     const run = await host.start({

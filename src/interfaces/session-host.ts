@@ -57,6 +57,8 @@ export interface SessionHost {
   options(): Promise<SessionOptions>;
   /** The sessions this process drives now. */
   running(): readonly string[];
+  /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
+  drivers?(): Promise<ReadonlyMap<string, string>>;
   /** Re-decides a session from its log without model or tools and compares bytes. */
   replayVerify(sessionId: string): Promise<ReplayVerification>;
   /** Pauses every session driven here and waits until each has stopped. */

@@ -26,6 +26,10 @@ export type ComposeHostOptions = {
   readonly onError?: (sessionId: string, error: unknown) => void;
   /** Told once how processes will be confined (a warning when they will not be). */
   readonly notice: (line: string, unsandboxed: boolean) => void;
+  /** Record sessions and commands, drive nothing (`correx serve --no-drive`). */
+  readonly recordOnly?: boolean;
+  /** Who drives each session now (a shared store's driver records). */
+  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
 };
 
 /** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */
@@ -53,6 +57,8 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(onEvent === undefined ? {} : { onEvent }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
   });
 }
 

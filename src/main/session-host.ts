@@ -7,6 +7,7 @@ import type { KernelConfig } from '../core/kernel/kernel-config.js';
 import type { KernelCommand } from '../core/kernel/kernel-input.js';
 import type { KernelPorts } from '../core/kernel/kernel-ports.js';
 import { recordCommand } from '../core/kernel/record-command.js';
+import { recordStart } from '../core/kernel/record-start.js';
 import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
 import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
@@ -48,6 +49,13 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly locker?: SessionLocker;
   /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
   readonly shutdownGraceMs?: number;
+  /**
+   * Record new sessions and commands only, and drive nothing here (`correx serve --no-drive`):
+   * workers on the same store take the sessions up.
+   */
+  readonly recordOnly?: boolean;
+  /** Who drives each session now, for listings (a shared store's driver records). */
+  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
 };
 
 type Drive = {
@@ -140,6 +148,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     command: KernelCommand,
     events: readonly CorrexEvent[],
   ): boolean => {
+    if (options.recordOnly === true) return false;
     if (command.type === 'resume')
       return events.some((event) => event.payload.type === 'orchestration_resumed');
     return (
@@ -182,20 +191,26 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
       const setup = await prepareSession(request, options);
-      const providers = await createProviders({
-        configs: setup.providers,
-        names: providerNames(setup.config),
-        env: options.env,
-      });
-      const sessionId = ids.next();
-      const run = await drive(sessionId, setup.config, setup.workspace, providers, {
+      const startCommand = {
         type: 'start',
         task: request.task,
         workspace: setup.workspace,
         workflowId: setup.config.workflow.id,
         mode: setup.mode,
         ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
+      } as const;
+      if (options.recordOnly === true) {
+        const sessionId = ids.next();
+        const outcome = await recordStart({ clock, ids }, store, sessionId, setup.config, startCommand);
+        return { sessionId, done: Promise.resolve(outcome) };
+      }
+      const providers = await createProviders({
+        configs: setup.providers,
+        names: providerNames(setup.config),
+        env: options.env,
       });
+      const sessionId = ids.next();
+      const run = await drive(sessionId, setup.config, setup.workspace, providers, startCommand);
       // Callers subscribe as soon as this returns: the session must exist in the log by then.
       let ended = false;
       void run.done.finally(() => (ended = true)).catch(() => undefined);
@@ -213,6 +228,10 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
 
     resume(sessionId) {
+      if (options.recordOnly === true)
+        return Promise.reject(
+          new SessionSetupError('this host drives no sessions (--no-drive): a worker resumes them'),
+        );
       const entry = active.get(sessionId);
       if (entry !== undefined) return Promise.resolve({ sessionId, done: entry.done });
       // Two callers may wake a session at once (an answer recorded here, and the terminal that
@@ -241,6 +260,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
 
     running: () => [...active.keys()],
+
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {
       const report = await replaySession(store, sessionId, undefined, { sha256: nodeSha256 });

@@ -19,6 +19,7 @@ import { runCommands } from './commands/run-command.js';
 import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { workerCommand } from './commands/worker-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -51,6 +52,7 @@ export function createProgram(context: CommandContext): Command {
     replayCommand(context),
     chatCommand(context),
     serveCommand(context),
+    workerCommand(context),
     verifyCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),

@@ -34,6 +34,8 @@ export type ServeCommandContext = {
   createSessionHost(options: {
     readonly store: CorrexEventStore;
     readonly location: string;
+    /** false: record sessions and commands only; workers drive them. */
+    readonly drive?: boolean;
   }): Promise<SessionHost>;
   /** The conversational router; without it the server answers user input with an error. */
   createRouter?(store: CorrexEventStore): Promise<{
@@ -56,6 +58,7 @@ type ServeOptions = {
   allowHost?: string[];
   allowOrigin?: string[];
   web?: string;
+  drive: boolean;
 };
 
 function parsePort(value: string): number {
@@ -98,6 +101,10 @@ export function serveCommand(context: ServeCommandContext): Command {
       collect,
     )
     .option('--web <dir>', 'serve the web page from this folder at / (default: the built one)')
+    .option(
+      '--no-drive',
+      'record new sessions and commands, drive none here: `correx worker` processes drive them',
+    )
     .action(async (options: ServeOptions, command: Command) => {
       const given = options.token ?? context.serverToken;
       const webRoot = options.web ?? context.webRoot;
@@ -117,7 +124,11 @@ export function serveCommand(context: ServeCommandContext): Command {
         return undefined;
       });
       try {
-        const host = await context.createSessionHost({ store: stores.events, location });
+        const host = await context.createSessionHost({
+          store: stores.events,
+          location,
+          ...(options.drive ? {} : { drive: false }),
+        });
         const server = createCorrexServer(
           {
             store: stores.events,
@@ -147,6 +158,7 @@ export function serveCommand(context: ServeCommandContext): Command {
           context.err(`correx: warning: listening on ${options.host}, not only on this machine`);
         }
         context.out(`correx serve: listening on ${address.url} (store ${stores.location})`);
+        if (!options.drive) context.out('drives no sessions here (--no-drive): workers drive them');
         context.out(
           token.path === null
             ? 'bearer token: the one given'

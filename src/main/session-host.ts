@@ -201,7 +201,13 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       } as const;
       if (options.recordOnly === true) {
         const sessionId = ids.next();
-        const outcome = await recordStart({ clock, ids }, store, sessionId, setup.config, startCommand);
+        const outcome = await recordStart(
+          { clock, ids },
+          store,
+          sessionId,
+          setup.config,
+          startCommand,
+        );
         return { sessionId, done: Promise.resolve(outcome) };
       }
       const providers = await createProviders({

@@ -62,10 +62,12 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
 
   const take = (sessionId: string) => {
     active.add(sessionId);
-    options.onTaken?.(sessionId);
     void host
       .resume(sessionId)
-      .then((run) => run.done)
+      .then((run) => {
+        options.onTaken?.(sessionId);
+        return run.done;
+      })
       .then(
         (outcome) => options.onStopped?.(sessionId, outcome.status),
         (error: unknown) => {

@@ -1,7 +1,7 @@
 /**
  * Whether a session needs a driver after an event, read from the event's type alone so that a
  * store can keep its table of runnable sessions in the append's own transaction:
- * - `runnable`: it goes on without a person (it started, an approval or a resume was recorded,
+ * - `runnable`: it goes on without a person (it was created, an approval or a resume was recorded,
  *   a redirect moved it to another stage);
  * - `idle`: it waits for a person (an approval request, a pause);
  * - `final`: it ended;
@@ -29,8 +29,12 @@ type TypedPayload = { readonly type: string; readonly parent?: unknown };
 export function runnabilityAfter(payloads: readonly TypedPayload[]): Runnability | null {
   let result: Runnability | null = null;
   for (const payload of payloads) {
-    if (payload.type === 'session_created' && payload.parent !== undefined) return 'child';
-    result = BY_TYPE[payload.type] ?? result;
+    // A new session is runnable from its first event: its start may be recorded by a process
+    // that drives nothing (`correx serve --no-drive`).
+    if (payload.type === 'session_created') {
+      if (payload.parent !== undefined) return 'child';
+      result = 'runnable';
+    } else result = BY_TYPE[payload.type] ?? result;
   }
   return result;
 }

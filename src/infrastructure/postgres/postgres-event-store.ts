@@ -258,8 +258,8 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       await client
         .query(runnability === 'runnable' ? this.#sql.notifyRunnable : this.#sql.notify)
         .catch((error: unknown) => {
-        broken = isConnectionFailure(error);
-      });
+          broken = isConnectionFailure(error);
+        });
       return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
     } catch (error) {
       broken = isConnectionFailure(error);

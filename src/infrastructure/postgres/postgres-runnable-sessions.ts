@@ -80,7 +80,11 @@ export function createRunnableSessions(pool: pg.Pool, schema: string, location: 
     },
     /** Every driver record of a session, oldest first. */
     async driverRecords(sessionId: string): Promise<DriverRecord[]> {
-      const rows = await query<{ worker: string; from_sequence: string; to_sequence: string | null }>(
+      const rows = await query<{
+        worker: string;
+        from_sequence: string;
+        to_sequence: string | null;
+      }>(
         `SELECT worker, from_sequence, to_sequence FROM ${s}.session_drivers
          WHERE session_id = $1 ORDER BY id`,
         [sessionId],

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { SessionBusyError, type SessionLock, type SessionLocker } from '../locks/session-locker.js';
-import { schemaLockKey } from './postgres-connection.js';
+import { quoteSchema, schemaLockKey } from './postgres-connection.js';
 
 /**
  * Driver locks as PostgreSQL session-level advisory locks, so processes on different machines
@@ -13,7 +13,7 @@ export function createPostgresSessionLocker(
   /** When set, each acquisition and release is written to `session_drivers` under this name. */
   driver?: string,
 ): SessionLocker {
-  const s = `"${schema.replaceAll('"', '""')}"`;
+  const s = quoteSchema(schema, 'the driver lock');
   // Keyed by the schema and the session id, so stores in different schemas never contend.
   const namespace = schemaLockKey(`session-driver:${schema}`);
   const held = new Set<SessionLock>();

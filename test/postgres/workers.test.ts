@@ -261,4 +261,65 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     for (const child of [serve, others[1]!]) child.child.kill('SIGTERM');
     expect((await others[1]!.exited).code).toBe(0);
   }, 240_000);
+
+  it('an approval recorded by serve --no-drive wakes a session for one of two workers', async () => {
+    const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
+    const start = (args: string[]) => {
+      const child = startCorrex(home, ['--store', database.url, ...args], env);
+      processes.push(child);
+      outputs.push(() => child.output().slice(-3000));
+      return child;
+    };
+    const serve = start([
+      'serve',
+      '--no-drive',
+      '--port',
+      '0',
+      '--token',
+      TOKEN,
+      '--allow-root',
+      root,
+    ]);
+    const [, base] = await serve.waitFor(/listening on (http:\/\/\S+)/);
+    const workers = [0, 1].map(() => start(['worker', '--sweep-ms', '300']));
+    await Promise.all(workers.map((worker) => worker.waitFor(/driving up to/)));
+    const workspace = join(root, 'prompted');
+    mkdirSync(workspace);
+    const { sessionId } = await api<{ sessionId: string }>(base!, '/api/sessions', {
+      task: 'write a note, with approval',
+      workspace,
+      workflow: workflowFile,
+      mode: 'prompt',
+    });
+    const pending = await until('the call to wait for approval', async () => {
+      const { approvals } = await api<{ approvals: { callId: string }[] }>(
+        base!,
+        `/api/sessions/${sessionId}/approvals`,
+      );
+      return approvals[0];
+    });
+    // Waiting for a person: no worker holds it.
+    await until('the session to be left undriven', async () => {
+      const { sessions } = await api<{ sessions: SessionRow[] }>(base!, '/api/sessions');
+      const row = sessions.find((candidate) => candidate.sessionId === sessionId);
+      return row?.driver === null ? true : undefined;
+    });
+    await api(base!, `/api/sessions/${sessionId}/approvals/${pending.callId}`, {
+      decision: 'approve',
+    });
+    await until('the approved session to complete', async () => {
+      const { sessions } = await api<{ sessions: SessionRow[] }>(base!, '/api/sessions');
+      return sessions.find((row) => row.sessionId === sessionId)?.status === 'completed'
+        ? true
+        : undefined;
+    });
+    expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('written once\n');
+    // Taken once to run until the approval request, and once more when the approval woke it.
+    const takes = workers
+      .map((worker) => worker.output().split(`${sessionId} taken`).length - 1)
+      .reduce((sum, count) => sum + count, 0);
+    expect(takes).toBe(2);
+    for (const child of [serve, ...workers]) child.child.kill('SIGTERM');
+    for (const worker of workers) expect((await worker.exited).code).toBe(0);
+  }, 120_000);
 });

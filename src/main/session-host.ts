@@ -24,6 +24,8 @@ import type {
   StartSessionRequest,
 } from '../interfaces/session-host.js';
 import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
+import { describeWorktree, isolate, withStageCommits } from './session-worktree.js';
+import { removeSessionWorktree } from '../infrastructure/workspace/git-worktree.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -86,6 +88,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     providers: ProviderSet,
     command?: KernelCommand,
   ): Promise<HostedRun> => {
+    const onEvent = withStageCommits(sessionId, workspace, options);
     // Another process driving the session would run its effects a second time.
     let lock;
     try {
@@ -113,7 +116,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
                 ids,
                 signal: stop.signal,
                 ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
-                ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+                ...(onEvent === undefined ? {} : { onEvent }),
               },
               pending,
             );
@@ -190,7 +193,16 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const host: SessionHost = {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
-      const setup = await prepareSession(request, options);
+      const sessionId = ids.next();
+      const isolated = request.worktree === true ? isolate(request, sessionId, options) : null;
+      let setup;
+      try {
+        setup = await prepareSession(isolated?.request ?? request, isolated?.options ?? options);
+      } catch (error) {
+        if (isolated !== null) removeSessionWorktree(isolated.worktree);
+        throw error;
+      }
+      const worktree = isolated === null ? {} : { worktree: describeWorktree(isolated.worktree) };
       const startCommand = {
         type: 'start',
         task: request.task,
@@ -200,7 +212,6 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
       } as const;
       if (options.recordOnly === true) {
-        const sessionId = ids.next();
         const outcome = await recordStart(
           { clock, ids },
           store,
@@ -208,20 +219,19 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           setup.config,
           startCommand,
         );
-        return { sessionId, done: Promise.resolve(outcome) };
+        return { sessionId, done: Promise.resolve(outcome), ...worktree };
       }
       const providers = await createProviders({
         configs: setup.providers,
         names: providerNames(setup.config),
         env: options.env,
       });
-      const sessionId = ids.next();
       const run = await drive(sessionId, setup.config, setup.workspace, providers, startCommand);
       // Callers subscribe as soon as this returns: the session must exist in the log by then.
       let ended = false;
       void run.done.finally(() => (ended = true)).catch(() => undefined);
       await firstEvent(store, sessionId, () => ended);
-      return run;
+      return { ...run, ...worktree };
     },
 
     async command(sessionId, command) {

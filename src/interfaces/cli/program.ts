@@ -20,6 +20,7 @@ import { tailCommand } from './commands/tail-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { workerCommand } from './commands/worker-command.js';
+import { worktreeCommands } from './commands/worktree-commands.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -53,6 +54,7 @@ export function createProgram(context: CommandContext): Command {
     chatCommand(context),
     serveCommand(context),
     workerCommand(context),
+    ...worktreeCommands(context),
     verifyCommand(context),
     ...grantsCommands(context),
     ...sessionCommands(context),

@@ -23,6 +23,14 @@ async function drive(
       });
       const run = await begin(host, events);
       context.out(`session ${run.sessionId}`);
+      if (run.worktree !== undefined) {
+        const { path, branch, base, uncommitted } = run.worktree;
+        context.out(`worktree ${path} on branch ${branch} (from ${base})`);
+        if (uncommitted.length > 0)
+          context.out(
+            `note: ${uncommitted.length} uncommitted change(s) in the original tree are not in the worktree and stay where they are`,
+          );
+      }
       const code = await followSession(context, host, events, run);
       if (code !== 0) context.fail(code);
     } finally {
@@ -44,6 +52,10 @@ export function runCommands(context: CommandContext): Command[] {
         OperatorModeSchema.options,
       ),
     )
+    .option(
+      '--worktree',
+      'work in a git worktree on branch correx/<session>, a commit per accepted stage (see correx merge)',
+    )
     .addHelpText(
       'after',
       '\nIn prompt mode each gated call is shown with its findings and tier and asked here (or decided\nwith `correx approve`/`deny` from another terminal). Ctrl-C pauses; a second Ctrl-C cancels.',
@@ -51,7 +63,13 @@ export function runCommands(context: CommandContext): Command[] {
     .action(
       async (
         task: string,
-        options: { workspace?: string; workflow?: string; model?: string; mode?: string },
+        options: {
+          workspace?: string;
+          workflow?: string;
+          model?: string;
+          mode?: string;
+          worktree?: boolean;
+        },
         command: Command,
       ) => {
         await drive(context, command, (host) =>
@@ -61,6 +79,7 @@ export function runCommands(context: CommandContext): Command[] {
             ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
             ...(options.model === undefined ? {} : { modelProfile: options.model }),
             ...(options.mode === undefined ? {} : { mode: OperatorModeSchema.parse(options.mode) }),
+            ...(options.worktree === true ? { worktree: true } : {}),
           }),
         );
       },

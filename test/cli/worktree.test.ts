@@ -129,9 +129,11 @@ describe('sessions isolated in git worktrees', () => {
     expect(message).toContain(`Correx-Session: ${idA}`);
     const sequence = Number(/Correx-Event: (\d+)/.exec(message)![1]);
     const events = await correx(home, ['events', idA, '--json'], env);
-    const completed = (
-      JSON.parse(events.stdout) as { sequence: number; payload: { type: string } }[]
-    ).find((event) => event.sequence === sequence);
+    const completed = events.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { sequence: number; payload: { type: string } })
+      .find((event) => event.sequence === sequence);
     expect(completed?.payload.type).toBe('stage_completed');
     expect(git(repository, 'rev-list', '--count', `main..${branchB}`)).toBe('1');
 

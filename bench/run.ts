@@ -5,6 +5,7 @@ import { runKernelBench } from './kernel-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { runServerFanoutBench } from './server-fanout.js';
+import { runWorkersBench } from './workers-bench.js';
 
 /**
  * `npm run bench`: every row is a throughput with its ratio to a baseline measured in the same
@@ -14,7 +15,7 @@ import { runServerFanoutBench } from './server-fanout.js';
 const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-/** `--only kernel` (or store, postgres, context, server, sandbox) runs one section. */
+/** `--only kernel` (or store, postgres, context, server, sandbox, workers) runs one section. */
 const wanted = (section: string) => only === undefined || only === section;
 
 if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
@@ -29,4 +30,14 @@ if (wanted('server'))
 if (wanted('sandbox')) {
   const sandbox = await runSandboxBench({ quick });
   if (sandbox.length > 0) printTable('Sandbox (bubblewrap)', sandbox);
+}
+if (wanted('workers')) {
+  const workers = await runWorkersBench({ quick });
+  if (workers !== null) {
+    printTable('Workers (PostgreSQL, scripted model, no tools)', workers.rows);
+    for (const { workers: count, medianMs, p99Ms } of workers.latency)
+      console.log(
+        `  runnable -> started, ${count} worker(s): median ${medianMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms`,
+      );
+  }
 }

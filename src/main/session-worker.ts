@@ -89,6 +89,12 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     const room = options.concurrency - active.size;
     if (room <= 0) return;
     const free = await runnable.free(room + active.size + resting.size);
+    // Workers woken by one notification would all reach for the oldest session first; in a
+    // random order each tends to take a different one, and fewer lose the race for the lock.
+    for (let index = free.length - 1; index > 0; index--) {
+      const other = Math.floor(Math.random() * (index + 1));
+      [free[index], free[other]] = [free[other]!, free[index]!];
+    }
     for (const sessionId of free) {
       if (stopping || active.size >= options.concurrency) return;
       if (active.has(sessionId) || resting.has(sessionId)) continue;

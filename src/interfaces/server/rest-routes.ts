@@ -99,6 +99,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         ...(body.workflow === undefined ? {} : { workflow: body.workflow }),
         ...(body.modelProfile === undefined ? {} : { modelProfile: body.modelProfile }),
         ...(body.mode === undefined ? {} : { mode: body.mode }),
+        ...(body.worktree === true ? { worktree: true } : {}),
       });
       context.onStarted(run.sessionId, run.done);
       const response: CreateSessionResponse = { sessionId: run.sessionId };

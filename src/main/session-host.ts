@@ -14,7 +14,7 @@ import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
-import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
+import type { SessionLock, SessionLocker } from '../infrastructure/locks/session-locker.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type {
@@ -87,12 +87,14 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     workspace: string,
     providers: ProviderSet,
     command?: KernelCommand,
+    /** The driver lock, when the caller took it already. */
+    held?: SessionLock,
   ): Promise<HostedRun> => {
     const onEvent = withStageCommits(sessionId, workspace, options);
     // Another process driving the session would run its effects a second time.
-    let lock;
+    let lock = held;
     try {
-      lock = await options.locker?.acquire(sessionId);
+      lock ??= await options.locker?.acquire(sessionId);
     } catch (error) {
       await providers.dispose();
       throw error;
@@ -170,24 +172,32 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   /** Builds a recorded session's kernel config and providers again, then drives it. */
   const attach = async (sessionId: string): Promise<HostedRun> => {
     if (stopping) throw new SessionSetupError('this host is shutting down');
-    const config = await recordedKernelConfig(store, sessionId, nodeSha256);
-    const { state } = await replay(store, sessionProjection, sessionId);
-    if (state.workspace === null)
-      throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
-    const harness = await loadHarnessConfig({
-      correxHome: options.correxHome,
-      workspace: state.workspace,
-    });
-    const fromEnvironment = harness.models.length === 0 ? environmentModel(options.env) : undefined;
-    const providers = await createProviders({
-      configs:
-        fromEnvironment === undefined
-          ? harness.providers
-          : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
-      names: providerNames(config),
-      env: options.env,
-    });
-    return drive(sessionId, config, state.workspace, providers);
+    // The lock first: a process that loses the race for the session does no more work for it.
+    const lock = await options.locker?.acquire(sessionId);
+    try {
+      const config = await recordedKernelConfig(store, sessionId, nodeSha256);
+      const { state } = await replay(store, sessionProjection, sessionId);
+      if (state.workspace === null)
+        throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
+      const harness = await loadHarnessConfig({
+        correxHome: options.correxHome,
+        workspace: state.workspace,
+      });
+      const fromEnvironment =
+        harness.models.length === 0 ? environmentModel(options.env) : undefined;
+      const providers = await createProviders({
+        configs:
+          fromEnvironment === undefined
+            ? harness.providers
+            : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
+        names: providerNames(config),
+        env: options.env,
+      });
+      return await drive(sessionId, config, state.workspace, providers, undefined, lock);
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
   };
 
   const host: SessionHost = {

@@ -58,16 +58,19 @@ export function createPostgresSessionLocker(
       // A connection the server ends (a restart, an administrator) has lost the lock with it:
       // hand it back to the pool as broken instead of letting its error go unhandled.
       let gone = false;
-      client.on('error', (error) => {
+      const onError = (error: Error) => {
         if (gone) return;
         gone = true;
         client.release(error);
-      });
+      };
+      client.on('error', onError);
       const lock: SessionLock = {
         async release() {
           held.delete(lock);
           if (gone) return;
           gone = true;
+          // The connection goes back to the pool for other locks: its listener stays here.
+          client.off('error', onError);
           try {
             if (record !== undefined)
               await client.query(

@@ -7,7 +7,7 @@ import { openStores } from '../../src/infrastructure/open-store.js';
 import { migratePostgres } from '../../src/infrastructure/postgres/postgres-migrations.js';
 import { openRunnableSessions } from '../../src/infrastructure/postgres/postgres-runnable-sessions.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';
-import { startCorrex, type RunningCli } from '../cli/cli-process.js';
+import { correx, startCorrex, type RunningCli } from '../cli/cli-process.js';
 import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -64,7 +64,9 @@ function scriptModel(server: FakeHttpServer) {
             },
           ],
         });
-    setTimeout(() => sse(answer)(request, response), 150);
+    // One session thinks for a while, so a listing taken meanwhile sees it driven.
+    const slow = !answered && JSON.stringify(request.body).includes('SLOW');
+    setTimeout(() => sse(answer)(request, response), slow ? 6000 : 150);
   });
 }
 
@@ -166,23 +168,23 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       root,
     ]);
     const [, base] = await serve.waitFor(/listening on (http:\/\/\S+)/);
-    const workers = [0, 1, 2].map(() =>
-      start(['worker', '--concurrency', '4', '--sweep-ms', '300']),
-    );
-    await Promise.all(workers.map((worker) => worker.waitFor(/correx worker: .* driving up to/)));
-
     const ids: string[] = [];
     for (let index = 0; index < SESSIONS; index++) {
       const workspace = join(root, `w${index}`);
       mkdirSync(workspace);
       const { sessionId } = await api<{ sessionId: string }>(base!, '/api/sessions', {
-        task: `write note ${index}`,
+        task: `write note ${index}${index === 0 ? ' SLOW' : ''}`,
         workspace,
         workflow: workflowFile,
         mode: 'auto',
       });
       ids.push(sessionId);
     }
+    // Started once every session is recorded, so all three are busy when one is killed.
+    const workers = [0, 1, 2].map(() =>
+      start(['worker', '--concurrency', '4', '--sweep-ms', '300']),
+    );
+    await Promise.all(workers.map((worker) => worker.waitFor(/correx worker: .* driving up to/)));
 
     // The list names the worker driving a session while it runs.
     const driven = await until('a session listed with its driver', async () => {
@@ -190,6 +192,9 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       return sessions.find((row) => typeof row.driver === 'string');
     });
     expect(driven.driver).toMatch(/^correx worker /);
+    const listed = await correx(home, ['--store', database.url, 'sessions', '--limit', '30'], env);
+    expect(listed.stdout).toMatch(/\bDRIVER\b/);
+    expect(listed.stdout).toMatch(/correx worker \S+:\d+/);
 
     const completed = async () =>
       (await api<{ sessions: SessionRow[] }>(base!, '/api/sessions')).sessions.filter(
@@ -249,11 +254,21 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       // Every session's workspace got its one file.
       for (let index = 0; index < SESSIONS; index++)
         expect(readFileSync(join(root, `w${index}`, 'note.txt'), 'utf8')).toBe('written once\n');
-      // The killed worker's sessions went on under another: some session has two drivers in turn.
-      const takeovers = await Promise.all(
-        ids.map(async (id) => (await runnable.sessions.driverRecords(id)).length),
-      );
-      expect(takeovers.some((count) => count > 1)).toBe(true);
+      // The killed worker died holding sessions (its records never closed), and another worker
+      // took each of them over.
+      const victimName = /correx worker: (correx worker \S+) driving/.exec(victim!.output())![1];
+      let takenOver = 0;
+      for (const id of ids) {
+        const records = await runnable.sessions.driverRecords(id);
+        const died = records.findIndex(
+          (record) => record.driver === victimName && record.toSequence === null,
+        );
+        if (died === -1) continue;
+        expect(records[died + 1]?.driver, `${id} taken over`).toMatch(/^correx worker /);
+        expect(records[died + 1]?.driver).not.toBe(victimName);
+        takenOver++;
+      }
+      expect(takenOver).toBeGreaterThan(0);
     } finally {
       await runnable.close();
       await stores.close();

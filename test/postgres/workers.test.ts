@@ -218,7 +218,11 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     others[0]!.child.kill('SIGTERM');
     const stopped = await others[0]!.exited;
     expect(stopped.code).toBe(0);
-    expect(stopped.stdout).toMatch(/correx worker: stopped; handed back \d+ session\(s\)/);
+    const handedBack = Number(
+      /correx worker: stopped; handed back (\d+) session\(s\)/.exec(stopped.stdout)?.[1],
+    );
+    expect(handedBack).toBeGreaterThan(0);
+    const stoppedName = /correx worker: (correx worker \S+) driving/.exec(stopped.stdout)![1];
 
     await until('every session completed', async () =>
       (await completed()) === SESSIONS ? true : undefined,
@@ -251,6 +255,19 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
         }
       }
       expect(workerWrites).toBeGreaterThan(SESSIONS * 10);
+      // The stopped worker paused what it drove and resumed it in the log for the others.
+      let resumedByStop = 0;
+      for (const sessionId of ids) {
+        const events = await stores.events.read(sessionId);
+        if (
+          events.some(
+            (event) =>
+              event.payload.type === 'orchestration_resumed' && event.payload.by === stoppedName,
+          )
+        )
+          resumedByStop++;
+      }
+      expect(resumedByStop).toBe(handedBack);
       // Every session's workspace got its one file.
       for (let index = 0; index < SESSIONS; index++)
         expect(readFileSync(join(root, `w${index}`, 'note.txt'), 'utf8')).toBe('written once\n');

@@ -69,7 +69,14 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
         return run.done;
       })
       .then(
-        (outcome) => options.onStopped?.(sessionId, outcome.status),
+        (outcome) => {
+          // A sub-session waits for a person: its parent stays runnable in the table (only the
+          // child recorded the request), so it is left alone for a while instead of retaken at once.
+          const waiting = outcome.waiting;
+          if (waiting !== null && 'sessionId' in waiting && waiting.sessionId !== undefined)
+            resting.set(sessionId, Date.now() + options.sweepMs * 5);
+          options.onStopped?.(sessionId, outcome.status);
+        },
         (error: unknown) => {
           // Another process took it between the listing and the lock: it is driven, all is well.
           if (CorrexError.isInstance(error) && error.code === 'session_busy') return;

@@ -78,8 +78,12 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
           options.onStopped?.(sessionId, outcome.status);
         },
         (error: unknown) => {
-          // Another process took it between the listing and the lock: it is driven, all is well.
-          if (CorrexError.isInstance(error) && error.code === 'session_busy') return;
+          // Another process took it between the listing and the lock: it is driven, all is
+          // well. Left alone until the next sweep, so a wake-up does not reach for it again.
+          if (CorrexError.isInstance(error) && error.code === 'session_busy') {
+            resting.set(sessionId, Date.now() + options.sweepMs);
+            return;
+          }
           resting.set(sessionId, Date.now() + options.sweepMs * 5);
           options.onError?.(sessionId, error);
         },

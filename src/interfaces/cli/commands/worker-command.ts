@@ -22,10 +22,10 @@ export function workerCommand(context: CommandContext): Command {
     .description(
       'drive runnable sessions of a shared postgres:// store (new, woken, or left by a dead worker)',
     )
-    .option('--concurrency <count>', 'most sessions driven at once (default 4)', positiveInteger, 4)
+    .option('--concurrency <count>', 'most sessions driven at once', positiveInteger, 4)
     .option(
       '--sweep-ms <ms>',
-      'how often to look for sessions when no notification came (default 1000)',
+      'how often to look for sessions when no notification came',
       positiveInteger,
       1000,
     )

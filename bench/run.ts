@@ -8,6 +8,7 @@ import { runLspBench } from './lsp-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { runServerFanoutBench } from './server-fanout.js';
+import { runWorkersBench } from './workers-bench.js';
 
 /**
  * `npm run bench`: every row is a throughput with its ratio to a baseline measured in the same
@@ -17,7 +18,7 @@ import { runServerFanoutBench } from './server-fanout.js';
 const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-/** `--only kernel` (or store, postgres, context, server, sandbox, changes, local, lsp) runs one section. */
+/** `--only kernel` (or store, postgres, context, server, sandbox, changes, local, lsp, workers) runs one section. */
 const wanted = (section: string) => only === undefined || only === section;
 
 if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
@@ -40,3 +41,13 @@ if (wanted('sandbox')) {
 if (wanted('changes')) printTable('Exec change records', await runChangeRecordBench({ quick }));
 if (wanted('lsp'))
   printTable('Language server (typescript-language-server)', await runLspBench({ quick }));
+if (wanted('workers')) {
+  const workers = await runWorkersBench({ quick });
+  if (workers !== null) {
+    printTable('Workers (PostgreSQL, scripted model, no tools)', workers.rows);
+    for (const { workers: count, medianMs, p99Ms } of workers.latency)
+      console.log(
+        `  runnable -> started, ${count} worker(s): median ${medianMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms`,
+      );
+  }
+}

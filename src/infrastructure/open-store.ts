@@ -2,6 +2,7 @@ import { CorrexError } from '../core/base/correx-error.js';
 import { correxEventCatalog, type EventPayload } from '../core/event-catalog.js';
 import type { EventStore } from '../core/events/event-store.js';
 import type { SnapshotStore } from '../core/events/snapshot-store.js';
+import { runnabilityAfter } from '../core/sessions/session-runnability.js';
 import {
   createPostgresPool,
   DEFAULT_POSTGRES_SCHEMA,
@@ -28,6 +29,8 @@ export type OpenStoresOptions = {
   readonly migrate?: boolean;
   /** PostgreSQL: most pooled connections (default 10). */
   readonly maxConnections?: number;
+  /** PostgreSQL: the connections' application name, which each event's `writer` records. */
+  readonly applicationName?: string;
   /** SQLite: durability of a commit (default `full`). */
   readonly synchronous?: SqliteSynchronous;
   /** How often a live subscription polls for other processes' appends. */
@@ -110,10 +113,10 @@ export async function openStores(
     };
   }
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
-  const pool = createPostgresPool(
-    parsed.url,
-    options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections },
-  );
+  const pool = createPostgresPool(parsed.url, {
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+  });
   const server = redactConnectionString(parsed.url);
   try {
     const opened = await openPool(
@@ -124,6 +127,7 @@ export async function openStores(
     const events = new PostgresEventStore(opened.location, schema, pool, false, {
       pool,
       catalog: correxEventCatalog,
+      runnability: runnabilityAfter,
       ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
     });
     const snapshots = new PostgresSnapshotStore(opened.location, schema, pool, false);

@@ -18,6 +18,21 @@ export type StartSessionRequest = {
   readonly mode?: OperatorMode;
   /** Each given bound overrides the configured one. */
   readonly budgets?: SessionBudgets;
+  /**
+   * Run in a git worktree of the workspace's repository on a branch `correx/<session>`, with a
+   * commit per accepted stage; the original working tree is left as it is.
+   */
+  readonly worktree?: boolean;
+};
+
+/** Where an isolated session works, and what of the original tree it does not see. */
+export type SessionWorktreeInfo = {
+  readonly path: string;
+  readonly branch: string;
+  /** The branch (or commit) it started from, which `correx merge` merges into. */
+  readonly base: string;
+  /** Uncommitted changes of the original tree at the start (`git status --porcelain`): not in the worktree, left where they are. */
+  readonly uncommitted: readonly string[];
 };
 
 /** A session started or woken in this process. */
@@ -25,6 +40,8 @@ export type HostedRun = {
   readonly sessionId: string;
   /** Settles when this process stops driving it: finished, paused, or waiting for a person. */
   readonly done: Promise<RunOutcome>;
+  /** Set when the session was started in a worktree of its own. */
+  readonly worktree?: SessionWorktreeInfo;
 };
 
 /** What a new session may be started with here, for forms and `--help`-like listings. */
@@ -60,6 +77,8 @@ export interface SessionHost {
   options(): Promise<SessionOptions>;
   /** The sessions this process drives now. */
   running(): readonly string[];
+  /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
+  drivers?(): Promise<ReadonlyMap<string, string>>;
   /** Re-decides a session from its log without model or tools and compares bytes. */
   replayVerify(sessionId: string): Promise<ReplayVerification>;
   /** Pauses every session driven here and waits until each has stopped. */

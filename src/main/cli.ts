@@ -73,10 +73,12 @@ process.exitCode = await runCli(
       const { migrateStore } = await import('../infrastructure/migrate-store.js');
       return migrateStore(location, options);
     },
-    async createSessionHost({ store, location, onEvent }) {
+    async createSessionHost({ store, location, onEvent, drive }) {
       const { parseStoreLocation } = await import('../infrastructure/open-store.js');
       const { composeSessionHost } = await import('./compose-host.js');
+      const { driverName } = await import('./compose-worker.js');
       const parsed = parseStoreLocation(location);
+      const name = driverName(drive === false ? 'serve' : 'run');
       const locker =
         parsed.kind === 'sqlite'
           ? (
@@ -88,10 +90,27 @@ process.exitCode = await runCli(
               parsed.url,
               (await import('../infrastructure/postgres/postgres-connection.js'))
                 .DEFAULT_POSTGRES_SCHEMA,
+              name,
             );
+      // A shared store knows who drives each session, whichever process it is.
+      const runnable =
+        parsed.kind === 'postgres'
+          ? (
+              await import('../infrastructure/postgres/postgres-runnable-sessions.js')
+            ).openRunnableSessions(parsed.url, name)
+          : undefined;
       return composeSessionHost({
         store,
         locker,
+        ...(drive === false ? { recordOnly: true } : {}),
+        ...(runnable === undefined
+          ? {}
+          : {
+              drivers: async () =>
+                new Map(
+                  (await runnable.sessions.drivers()).map((row) => [row.sessionId, row.driver]),
+                ),
+            }),
         correxHome: correxHome(),
         protectedPaths: parsed.kind === 'sqlite' ? [dirname(resolve(parsed.path))] : [],
         clock: systemClock,
@@ -118,6 +137,33 @@ process.exitCode = await runCli(
       const { createFileSessionLocker } =
         await import('../infrastructure/locks/file-session-locker.js');
       return createFileSessionLocker(join(correxHome(), 'locks')).acquire(sessionId);
+    },
+    async sessionDrivers(location) {
+      const { parseStoreLocation } = await import('../infrastructure/open-store.js');
+      const parsed = parseStoreLocation(location);
+      if (parsed.kind !== 'postgres') return null;
+      const { openRunnableSessions } =
+        await import('../infrastructure/postgres/postgres-runnable-sessions.js');
+      const runnable = openRunnableSessions(parsed.url, 'correx sessions');
+      try {
+        const rows = await runnable.sessions.drivers();
+        return new Map(rows.map((row) => [row.sessionId, row.driver]));
+      } finally {
+        await runnable.close();
+      }
+    },
+    async startWorker(options) {
+      const { composeWorker } = await import('./compose-worker.js');
+      return composeWorker({
+        ...options,
+        correxHome: correxHome(),
+        clock: systemClock,
+        ids,
+        env: process.env,
+        notice: (line, unsandboxed) => {
+          if (unsandboxed) process.stderr.write(`correx: ${line}\n`);
+        },
+      });
     },
     async createRouter(store) {
       const { composeRouter } = await import('./compose-router.js');

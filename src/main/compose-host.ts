@@ -31,6 +31,10 @@ export type ComposeHostOptions = {
    * of each MCP server a new session could not start.
    */
   readonly notice: (line: string, warning: boolean) => void;
+  /** Record sessions and commands, drive nothing (`correx serve --no-drive`). */
+  readonly recordOnly?: boolean;
+  /** Who drives each session now (a shared store's driver records). */
+  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
 };
 
 /** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */
@@ -68,6 +72,8 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(onEvent === undefined ? {} : { onEvent }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
   });
 }
 

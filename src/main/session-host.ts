@@ -7,13 +7,14 @@ import type { KernelConfig } from '../core/kernel/kernel-config.js';
 import type { KernelCommand } from '../core/kernel/kernel-input.js';
 import type { KernelPorts } from '../core/kernel/kernel-ports.js';
 import { recordCommand } from '../core/kernel/record-command.js';
+import { recordStart } from '../core/kernel/record-start.js';
 import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
 import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
-import type { SessionLocker } from '../infrastructure/locks/session-locker.js';
+import type { SessionLock, SessionLocker } from '../infrastructure/locks/session-locker.js';
 import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
@@ -24,6 +25,8 @@ import type {
   StartSessionRequest,
 } from '../interfaces/session-host.js';
 import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
+import { describeWorktree, isolate, withStageCommits } from './session-worktree.js';
+import { removeSessionWorktree } from '../infrastructure/workspace/git-worktree.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -57,6 +60,13 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly notice?: (line: string) => void;
   /** How long shutdown lets running effects finish before aborting them. Default 10 s. */
   readonly shutdownGraceMs?: number;
+  /**
+   * Record new sessions and commands only, and drive nothing here (`correx serve --no-drive`):
+   * workers on the same store take the sessions up.
+   */
+  readonly recordOnly?: boolean;
+  /** Who drives each session now, for listings (a shared store's driver records). */
+  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
 };
 
 type Drive = {
@@ -87,11 +97,14 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     providers: ProviderSet,
     mcpServers: McpServersConfig,
     command?: KernelCommand,
+    /** The driver lock, when the caller took it already. */
+    held?: SessionLock,
   ): Promise<HostedRun> => {
+    const onEvent = withStageCommits(sessionId, workspace, options);
     // Another process driving the session would run its effects a second time.
-    let lock;
+    let lock = held;
     try {
-      lock = await options.locker?.acquire(sessionId);
+      lock ??= await options.locker?.acquire(sessionId);
     } catch (error) {
       await providers.dispose();
       throw error;
@@ -122,11 +135,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
                 ids,
                 signal: stop.signal,
                 ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
-                ...(options.onEvent === undefined && ports.observe === undefined
+                ...(onEvent === undefined && ports.observe === undefined
                   ? {}
                   : {
                       onEvent: (event: CorrexEvent) => {
-                        options.onEvent?.(event);
+                        onEvent?.(event);
                         ports.observe?.(event);
                       },
                     }),
@@ -167,6 +180,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     command: KernelCommand,
     events: readonly CorrexEvent[],
   ): boolean => {
+    if (options.recordOnly === true) return false;
     if (command.type === 'resume')
       return events.some((event) => event.payload.type === 'orchestration_resumed');
     return (
@@ -200,61 +214,96 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   /** Builds a recorded session's kernel config and providers again, then drives it. */
   const attach = async (sessionId: string): Promise<HostedRun> => {
     if (stopping) throw new SessionSetupError('this host is shutting down');
-    const config = await recordedKernelConfig(store, sessionId, nodeSha256);
-    const { state } = await replay(store, sessionProjection, sessionId);
-    if (state.workspace === null)
-      throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
-    const harness = await loadHarnessConfig({
-      correxHome: options.correxHome,
-      workspace: state.workspace,
-    });
-    const fromEnvironment = harness.models.length === 0 ? environmentModel(options.env) : undefined;
-    const providers = await createProviders({
-      configs:
-        fromEnvironment === undefined
-          ? harness.providers
-          : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
-      names: providerNames(config),
-      env: options.env,
-    });
-    return drive(sessionId, config, state.workspace, providers, harness.mcpServers);
+    // The lock first: a process that loses the race for the session does no more work for it.
+    const lock = await options.locker?.acquire(sessionId);
+    try {
+      const config = await recordedKernelConfig(store, sessionId, nodeSha256);
+      const { state } = await replay(store, sessionProjection, sessionId);
+      if (state.workspace === null)
+        throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
+      const harness = await loadHarnessConfig({
+        correxHome: options.correxHome,
+        workspace: state.workspace,
+      });
+      const fromEnvironment =
+        harness.models.length === 0 ? environmentModel(options.env) : undefined;
+      const providers = await createProviders({
+        configs:
+          fromEnvironment === undefined
+            ? harness.providers
+            : { ...harness.providers, [fromEnvironment.providerName]: fromEnvironment.provider },
+        names: providerNames(config),
+        env: options.env,
+      });
+      return await drive(
+        sessionId,
+        config,
+        state.workspace,
+        providers,
+        harness.mcpServers,
+        undefined,
+        lock,
+      );
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
   };
 
   const host: SessionHost = {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
-      const setup = await prepareSession(request, options);
+      const sessionId = ids.next();
+      const isolated = request.worktree === true ? isolate(request, sessionId, options) : null;
+      let setup;
+      try {
+        setup = await prepareSession(isolated?.request ?? request, isolated?.options ?? options);
+      } catch (error) {
+        if (isolated !== null) removeSessionWorktree(isolated.worktree);
+        throw error;
+      }
       for (const listing of setup.mcpServers)
         if (!listing.ok)
           options.notice?.(
             `MCP server ${listing.server} offers no tools to this session: ${listing.error}`,
           );
+      const worktree = isolated === null ? {} : { worktree: describeWorktree(isolated.worktree) };
+      const startCommand = {
+        type: 'start',
+        task: request.task,
+        workspace: setup.workspace,
+        workflowId: setup.config.workflow.id,
+        mode: setup.mode,
+        ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
+      } as const;
+      if (options.recordOnly === true) {
+        const outcome = await recordStart(
+          { clock, ids },
+          store,
+          sessionId,
+          setup.config,
+          startCommand,
+        );
+        return { sessionId, done: Promise.resolve(outcome), ...worktree };
+      }
       const providers = await createProviders({
         configs: setup.providers,
         names: providerNames(setup.config),
         env: options.env,
       });
-      const sessionId = ids.next();
       const run = await drive(
         sessionId,
         setup.config,
         setup.workspace,
         providers,
         setup.harness.mcpServers,
-        {
-          type: 'start',
-          task: request.task,
-          workspace: setup.workspace,
-          workflowId: setup.config.workflow.id,
-          mode: setup.mode,
-          ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
-        },
+        startCommand,
       );
       // Callers subscribe as soon as this returns: the session must exist in the log by then.
       let ended = false;
       void run.done.finally(() => (ended = true)).catch(() => undefined);
       await firstEvent(store, sessionId, () => ended);
-      return run;
+      return { ...run, ...worktree };
     },
 
     async command(sessionId, command) {
@@ -267,6 +316,10 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
 
     resume(sessionId) {
+      if (options.recordOnly === true)
+        return Promise.reject(
+          new SessionSetupError('this host drives no sessions (--no-drive): a worker resumes them'),
+        );
       const entry = active.get(sessionId);
       if (entry !== undefined) return Promise.resolve({ sessionId, done: entry.done });
       // Two callers may wake a session at once (an answer recorded here, and the terminal that
@@ -295,6 +348,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
 
     running: () => [...active.keys()],
+
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {
       const report = await replaySession(store, sessionId, undefined, { sha256: nodeSha256 });

@@ -21,6 +21,9 @@ export const ERROR_CODES = [
   'postgres_connect_failed',
   'postgres_schema_not_ready',
   'session_busy',
+  // git worktrees of isolated sessions
+  'worktree_failed',
+  'merge_conflict',
   'session_not_found',
   // configuration people write
   'usage',

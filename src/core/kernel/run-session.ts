@@ -55,8 +55,13 @@ export function runSession(
 export function startSession(options: RunSessionOptions, command?: KernelCommand): SessionRun {
   const running = new RunningEffect();
   const stop = options.signal;
-  stop?.addEventListener('abort', () => running.abort(stop.reason), { once: true });
-  const done = drive(options, command, running);
+  const onStop = () => running.abort(stop?.reason);
+  stop?.addEventListener('abort', onStop, { once: true });
+  // A long-lived host (a worker) shares one stop signal across many runs: each run takes its
+  // listener off when it ends.
+  const done = drive(options, command, running).finally(() =>
+    stop?.removeEventListener('abort', onStop),
+  );
   const record = (recorded: KernelCommand): Promise<readonly CorrexEvent[]> => {
     const recording = recordCommand(options, options.store, options.sessionId, recorded);
     // What the command asks of the running effect happens now; the loop (and a sub-session's

@@ -39,6 +39,7 @@ import {
   type SessionRowSource,
 } from '../../core/events/session-reads.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
+import type { Runnability } from '../../core/sessions/session-runnability.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import {
   checkConnection,
@@ -74,6 +75,11 @@ export type PostgresEventStoreOptions<Payload extends PayloadShape> = PostgresSt
     /** How long `readAll` waits for older transactions to settle before returning what is safe (default 2000 ms). */
     readonly settleTimeoutMs?: number;
     readonly sha256?: Sha256;
+    /**
+     * Where a batch leaves its session for workers (see core/sessions/session-runnability.ts),
+     * stored on the session's head row in the append's transaction. Absent: never runnable.
+     */
+    readonly runnability?: (payloads: readonly Payload[]) => Runnability | null;
   };
 
 type RawRow = {
@@ -126,6 +132,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
   readonly #pollIntervalMs: number;
   readonly #settleTimeoutMs: number;
   readonly #listener: FeedListener;
+  readonly #runnability: ((payloads: readonly Payload[]) => Runnability | null) | undefined;
   #closed = false;
 
   /** Use `openPostgresEventStore`, which checks the connection and schema first. */
@@ -144,6 +151,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     this.#sql = createPostgresStatements(schema, location);
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
+    this.#runnability = options.runnability;
     this.#listener = createFeedListener(pool, this.#sql.channel, () => this.#notifier.notify());
   }
 
@@ -224,6 +232,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         hash: head.last_hash,
       });
       const last = sealed.at(-1)!;
+      const runnability = this.#runnability?.(batch.map((event) => event.payload)) ?? 'unchanged';
       await client.query(this.#sql.insert, [
         sealed.map((_, index) => first + index),
         sealed.map((row) => row.sessionId),
@@ -240,13 +249,17 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         last.timestamp,
         first,
         sealed[0]!.timestamp,
+        runnability,
       ]);
       await client.query('COMMIT');
       this.#notifier.notify();
-      // Wakes subscribers in other processes; if it is lost they find the events by polling.
-      await client.query(this.#sql.notify).catch((error: unknown) => {
-        broken = isConnectionFailure(error);
-      });
+      // Wakes subscribers (and workers) in other processes; if it is lost they find the events
+      // by polling (and the runnable sessions by their sweep).
+      await client
+        .query(runnability === 'runnable' ? this.#sql.notifyRunnable : this.#sql.notify)
+        .catch((error: unknown) => {
+          broken = isConnectionFailure(error);
+        });
       return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
     } catch (error) {
       broken = isConnectionFailure(error);

@@ -136,8 +136,12 @@ describe.skipIf(!server.available)('PostgreSQL store faults (live server)', () =
       fromVersion: POSTGRES_SCHEMA_VERSION,
       toVersion: POSTGRES_SCHEMA_VERSION,
     });
-    const applied = await admin.query(`SELECT version FROM "${schema}".correx_migrations`);
-    expect(applied.rows).toEqual([{ version: 1 }]);
+    const applied = await admin.query(
+      `SELECT version FROM "${schema}".correx_migrations ORDER BY version`,
+    );
+    expect(applied.rows).toEqual(
+      Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, index) => ({ version: index + 1 })),
+    );
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE on events at the database level', async () => {

@@ -71,6 +71,29 @@ const MIGRATIONS: readonly ((s: string, key: number) => string)[] = [
       RETURN last - n + 1;
     END $$;
   `,
+  // Workers (docs/postgres.md "Workers"): which sessions need a driver, kept on the head row
+  // each append already locks and updates; which worker drove a session when; and the
+  // connection's application name on every event (a worker's names it), so the driver
+  // records can be checked against the log.
+  (s) => `
+  ALTER TABLE ${s}.events ADD COLUMN writer text;
+  ALTER TABLE ${s}.events ALTER COLUMN writer SET DEFAULT current_setting('application_name', true);
+  ALTER TABLE ${s}.sessions ADD COLUMN runnable boolean NOT NULL DEFAULT false;
+  ALTER TABLE ${s}.sessions ADD COLUMN runnable_since timestamptz;
+  ALTER TABLE ${s}.sessions ADD COLUMN is_child boolean NOT NULL DEFAULT false;
+  CREATE INDEX sessions_runnable ON ${s}.sessions (runnable_since) WHERE runnable;
+  CREATE TABLE ${s}.session_drivers (
+    id            bigserial   PRIMARY KEY,
+    session_id    text        NOT NULL,
+    worker        text        NOT NULL,
+    backend_pid   integer     NOT NULL,
+    from_sequence bigint      NOT NULL,
+    acquired_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
+    released_at   timestamptz,
+    to_sequence   bigint
+  );
+  CREATE INDEX session_drivers_session ON ${s}.session_drivers (session_id, id);
+  `,
 ];
 
 /** The schema version this correx writes and reads. */

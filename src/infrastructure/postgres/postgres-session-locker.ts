@@ -1,19 +1,26 @@
 import pg from 'pg';
 import { SessionBusyError, type SessionLock, type SessionLocker } from '../locks/session-locker.js';
-import { schemaLockKey } from './postgres-connection.js';
+import { quoteSchema, schemaLockKey } from './postgres-connection.js';
 
 /**
  * Driver locks as PostgreSQL session-level advisory locks, so processes on different machines
  * sharing one store never drive the same session at once. Each held lock keeps its own
  * connection: if the process dies, the server ends the connection and the lock with it.
  */
-export function createPostgresSessionLocker(pool: pg.Pool, schema: string): SessionLocker {
+export function createPostgresSessionLocker(
+  pool: pg.Pool,
+  schema: string,
+  /** When set, each acquisition and release is written to `session_drivers` under this name. */
+  driver?: string,
+): SessionLocker {
+  const s = quoteSchema(schema, 'the driver lock');
   // Keyed by the schema and the session id, so stores in different schemas never contend.
   const namespace = schemaLockKey(`session-driver:${schema}`);
   const held = new Set<SessionLock>();
   return {
     async acquire(sessionId) {
       const client = await pool.connect();
+      let record: string | undefined;
       try {
         const { rows } = await client.query<{ locked: boolean }>(
           'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
@@ -33,6 +40,17 @@ export function createPostgresSessionLocker(pool: pg.Pool, schema: string): Sess
               : `${holder.application_name || 'a client'} (server backend ${holder.pid})`,
           );
         }
+        // On the lock's own connection: its backend id says whether this record's lock is held.
+        if (driver !== undefined) {
+          const { rows: records } = await client.query<{ id: string }>(
+            `INSERT INTO ${s}.session_drivers (session_id, worker, backend_pid, from_sequence)
+             SELECT $1, $2, pg_backend_pid(),
+               coalesce((SELECT last_sequence FROM ${s}.sessions WHERE session_id = $1), 0)
+             RETURNING id`,
+            [sessionId, driver],
+          );
+          record = records[0]?.id;
+        }
       } catch (error) {
         client.release();
         throw error;
@@ -40,17 +58,27 @@ export function createPostgresSessionLocker(pool: pg.Pool, schema: string): Sess
       // A connection the server ends (a restart, an administrator) has lost the lock with it:
       // hand it back to the pool as broken instead of letting its error go unhandled.
       let gone = false;
-      client.on('error', (error) => {
+      const onError = (error: Error) => {
         if (gone) return;
         gone = true;
         client.release(error);
-      });
+      };
+      client.on('error', onError);
       const lock: SessionLock = {
         async release() {
           held.delete(lock);
           if (gone) return;
           gone = true;
+          // The connection goes back to the pool for other locks: its listener stays here.
+          client.off('error', onError);
           try {
+            if (record !== undefined)
+              await client.query(
+                `UPDATE ${s}.session_drivers SET released_at = clock_timestamp(),
+                   to_sequence = coalesce((SELECT last_sequence FROM ${s}.sessions WHERE session_id = $2), 0)
+                 WHERE id = $1`,
+                [record, sessionId],
+              );
             await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [
               namespace,
               sessionId,
@@ -77,13 +105,18 @@ export function createPostgresSessionLocker(pool: pg.Pool, schema: string): Sess
  * A locker with its own small pool on the store's server. The pool lets the process exit while
  * no lock is held, so a finished `correx run` does not wait for idle connections to time out.
  */
-export function openPostgresSessionLocker(url: string, schema: string): SessionLocker {
+export function openPostgresSessionLocker(
+  url: string,
+  schema: string,
+  /** Who drives (recorded in `session_drivers`); absent: no driver records. */
+  driver?: string,
+): SessionLocker {
   const pool = new pg.Pool({
     connectionString: url,
     max: 32,
     allowExitOnIdle: true,
-    application_name: 'correx driver',
+    application_name: driver ?? 'correx driver',
   });
   pool.on('error', () => undefined);
-  return createPostgresSessionLocker(pool, schema);
+  return createPostgresSessionLocker(pool, schema, driver);
 }

@@ -34,6 +34,11 @@ export function createPostgresStatements(schema: string, location: string) {
      * notify lock through the append's flush and serialize every writer's commit.
      */
     notify: `BEGIN; SET LOCAL synchronous_commit = off; NOTIFY "correx_events_${schema}"; COMMIT`,
+    /** NOTIFY channel of sessions that became runnable (workers LISTEN on it). */
+    runnableChannel: `correx_runnable_${schema}`,
+    /** The wake-up of both channels, after an append that left its session runnable. */
+    notifyRunnable: `BEGIN; SET LOCAL synchronous_commit = off; NOTIFY "correx_events_${schema}";
+      NOTIFY "correx_runnable_${schema}"; COMMIT`,
     insert: `WITH inserted AS (
         INSERT INTO ${s}.events
           (position, session_id, sequence, event_id, type, event_timestamp, bytes, hash, previous_hash)
@@ -41,7 +46,12 @@ export function createPostgresStatements(schema: string, location: string) {
                              $6::text[], $7::text[], $8::text[], $9::text[])
         RETURNING 1)
       UPDATE ${s}.sessions SET last_sequence = $11, last_hash = $12, last_timestamp = $13,
-        first_position = coalesce(first_position, $14), first_timestamp = coalesce(first_timestamp, $15)
+        first_position = coalesce(first_position, $14), first_timestamp = coalesce(first_timestamp, $15),
+        is_child = is_child OR $16 = 'child',
+        runnable = CASE WHEN is_child OR $16 = 'child' THEN false
+          WHEN $16 = 'runnable' THEN true WHEN $16 IN ('idle', 'final') THEN false ELSE runnable END,
+        runnable_since = CASE WHEN is_child OR $16 IN ('child', 'idle', 'final') THEN NULL
+          WHEN $16 = 'runnable' THEN coalesce(runnable_since, clock_timestamp()) ELSE runnable_since END
       WHERE session_id = $10`,
     head: `SELECT last_sequence, last_hash FROM ${s}.sessions WHERE session_id = $1 AND last_sequence > 0`,
     hashAt: `SELECT hash FROM ${s}.events WHERE session_id = $1 AND sequence = $2`,

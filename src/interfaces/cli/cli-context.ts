@@ -15,6 +15,25 @@ export type CliStores = {
   close(): Promise<void>;
 };
 
+export type WorkerOptions = {
+  readonly location: string;
+  readonly concurrency: number;
+  readonly sweepMs: number;
+  readonly onTaken?: (sessionId: string) => void;
+  readonly onStopped?: (sessionId: string, status: string) => void;
+  readonly onError?: (sessionId: string | null, error: unknown) => void;
+};
+
+/** A running worker, as the CLI sees it. */
+export type WorkerHandle = {
+  /** How its driver records and events name it. */
+  readonly name: string;
+  driving(): readonly string[];
+  /** Stops taking sessions and hands those it drives back (paused, then resumed in the log). */
+  stop(): Promise<{ readonly handedBack: readonly string[] }>;
+  close(): Promise<void>;
+};
+
 /** What the composition root hands the CLI; commands reach the outside world only through this. */
 export type CliContext = {
   readonly version: string;
@@ -41,7 +60,13 @@ export type CliContext = {
     /** Where the store is (`--store`): a SQLite file's folder is kept from the agent too. */
     readonly location: string;
     readonly onEvent?: (event: CorrexEvent) => void;
+    /** false: record new sessions and commands, drive nothing (workers drive them). */
+    readonly drive?: boolean;
   }): Promise<SessionHost>;
+  /** Who drives each session of a shared store now (null: the store keeps no driver records). */
+  sessionDrivers?(location: string): Promise<ReadonlyMap<string, string> | null>;
+  /** Starts a worker driving the runnable sessions of a shared store (`correx worker`). */
+  startWorker?(options: WorkerOptions): Promise<WorkerHandle>;
   /** The conversational router over the sessions in `store`, with the configured models. */
   createRouter(store: CorrexEventStore): Promise<{
     readonly facade: RouterFacade;

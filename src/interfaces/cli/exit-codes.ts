@@ -28,6 +28,8 @@ export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'o
   postgres_connect_failed: 'storeUnavailable',
   postgres_schema_not_ready: 'storeUnavailable',
   session_busy: 'failed',
+  worktree_failed: 'failed',
+  merge_conflict: 'failed',
   session_not_found: 'failed',
   usage: 'usage',
   config_exists: 'usage',

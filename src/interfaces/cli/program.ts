@@ -23,6 +23,8 @@ import { mcpCommand } from './commands/mcp-command.js';
 import { policyCommand } from './commands/policy-command.js';
 import { diffCommand } from './commands/diff-command.js';
 import { undoCommand } from './commands/undo-command.js';
+import { workerCommand } from './commands/worker-command.js';
+import { worktreeCommands } from './commands/worktree-commands.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -56,6 +58,8 @@ export function createProgram(context: CommandContext): Command {
     replayCommand(context),
     chatCommand(context),
     serveCommand(context),
+    workerCommand(context),
+    ...worktreeCommands(context),
     verifyCommand(context),
     policyCommand(context),
     diffCommand(context),

@@ -26,6 +26,8 @@ export const CreateSessionRequestSchema = z.strictObject({
   workflow: z.string().min(1).max(256).optional(),
   modelProfile: z.string().min(1).max(256).optional(),
   mode: OperatorModeDtoSchema.optional(),
+  /** Work in a git worktree of the workspace's repository on branch `correx/<session>`. */
+  worktree: z.boolean().optional(),
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 

@@ -102,5 +102,7 @@ export const SessionListItemDtoSchema = z.strictObject({
   firstTimestamp: z.string(),
   lastTimestamp: z.string(),
   running: z.boolean(),
+  /** Who drives it now, any process on a shared store (a worker's name); absent: not known here. */
+  driver: z.string().nullable().optional(),
 });
 export type SessionListItemDto = z.infer<typeof SessionListItemDtoSchema>;

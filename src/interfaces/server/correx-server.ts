@@ -87,6 +87,7 @@ export function createCorrexServer(
     store: deps.store,
     index,
     running: () => deps.host.running(),
+    ...(deps.host.drivers === undefined ? {} : { drivers: deps.host.drivers.bind(deps.host) }),
     logger,
     ...(limits.sessionListThrottleMs === undefined
       ? {}

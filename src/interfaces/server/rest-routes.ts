@@ -117,6 +117,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         ...(body.workflow === undefined ? {} : { workflow: body.workflow }),
         ...(body.modelProfile === undefined ? {} : { modelProfile: body.modelProfile }),
         ...(body.mode === undefined ? {} : { mode: body.mode }),
+        ...(body.worktree === true ? { worktree: true } : {}),
       });
       context.onStarted(run.sessionId, run.done);
       const response: CreateSessionResponse = { sessionId: run.sessionId };
@@ -125,20 +126,22 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     async listSessions(request) {
       const query = parse(ListSessionsQuerySchema, request.query, 'query');
       const running = new Set(host.running());
+      const drivers = await host.drivers?.();
       const rows = await index.list();
       const response: ListSessionsResponse = {
         sessions: rows
           .filter(
             ({ session }) => query.status === undefined || session.state.status === query.status,
           )
-          .map(({ summary, session }) =>
-            toSessionListItemDto(
+          .map(({ summary, session }) => ({
+            ...toSessionListItemDto(
               summary,
               session.state,
               running.has(summary.sessionId),
               session.mode,
             ),
-          ),
+            ...(drivers === undefined ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
+          })),
       };
       return { body: response };
     },

@@ -31,6 +31,8 @@ export function createSessionListFeed(options: {
   readonly index: SessionIndex;
   /** The sessions this process drives now (a row's `running`). */
   readonly running: () => readonly string[];
+  /** Who drives each session now, any process (a shared store); absent: rows carry no `driver`. */
+  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
   readonly logger: Logger;
   readonly throttleMs?: number;
 }): SessionListFeed {
@@ -46,17 +48,21 @@ export function createSessionListFeed(options: {
     const session = await index.get(sessionId);
     if (session === null) return null;
     const { state } = session;
-    return toSessionListItemDto(
-      {
-        sessionId,
-        lastSequence: state.lastSequence,
-        firstTimestamp: session.firstTimestamp,
-        lastTimestamp: session.lastTimestamp,
-      },
-      state,
-      options.running().includes(sessionId),
-      session.mode,
-    );
+    const drivers = await options.drivers?.();
+    return {
+      ...toSessionListItemDto(
+        {
+          sessionId,
+          lastSequence: state.lastSequence,
+          firstTimestamp: session.firstTimestamp,
+          lastTimestamp: session.lastTimestamp,
+        },
+        state,
+        options.running().includes(sessionId),
+        session.mode,
+      ),
+      ...(drivers === undefined ? {} : { driver: drivers.get(sessionId) ?? null }),
+    };
   };
 
   /** Sends the row unless it equals the last one sent, then waits out the interval. */

@@ -89,6 +89,11 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
                   <div>
                     <span class={`badge status-${session.status}`}>{session.status}</span>
                     {session.running && <span class="badge running-here">running here</span>}
+                    {typeof session.driver === 'string' && !session.running && (
+                      <span class="badge running-here" title="the process driving this session">
+                        {session.driver}
+                      </span>
+                    )}
                     {session.pendingApprovals > 0 && (
                       <a
                         class="badge pending"

@@ -31,6 +31,14 @@ async function drive(
         });
         const run = await begin(host, events);
         context.out(`session ${run.sessionId}`);
+        if (run.worktree !== undefined) {
+          const { path, branch, base, uncommitted } = run.worktree;
+          context.out(`worktree ${path} on branch ${branch} (from ${base})`);
+          if (uncommitted.length > 0)
+            context.out(
+              `note: ${uncommitted.length} uncommitted change(s) in the original tree are not in the worktree and stay where they are`,
+            );
+        }
         const code = await followSession(context, host, events, run, location);
         if (code !== 0) context.fail(code);
       } finally {
@@ -96,6 +104,10 @@ export function runCommands(context: CommandContext): Command[] {
     .option('--max-tokens <n>', 'stop before a model call once the session used this many tokens')
     .option('--max-cost <usd>', "stop once the session cost this much (by the profiles' prices)")
     .option('--max-duration <time>', 'stop once the session ran this long (90s, 30m, 2h)')
+    .option(
+      '--worktree',
+      'work in a git worktree on branch correx/<session>, a commit per accepted stage (see correx merge)',
+    )
     .addHelpText(
       'after',
       '\nIn prompt mode each gated call is shown with its findings and tier and asked here (or decided\nwith `correx approve`/`deny` from another terminal). Ctrl-C pauses; a second Ctrl-C cancels.',
@@ -108,6 +120,7 @@ export function runCommands(context: CommandContext): Command[] {
           workflow?: string;
           model?: string;
           mode?: string;
+          worktree?: boolean;
         } & BudgetOptions,
         command: Command,
       ) => {
@@ -120,6 +133,7 @@ export function runCommands(context: CommandContext): Command[] {
             ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
             ...(options.model === undefined ? {} : { modelProfile: options.model }),
             ...(options.mode === undefined ? {} : { mode: OperatorModeSchema.parse(options.mode) }),
+            ...(options.worktree === true ? { worktree: true } : {}),
           }),
         );
       },

@@ -43,6 +43,8 @@ export type ServeCommandContext = {
   createSessionHost(options: {
     readonly store: CorrexEventStore;
     readonly location: string;
+    /** false: record sessions and commands only; workers drive them. */
+    readonly drive?: boolean;
   }): Promise<SessionHost>;
   /** The conversational router; without it the server answers user input with an error. */
   createRouter?(store: CorrexEventStore): Promise<{
@@ -66,6 +68,7 @@ type ServeOptions = {
   allowOrigin?: string[];
   web?: string;
   rotateToken?: boolean;
+  drive: boolean;
 };
 
 function parsePort(value: string): number {
@@ -112,6 +115,10 @@ export function serveCommand(context: ServeCommandContext): Command {
       '--rotate-token',
       'write a new token into $CORREX_HOME/server-token and exit; a running server switches to it',
     )
+    .option(
+      '--no-drive',
+      'record new sessions and commands, drive none here: `correx worker` processes drive them',
+    )
     .action(async (options: ServeOptions, command: Command) => {
       if (options.rotateToken) {
         const rotated = rotateServerTokenFile(context.correxHome);
@@ -144,7 +151,11 @@ export function serveCommand(context: ServeCommandContext): Command {
         return undefined;
       });
       try {
-        const host = await context.createSessionHost({ store: stores.events, location });
+        const host = await context.createSessionHost({
+          store: stores.events,
+          location,
+          ...(options.drive ? {} : { drive: false }),
+        });
         const server = createCorrexServer(
           {
             store: stores.events,
@@ -193,6 +204,7 @@ export function serveCommand(context: ServeCommandContext): Command {
           context.err(`correx: warning: listening on ${options.host}, not only on this machine`);
         }
         context.out(`correx serve: listening on ${address.url} (store ${stores.location})`);
+        if (!options.drive) context.out('drives no sessions here (--no-drive): workers drive them');
         context.out(
           token.path === null
             ? `bearer token: the one given (${options.token === undefined ? '$CORREX_SERVER_TOKEN' : '--token'})`

@@ -3,7 +3,7 @@ import { replay } from '../../../core/events/replay.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
-import { withStore } from '../with-store.js';
+import { storeLocation, withStore } from '../with-store.js';
 import { drivenStatus } from '../driven-status.js';
 import { parseCount } from './events-command.js';
 
@@ -24,6 +24,7 @@ export function sessionsCommand(context: CommandContext): Command {
       await withStore(context, command, async ({ events }) => {
         const all = await events.listSessions();
         const newest = all.slice(-(options.limit ?? 50)).reverse();
+        const drivers = (await context.sessionDrivers?.(storeLocation(context, command))) ?? null;
         const rows = [];
         for (const summary of newest) {
           const { state } = await replay(events, sessionProjection, summary.sessionId);
@@ -35,6 +36,7 @@ export function sessionsCommand(context: CommandContext): Command {
             stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
             pendingApprovals: state.pendingApprovals.length,
             task: state.task,
+            ...(drivers === null ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
           });
         }
         if (options.json)
@@ -49,7 +51,15 @@ export function sessionsCommand(context: CommandContext): Command {
         if (rows.length === 0) return context.out('no sessions yet');
         context.out(
           formatTable(
-            ['SESSION', 'STATUS', 'STAGE', 'EVENTS', 'LAST EVENT', 'TASK'],
+            [
+              'SESSION',
+              'STATUS',
+              'STAGE',
+              'EVENTS',
+              'LAST EVENT',
+              ...(drivers === null ? [] : ['DRIVER']),
+              'TASK',
+            ],
             rows.map((row) => [
               row.sessionId,
               row.pendingApprovals > 0
@@ -58,6 +68,7 @@ export function sessionsCommand(context: CommandContext): Command {
               row.stage ?? '-',
               String(row.lastSequence),
               row.lastTimestamp,
+              ...(drivers === null ? [] : [row.driver ?? '-']),
               clip(row.task ?? '', 60),
             ]),
           ),

@@ -1,0 +1,64 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import type { CommandContext } from '../cli-context.js';
+
+function positiveInteger(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidArgumentError('expected a whole number of at least 1');
+  return count;
+}
+
+function describe(error: unknown): string {
+  return CorrexError.isInstance(error) ? error.message : String(error);
+}
+
+/**
+ * `correx worker`: drives the runnable sessions of a shared PostgreSQL store until stopped.
+ * SIGTERM or Ctrl-C hands the sessions driven here back to the other workers.
+ */
+export function workerCommand(context: CommandContext): Command {
+  return new Command('worker')
+    .description(
+      'drive runnable sessions of a shared postgres:// store (new, woken, or left by a dead worker)',
+    )
+    .option('--concurrency <count>', 'most sessions driven at once', positiveInteger, 4)
+    .option(
+      '--sweep-ms <ms>',
+      'how often to look for sessions when no notification came',
+      positiveInteger,
+      1000,
+    )
+    .action(async (options: { concurrency: number; sweepMs: number }, command: Command) => {
+      const location =
+        (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
+      if (context.startWorker === undefined)
+        throw new Error('this correx was built without workers');
+      const stopped = new Promise<void>((resolve) => {
+        const release = context.onInterrupt(() => {
+          release();
+          resolve();
+        });
+      });
+      const worker = await context.startWorker({
+        location,
+        concurrency: options.concurrency,
+        sweepMs: options.sweepMs,
+        onTaken: (sessionId) => context.out(`${sessionId} taken`),
+        onStopped: (sessionId, status) => context.out(`${sessionId} stopped here: ${status}`),
+        onError: (sessionId, error) =>
+          context.err(`correx worker: ${sessionId ?? 'looking for sessions'}: ${describe(error)}`),
+      });
+      try {
+        context.out(
+          `correx worker: ${worker.name} driving up to ${options.concurrency} session(s)`,
+        );
+        await stopped;
+        context.out(`correx worker: stopping; handing back ${worker.driving().length} session(s)`);
+        const { handedBack } = await worker.stop();
+        context.out(`correx worker: stopped; handed back ${handedBack.length} session(s)`);
+      } finally {
+        await worker.close();
+      }
+    });
+}

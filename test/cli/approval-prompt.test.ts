@@ -7,30 +7,7 @@ import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx } from './cli-process.js';
 import { startCorrexInTerminal } from './terminal-process.js';
-
-const WORKFLOW = `id: write-once
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
 
 const QUESTION = '? [y]es / [n]o / [a]lways allow: ';
 const REASON = 'reason for the denial';

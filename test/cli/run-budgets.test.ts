@@ -5,30 +5,7 @@ import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http
 import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx, startCorrex } from './cli-process.js';
-
-const WORKFLOW = `id: write-once
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
 
 /** Budgets on `correx run` and `correx resume`, through a real process and a loopback model. */
 describe('correx run --max-tokens', () => {

@@ -12,31 +12,7 @@ import { chatCompletionStream } from '../providers/openai-wire.js';
 import { writeThenFinish } from '../support/model-turns.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx, startCorrex } from './cli-process.js';
-
-/** A one-stage workflow: write files, then propose a change artifact. */
-const WORKFLOW = `id: write-once
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
 
 /** The model's turns over the wire: write a file, then finish with the artifact. */
 function scriptModel(server: FakeHttpServer) {

@@ -6,30 +6,7 @@ import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { tempDir } from '../support/temp-dir.js';
 import { correx, startCorrex } from './cli-process.js';
-
-const WORKFLOW = `id: write-once
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
 
 /**
  * A stateless model for many sessions: the task names a letter; the session writes

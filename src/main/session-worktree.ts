@@ -1,3 +1,4 @@
+import { answerTextOf } from '../core/kernel/artifact-content.js';
 import { realpathSync } from 'node:fs';
 import type { CorrexEvent } from '../core/event-catalog.js';
 import {
@@ -63,7 +64,7 @@ export function withStageCommits(
   return (event) => {
     const payload = event.payload;
     if (event.sessionId === sessionId) {
-      if (payload.type === 'inference_completed') lastText = payload.result.text;
+      if (payload.type === 'inference_completed') lastText = answerTextOf(payload.result);
       else if (payload.type === 'artifact_accepted')
         accepted = { kind: payload.kind, hash: payload.hash, text: lastText };
       else if (payload.type === 'stage_completed') {
@@ -93,7 +94,7 @@ function stageMessage(
     if (typeof summary === 'string' && summary.trim() !== '')
       return `${stageId}: ${summary.trim()}`;
   } catch {
-    // Not JSON (a finishing tool call carried the artifact): name the artifact instead.
+    // Not a JSON object with a summary: name the artifact instead.
   }
   return `${stageId}: accepted ${artifact.kind} artifact ${artifact.hash.slice(0, 12)}`;
 }

@@ -82,7 +82,17 @@ describe('the egress allowlist and configuration files of the recorded session, 
       call('c3', 'http_fetch', { url: 'http://registry.pkg.test/left-pad' }),
       call('c4', 'http_fetch', { url: 'http://pkg.test/' }),
       call('c5', 'exec', { argv: ['curl', '-sS', `http://localhost:${port}/from-exec`] }),
-      sse(chatCompletionStream({ text: [JSON.stringify({ summary: 'fetched' })] })),
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            {
+              id: 'finish',
+              name: 'finish_notes',
+              arguments: JSON.stringify({ summary: 'fetched' }),
+            },
+          ],
+        }),
+      ),
     );
     const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
     const run = await correx(

@@ -19,8 +19,15 @@ function scriptModel(server: FakeHttpServer) {
     const content = `from session ${letter}\n`;
     const answer = body.includes(`from session ${letter}`)
       ? chatCompletionStream({
-          text: [
-            JSON.stringify({ summary: `shared.txt from ${letter}`, filesChanged: ['shared.txt'] }),
+          toolCalls: [
+            {
+              id: 'finish',
+              name: 'finish_change',
+              arguments: JSON.stringify({
+                summary: `shared.txt from ${letter}`,
+                filesChanged: ['shared.txt'],
+              }),
+            },
           ],
         })
       : chatCompletionStream({

@@ -30,7 +30,13 @@ function scriptModel(server: FakeHttpServer) {
     const answered = JSON.stringify(request.body).includes('written once');
     const answer = answered
       ? chatCompletionStream({
-          text: [JSON.stringify({ summary: 'wrote note.txt', filesChanged: ['note.txt'] })],
+          toolCalls: [
+            {
+              id: 'finish',
+              name: 'finish_change',
+              arguments: JSON.stringify({ summary: 'wrote note.txt', filesChanged: ['note.txt'] }),
+            },
+          ],
         })
       : chatCompletionStream({
           toolCalls: [

@@ -1,3 +1,4 @@
+import { programReadablePaths } from '../sandbox/program-readable-paths.js';
 import { spawn } from 'node:child_process';
 import type { HookDefinition } from '../../core/toolintent/hook-definition.js';
 import { buildBubblewrapProfile } from '../sandbox/bubblewrap-profile.js';
@@ -51,7 +52,10 @@ export function runHookProcess(
       homeDirectory: options.homeDirectory,
       neverWritable: options.sandbox?.neverWritable ?? [],
       hiddenPaths: options.sandbox?.hiddenPaths ?? [],
-      readablePaths: options.sandbox?.readablePaths ?? [],
+      readablePaths: [
+        ...(options.sandbox?.readablePaths ?? []),
+        ...programReadablePaths(command, args, options.homeDirectory),
+      ],
       searchPath: options.searchPath,
       proxySocket: null,
       allowedHosts: [],

@@ -1,3 +1,4 @@
+import { programReadablePaths } from '../sandbox/program-readable-paths.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -275,7 +276,10 @@ async function confinedLaunch(
     homeDirectory: options.homeDirectory,
     neverWritable: options.sandbox?.neverWritable ?? [],
     hiddenPaths: options.sandbox?.hiddenPaths ?? [],
-    readablePaths: options.sandbox?.readablePaths ?? [],
+    readablePaths: [
+      ...(options.sandbox?.readablePaths ?? []),
+      ...programReadablePaths(command, args, options.homeDirectory),
+    ],
     searchPath: options.searchPath,
     proxySocket: proxy?.socketPath ?? null,
     allowedHosts: egress,

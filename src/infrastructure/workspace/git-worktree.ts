@@ -41,6 +41,25 @@ function git(cwd: string, args: readonly string[]): string {
   }
 }
 
+/**
+ * `git` for a command that takes a repository-wide lock (`.git/config.lock`): two sessions
+ * starting at once on one repository contend for it, so a lock refusal is retried briefly.
+ */
+function gitUnderLock(cwd: string, args: readonly string[]): string {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return git(cwd, args);
+    } catch (error) {
+      if (
+        attempt >= 40 ||
+        !/could not lock|Unable to create .*\.lock/.test(String((error as Error).message))
+      )
+        throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
 /** The top of the git working tree `dir` is in, or null when it is in none. */
 export function gitTopLevel(dir: string): string | null {
   try {
@@ -80,8 +99,8 @@ export function addSessionWorktree(directory: string, sessionId: string): Sessio
   const parent = join(dirname(repository), '.correx-worktrees', basename(repository));
   mkdirSync(parent, { recursive: true });
   const path = join(parent, sessionId);
-  git(repository, ['worktree', 'add', '--quiet', '-b', branch, path, 'HEAD']);
-  git(repository, ['config', `branch.${branch}.correxBase`, base]);
+  gitUnderLock(repository, ['worktree', 'add', '--quiet', '-b', branch, path, 'HEAD']);
+  gitUnderLock(repository, ['config', `branch.${branch}.correxBase`, base]);
   return { path, branch, repository, base, uncommitted };
 }
 

@@ -30,11 +30,26 @@ describe('the approval prompt in a real terminal', () => {
     await model.close();
   });
 
-  function start(name: string) {
+  // After a denied write the model finishes truthfully: with claims-against-log, a change
+  // artifact whose filesChanged names a file whose write was denied fails validation.
+  const finishKeepingTheFile = sse(
+    chatCompletionStream({
+      toolCalls: [
+        {
+          id: 'call_2',
+          name: 'finish_change',
+          arguments: JSON.stringify({ summary: 'kept hello.txt as it was', filesChanged: [] }),
+        },
+      ],
+    }),
+  );
+
+  function start(name: string, { writeDenied = false } = {}) {
     const dir = join(root, name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'hello.txt'), 'old line\n');
     // Read the file first (the log then holds its content), then write it, then finish.
+    const [write, finish] = writeThenFinish('hello.txt', 'hello from the model\n');
     model.reply(
       sse(
         chatCompletionStream({
@@ -43,7 +58,8 @@ describe('the approval prompt in a real terminal', () => {
           ],
         }),
       ),
-      ...writeThenFinish('hello.txt', 'hello from the model\n'),
+      write,
+      writeDenied ? finishKeepingTheFile : finish,
     );
     const args = ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile];
     return { dir, terminal: startCorrexInTerminal(home, [...args, '--mode', 'prompt'], env) };
@@ -52,7 +68,7 @@ describe('the approval prompt in a real terminal', () => {
   const sessionOf = (screen: string) => /^session (\S+)/m.exec(screen)![1]!;
 
   it('drops type-ahead, re-asks on Enter alone or an invalid answer, and asks a denial its reason', async () => {
-    const { dir, terminal } = start('type-ahead');
+    const { dir, terminal } = start('type-ahead', { writeDenied: true });
     // Typed while correx starts and the model thinks: never taken as the answer.
     terminal.type('y\r');
     await terminal.waitFor(QUESTION);
@@ -74,6 +90,8 @@ describe('the approval prompt in a real terminal', () => {
     expect(result.stdout).toContain('✓ workflow completed');
     const show = await correx(home, ['show', sessionOf(result.stdout)]);
     expect(show.stdout).toContain('denied by human:pat: keep the old line');
+    // The model's next turn reads the reason.
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain('keep the old line');
     expect(result.stdout).not.toMatch(/\n\s+at /);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('old line\n');
   });

@@ -100,6 +100,9 @@ describe.skipIf(!available)('correx run on a local GGUF model', () => {
       join(root, 'endless.yaml'),
     ]);
     const [, sessionId] = await running.waitFor(/^session (\S+)$/m);
+    // The session first detects the project's checks and checks the brief: the stage's model
+    // call starts after those steps (a Ctrl-C before it would pause ahead of the generation).
+    await running.waitFor(/^▶ stage answer \(attempt 1\)$/m);
     // Ctrl-C twice while the model generates: pause after this step, then cancel it (the
     // second once the first is acknowledged: the OS merges signals sent back to back).
     running.child.kill('SIGINT');

@@ -29,6 +29,8 @@ export async function followSession(
   let interrupts = 0;
   /** The pause or cancel a Ctrl-C asked for, once it is in the log. */
   let recorded: Promise<void> = Promise.resolve();
+  /** Whether a Ctrl-C here cancelled the session (it may land after the run stopped, paused). */
+  let cancelled = false;
   const waiting = new AbortController();
   const stopListening = context.onInterrupt(() => {
     interrupts += 1;
@@ -41,7 +43,9 @@ export async function followSession(
     recorded = host
       .command(sessionId, { type, by: context.user, reason: 'Ctrl-C at the terminal' })
       .then(
-        () => undefined,
+        (events) => {
+          if (events.some((event) => event.payload.type === 'workflow_cancelled')) cancelled = true;
+        },
         (error: unknown) => context.err(`correx: ${(error as Error).message}`),
       );
     waiting.abort();
@@ -51,9 +55,16 @@ export async function followSession(
     for (;;) {
       const outcome = await run.done;
       if (outcome.waiting?.kind !== 'approval' || interrupts > 0) {
-        if (outcome.status === 'completed' || outcome.status === 'failed')
+        // A Ctrl-C still being recorded comes first: a cancel that lands once a pause took
+        // effect ends the session, and the report says so (not "paused").
+        for (let pending; pending !== recorded;) await (pending = recorded);
+        const final =
+          cancelled && outcome.status !== 'cancelled'
+            ? { ...outcome, status: 'cancelled' as const }
+            : outcome;
+        if (final.status === 'completed' || final.status === 'failed')
           for (const line of checkReportLines(await store.read(sessionId))) context.out(line);
-        return await report(context, store, sessionId, outcome);
+        return await report(context, store, sessionId, final);
       }
       // The run stopped to wait; this process still attends the session, so others see it
       // driven, and the lock is free again before it resumes here.

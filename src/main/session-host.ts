@@ -366,11 +366,19 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         // A caller (the server) may have recorded its own pause already: one is enough.
         const { state } = await replay(store, sessionProjection, sessionId);
         if (state.status !== 'running') continue;
-        await recordCommand({ clock, ids }, store, sessionId, {
-          type: 'pause',
-          by: SHUTDOWN_ACTOR,
-          reason: 'the correx process is shutting down; it resumes the session on its next start',
-        }).catch((error: unknown) => options.onError?.(sessionId, error));
+        // Only while it still runs: a session that ends meanwhile gets no pause (a rejected
+        // pause after its last event would leave the log ending past its completion).
+        await recordCommand(
+          { clock, ids },
+          store,
+          sessionId,
+          {
+            type: 'pause',
+            by: SHUTDOWN_ACTOR,
+            reason: 'the correx process is shutting down; it resumes the session on its next start',
+          },
+          (current) => current.session.status === 'running',
+        ).catch((error: unknown) => options.onError?.(sessionId, error));
       }
       const settled = Promise.allSettled(drives.map(([, entry]) => entry.done));
       const grace = new Promise((done) =>

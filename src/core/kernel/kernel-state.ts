@@ -533,11 +533,18 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
 }
 
 function writtenBy(written: readonly string[], event: CorrexEvent): readonly string[] {
-  if (event.payload.type !== 'tool_receipt' || event.payload.outcome !== 'succeeded')
-    return written;
-  const paths = event.payload.files
-    .filter((file) => file.access === 'write' && !written.includes(file.path))
-    .map((file) => file.path);
+  const payload = event.payload;
+  let targets: readonly string[];
+  if (payload.type === 'tool_receipt' && payload.outcome === 'succeeded')
+    targets = payload.files.filter((file) => file.access === 'write').map((file) => file.path);
+  // An interrupted call found applied (its driver died after the write, before the receipt) is
+  // recorded without a receipt: its targets were written all the same.
+  else if (payload.type === 'tool_call_classified' && payload.classification === 'applied')
+    targets = payload.targets.map((target) => target.path);
+  else return written;
+  const paths = targets.filter(
+    (path, index) => !written.includes(path) && targets.indexOf(path) === index,
+  );
   return paths.length === 0 ? written : [...written, ...paths];
 }
 

@@ -25,11 +25,19 @@ export async function recordCommand(
   events: CorrexEventStore,
   sessionId: string,
   command: KernelCommand,
+  /**
+   * Records the command only while the session is in a state this accepts, judged on the very
+   * state the command is decided on (again after a conflict): a shutdown pauses a session only
+   * while it runs, and records nothing for one that completed meanwhile.
+   */
+  onlyWhile?: (state: KernelState) => boolean,
 ): Promise<StoredEvent<EventPayload>[]> {
   let before: KernelState | null = null;
   const recorded = await appendDecided(context, events, sessionId, async () => {
     const { state, sequence } = await replay(events, kernelProjection, sessionId);
     before = state;
+    if (sequence > 0 && onlyWhile !== undefined && !onlyWhile(state))
+      return { sequence, payloads: [] };
     return { sequence, payloads: sequence === 0 ? [] : decideCommand(state, sessionId, command) };
   });
   const subagent = before === null ? null : runOf(before)?.subagent;

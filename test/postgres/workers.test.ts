@@ -198,8 +198,13 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     await until('two thirds of the sessions done', async () =>
       (await completed()) >= (2 * SESSIONS) / 3 ? true : undefined,
     );
-    others[0]!.child.kill('SIGTERM');
-    const stopped = await others[0]!.exited;
+    // The one to stop is driving a session right now, so it has something to hand back.
+    const stopping = await until('a remaining worker driving a session', async () =>
+      others.find((worker) => taken(worker) > 0),
+    );
+    const remaining = others.find((worker) => worker !== stopping)!;
+    stopping.child.kill('SIGTERM');
+    const stopped = await stopping.exited;
     expect(stopped.code).toBe(0);
     const handedBack = Number(
       /correx worker: stopped; handed back (\d+) session\(s\)/.exec(stopped.stdout)?.[1],
@@ -273,8 +278,8 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       await runnable.close();
       await stores.close();
     }
-    for (const child of [serve, others[1]!]) child.child.kill('SIGTERM');
-    expect((await others[1]!.exited).code).toBe(0);
+    for (const child of [serve, remaining]) child.child.kill('SIGTERM');
+    expect((await remaining.exited).code).toBe(0);
   }, 240_000);
 
   it('an approval recorded by serve --no-drive wakes a session for one of two workers', async () => {

@@ -66,8 +66,8 @@ function collect(
     events: [],
   });
   let stageKey: string | null = null;
-  const inputTokens = { total: 0 };
-  const outputTokens = { total: 0 };
+  let inputTokens = 0;
+  let outputTokens = 0;
   for (const event of events) {
     const time = event.timestamp;
     const payload = event.payload;
@@ -117,8 +117,8 @@ function collect(
         });
         break;
       case 'inference_completed':
-        inputTokens.total += payload.result.usage.inputTokens;
-        outputTokens.total += payload.result.usage.outputTokens;
+        inputTokens += payload.result.usage.inputTokens;
+        outputTokens += payload.result.usage.outputTokens;
         close(`model:${payload.requestId}`, time, null, {
           'gen_ai.response.model': payload.result.modelId,
           'gen_ai.usage.input_tokens': payload.result.usage.inputTokens,
@@ -195,8 +195,9 @@ function collect(
     }
   }
   const end = events.at(-1)!.timestamp;
-  open.get(sessionKey)!.attributes['gen_ai.usage.input_tokens'] = inputTokens.total;
-  open.get(sessionKey)!.attributes['gen_ai.usage.output_tokens'] = outputTokens.total;
+  const session = open.get(sessionKey)!;
+  session.attributes['gen_ai.usage.input_tokens'] = inputTokens;
+  session.attributes['gen_ai.usage.output_tokens'] = outputTokens;
   // Whatever is still open (a paused session, a call with no outcome yet) ends with the log.
   for (const key of [...open.keys()].reverse()) close(key, end);
 }

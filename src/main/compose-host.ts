@@ -1,4 +1,3 @@
-import { otelTraceSettingsFrom } from '../infrastructure/telemetry/otel-trace-settings.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Clock } from '../core/base/clock.js';
@@ -12,6 +11,7 @@ import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { preimageDirectory } from '../infrastructure/sandbox/preimage-store.js';
 import { createLivePorts } from './live-ports.js';
 import { createSessionHost } from './session-host.js';
+import { withTelemetry } from './telemetry-hook.js';
 
 export type ComposeHostOptions = {
   readonly store: CorrexEventStore;
@@ -42,7 +42,9 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
   const availability = await detectSandbox();
   options.notice(describeSandbox(availability), availability.kind === 'none');
   const homeDirectory = realpathSync(homedir());
-  const onEvent = await withTracing(options);
+  const onEvent = await withTelemetry(options.onEvent, options.env, (line) =>
+    options.notice(line, true),
+  );
   return createSessionHost({
     store: options.store,
     correxHome: options.correxHome,
@@ -75,25 +77,4 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
   });
-}
-
-/**
- * The caller's event hook, plus the OpenTelemetry trace exporter when the standard variables
- * turn it on (`OTEL_TRACES_EXPORTER=otlp`): each session's trace is sent when it ends.
- */
-async function withTracing(
-  options: ComposeHostOptions,
-): Promise<((event: CorrexEvent) => void) | undefined> {
-  const settings = otelTraceSettingsFrom(options.env);
-  if (settings === null) return options.onEvent;
-  const { createLiveTraceExporter } =
-    await import('../infrastructure/telemetry/live-trace-exporter.js');
-  const exporter = createLiveTraceExporter(settings, (error) =>
-    options.notice(`trace export failed: ${(error as Error).message}`, true),
-  );
-  const caller = options.onEvent;
-  return (event) => {
-    caller?.(event);
-    exporter.onEvent(event);
-  };
 }

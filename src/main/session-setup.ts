@@ -89,6 +89,11 @@ export function resolveWorkspace(path: string, options: SessionSetupOptions): st
       throw new SessionSetupError(
         `workspace ${workspace} contains ${real}, which correx keeps out of the agent's reach; choose a folder that does not contain it`,
       );
+    // Inside it, every read and write the agent tried would be refused: say so before it starts.
+    if (isInside(workspace, real))
+      throw new SessionSetupError(
+        `workspace ${workspace} is inside ${real}, which correx keeps out of the agent's reach; choose a folder outside it`,
+      );
   }
   return workspace;
 }

@@ -280,6 +280,13 @@ describe('correx run, approve, replay and tail as processes', () => {
     const inHome = await correx(home, ['run', 'x', '--workspace', root], env);
     expect(inHome.code).toBe(2);
     expect(inHome.stderr).toContain("keeps out of the agent's reach");
+    const insideHome = join(home, 'project');
+    mkdirSync(insideHome, { recursive: true });
+    const underHome = await correx(home, ['run', 'x', '--workspace', insideHome], env);
+    expect(underHome.code).toBe(2);
+    expect(underHome.stderr).toContain(
+      `is inside ${home}, which correx keeps out of the agent's reach`,
+    );
     writeFileSync(
       join(home, 'harness.yaml'),
       'mode: auto\nmodels:\n  - id: broken\n    provider: nowhere\n',
@@ -291,7 +298,7 @@ describe('correx run, approve, replay and tail as processes', () => {
     } finally {
       writeFileSync(join(home, 'harness.yaml'), '');
     }
-  });
+  }, 90_000);
 
   it.each([
     {

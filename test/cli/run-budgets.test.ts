@@ -96,6 +96,42 @@ describe('correx run --max-tokens', () => {
     expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
   });
 
+  it("shows what each stage and the session cost, by the profile's prices", async () => {
+    const pricedHome = join(root, 'priced-home');
+    mkdirSync(pricedHome, { recursive: true });
+    writeFileSync(
+      join(pricedHome, 'harness.yaml'),
+      [
+        'providers:',
+        '  wire: { kind: openai-compatible, baseUrl: "' + model.url + '/v1" }',
+        'models:',
+        '  - id: priced',
+        '    provider: wire',
+        '    model: served-model',
+        '    capabilities: [tool_calling, json_output]',
+        '    contextWindow: 32768',
+        '    prices: { inputPerMillion: 10, outputPerMillion: 20 }',
+        '',
+      ].join('\n'),
+    );
+    model.reply(...writeThenFinish('hello.txt', 'hello\n'));
+    const ran = await correx(pricedHome, [
+      'run',
+      'write hello.txt',
+      '--workspace',
+      workspace('priced'),
+      '--workflow',
+      workflowFile,
+      '--mode',
+      'auto',
+    ]);
+    expect(ran.code).toBe(0);
+    const shown = await correx(pricedHome, ['show', sessionOf(ran.stdout)]);
+    // Two answers of 42 input and 7 output tokens: $0.00056 each.
+    expect(shown.stdout).toMatch(/^cost {6}\$0\.0011$/m);
+    expect(shown.stdout).toMatch(/^implement .*\$0\.0011$/m);
+  }, 60_000);
+
   it('refuses a budget that is not a positive number', async () => {
     const result = await run(workspace('bad'), 'auto', '--max-cost', 'lots');
     expect(result.code).toBe(2);

@@ -82,7 +82,7 @@ export function scenarioConfig(
     subWorkflows?: readonly Workflow[];
     behaviour?: KernelBehaviour;
     budgets?: SessionBudgets;
-    prices?: { inputPerMillion: number; outputPerMillion: number };
+    prices?: { inputPerMillion: number; outputPerMillion: number; cachedInputPerMillion?: number };
     /** The workspace policy as harness.yaml would give it; default: all defaults. */
     policy?: WorkspacePolicyInput;
     /** The confinement the scenario's processes run under (absent: not stated). */

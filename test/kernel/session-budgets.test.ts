@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { UNVERSIONED_BEHAVIOUR, type KernelBehaviour } from '../../src/core/kernel/behaviour.js';
+import {
+  currentBehaviour,
+  UNVERSIONED_BEHAVIOUR,
+  type KernelBehaviour,
+} from '../../src/core/kernel/behaviour.js';
+import { CACHED_INPUT_PRICES } from '../../src/core/kernel/kernel-flags.js';
 import type { SessionBudgets } from '../../src/core/kernel/budget.js';
 import { recordCommand } from '../../src/core/kernel/record-command.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
@@ -34,7 +39,7 @@ function setup(
   budgets: SessionBudgets,
   options: {
     behaviour?: KernelBehaviour;
-    prices?: { inputPerMillion: number; outputPerMillion: number };
+    prices?: { inputPerMillion: number; outputPerMillion: number; cachedInputPerMillion?: number };
   } = {},
 ) {
   const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'a\n' });
@@ -104,6 +109,52 @@ describe('session budgets', () => {
     expect(exhausted).toMatchObject({ budget: 'cost', limit: 0.005 });
     expect((exhausted as { used: number }).used).toBeCloseTo(0.006, 10);
     await expectReplayIdentical(store, 's', config);
+  });
+
+  it('charges cached input at the cached price, and sessions recorded before the flag at the input price', async () => {
+    // 100 input tokens a turn, 80 of them read from the prompt cache, and 50 output.
+    const cachedList = { ...list, usage: { ...list.usage, cachedInputTokens: 80 } };
+    const prices = { inputPerMillion: 10, cachedInputPerMillion: 1, outputPerMillion: 20 };
+    const requestsUnder = async (behaviour: KernelBehaviour) => {
+      const { workspace, store, config } = setup({ maxCostUsd: 0.005 }, { prices, behaviour });
+      const model = scriptedModel([
+        cachedList,
+        cachedList,
+        cachedList,
+        cachedList,
+        cachedList,
+        done,
+      ]);
+      await runSession(
+        {
+          store,
+          sessionId: 's',
+          config,
+          ports: livePorts(model),
+          clock: newClock(),
+          ids: newIds(),
+        },
+        start(workspace, 'yolo'),
+      );
+      await expectReplayIdentical(store, 's', config);
+      const events = await eventsOf(store, 's');
+      const exhausted = events.find((event) => event.payload.type === 'budget_exhausted')!;
+      return {
+        requests: typesOf(events).filter((type) => type === 'inference_requested').length,
+        used: (exhausted.payload as { used: number }).used,
+      };
+    };
+    // $0.00128 a turn: four turns pass $0.005.
+    const cachedPriced = await requestsUnder(currentBehaviour());
+    expect(cachedPriced.requests).toBe(4);
+    expect(cachedPriced.used).toBeCloseTo(4 * 0.00128, 10);
+    // Without the flag every input token costs the input price, $0.002 a turn: three turns.
+    const current = currentBehaviour();
+    const before = new Set(current.flags);
+    before.delete(CACHED_INPUT_PRICES.name);
+    const flatPriced = await requestsUnder({ ...current, flags: before });
+    expect(flatPriced.requests).toBe(3);
+    expect(flatPriced.used).toBeCloseTo(0.006, 10);
   });
 
   it('measures duration on the recorded timestamps, so replay agrees', async () => {

@@ -2,10 +2,12 @@ import type { BudgetKind } from '../sessions/budget-events.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { ModelProfile } from '../inference/model-profile.js';
 import type { KernelConfig, SessionBudgets } from './kernel-config.js';
+import { CACHED_INPUT_PRICES } from './kernel-flags.js';
 
 export type { SessionBudgets };
 
-type Tokens = { readonly input: number; readonly output: number };
+/** `cached` is the part of `input` the provider read from its prompt cache. */
+type Tokens = { readonly input: number; readonly output: number; readonly cached?: number };
 
 /** What the session has spent, folded from its events (the recorded timestamps are the clock). */
 export type BudgetState = {
@@ -40,6 +42,7 @@ export function evolveBudget(state: BudgetState, event: CorrexEvent): BudgetStat
       const { [payload.requestId]: _done, ...pending } = state.pending;
       const before = state.used[profileId] ?? { input: 0, output: 0 };
       const usage = payload.result.usage;
+      const cached = (before.cached ?? 0) + (usage.cachedInputTokens ?? 0);
       return {
         ...state,
         pending,
@@ -48,6 +51,7 @@ export function evolveBudget(state: BudgetState, event: CorrexEvent): BudgetStat
           [profileId]: {
             input: before.input + usage.inputTokens,
             output: before.output + usage.outputTokens,
+            ...(cached === 0 ? {} : { cached }),
           },
         },
       };
@@ -65,13 +69,35 @@ export function evolveBudget(state: BudgetState, event: CorrexEvent): BudgetStat
   }
 }
 
+type Prices = NonNullable<ModelProfile['prices']>;
+
+/**
+ * US dollars for tokens at `prices`. With `cachedInputPriced` (flag `cached-input-prices`) the
+ * cached part of the input is charged at the cached-input price (the input price when none is
+ * given); before, all input was charged at the input price.
+ */
+export function tokenCost(tokens: Tokens, prices: Prices, cachedInputPriced: boolean): number {
+  const cached = cachedInputPriced ? Math.min(tokens.cached ?? 0, tokens.input) : 0;
+  const cachedPrice = prices.cachedInputPerMillion ?? prices.inputPerMillion;
+  return (
+    ((tokens.input - cached) * prices.inputPerMillion +
+      cached * cachedPrice +
+      tokens.output * prices.outputPerMillion) /
+    1e6
+  );
+}
+
 /** The session's cost in US dollars so far, by each profile's prices (unpriced profiles cost 0). */
-export function costOf(used: BudgetState['used'], profiles: readonly ModelProfile[]): number {
+export function costOf(
+  used: BudgetState['used'],
+  profiles: readonly ModelProfile[],
+  cachedInputPriced = false,
+): number {
   let cost = 0;
   for (const [profileId, tokens] of Object.entries(used)) {
     const prices = profiles.find((profile) => profile.id === profileId)?.prices;
     if (prices === undefined) continue;
-    cost += (tokens.input * prices.inputPerMillion + tokens.output * prices.outputPerMillion) / 1e6;
+    cost += tokenCost(tokens, prices, cachedInputPriced);
   }
   return cost;
 }
@@ -95,7 +121,12 @@ export function reachedBudget(
     [
       'cost',
       limitOf('cost', budgets.maxCostUsd),
-      () => costOf(budget.used, config.router.profiles),
+      () =>
+        costOf(
+          budget.used,
+          config.router.profiles,
+          config.behaviour.flags.has(CACHED_INPUT_PRICES.name),
+        ),
     ],
     [
       'duration',

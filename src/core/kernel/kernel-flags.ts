@@ -23,6 +23,13 @@ export const SESSION_BUDGETS = defineBehaviourFlag({
     'a session with budgets (tokens, cost, duration) stops before a model call that would exceed one',
 });
 
+/** Cached input tokens cost the profile's cached-input price in the session's cost budget. */
+export const CACHED_INPUT_PRICES = defineBehaviourFlag({
+  name: 'cached-input-prices',
+  description:
+    "a session's cost charges cached input tokens at the profile's cachedInputPerMillion price (before: at the input price)",
+});
+
 export const MALFORMED_ARGS_SAY_WHY = defineBehaviourFlag({
   name: 'malformed-args-say-why',
   description:
@@ -166,4 +173,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   LSP_DIAGNOSTICS,
   CRITIQUE_OUTCOMES,
   REVIEW_SEES_CHANGES,
+  CACHED_INPUT_PRICES,
 ];

@@ -22,3 +22,8 @@ export function formatTable(
 export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/** Dollars as people read them: four decimals below a dollar, two above. */
+export function formatCost(usd: number): string {
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}

@@ -1,14 +1,10 @@
-import { costOf, evolveBudget, INITIAL_BUDGET } from '../../../core/kernel/budget.js';
-import {
-  ModelProfileListSchema,
-  type ModelProfile,
-} from '../../../core/inference/model-profile.js';
+import { sessionCost } from '../../../core/kernel/session-cost.js';
 import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatEventLine } from '../event-line.js';
-import { formatJson, formatTable } from '../format.js';
+import { formatCost, formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
@@ -68,17 +64,19 @@ export function showCommand(context: CommandContext): Command {
           const proposed = new Map<string, { tool: string; argsRaw: string }>();
           const stageOfRequest = new Map<string, string>();
           const stageTokens = new Map<string, { input: number; output: number }>();
-          let budget = INITIAL_BUDGET;
-          let profiles: readonly ModelProfile[] = [];
           const checkEvents: CorrexEvent[] = [];
+          const all: CorrexEvent[] = [];
+          /** Where each model call's answer is in the timeline, to add its cost. */
+          const answerLines = new Map<string, number>();
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
-            budget = evolveBudget(budget, event);
+            all.push(event);
             if (EVIDENCE.has(event.payload.type)) checkEvents.push(event);
             const line = formatEventLine(event);
             if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
             const payload = event.payload;
-            if (payload.type === 'session_configured') profiles = recordedProfiles(payload);
+            if (line !== null && payload.type === 'inference_completed')
+              answerLines.set(payload.requestId, timeline.length - 1);
             if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);
             if (payload.type === 'inference_requested')
               stageOfRequest.set(payload.requestId, payload.stageId);
@@ -103,6 +101,10 @@ export function showCommand(context: CommandContext): Command {
           }
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
           if (options.json) return context.out(formatJson(state));
+          const cost = sessionCost(all);
+          if (cost.priced)
+            for (const [requestId, index] of answerLines)
+              timeline[index] += `  ${formatCost(cost.byRequest.get(requestId) ?? 0)}`;
           const status = await drivenStatus(context, command, sessionId, state.status);
           const header = [
             `session   ${sessionId}`,
@@ -111,9 +113,7 @@ export function showCommand(context: CommandContext): Command {
             `workspace ${state.workspace ?? '?'}`,
             `workflow  ${state.workflowId ?? '?'}`,
             `tokens    ${state.tokens.input} in, ${state.tokens.output} out`,
-            ...(profiles.some((profile) => profile.prices !== undefined)
-              ? [`cost      $${costOf(budget.used, profiles).toFixed(4)}`]
-              : []),
+            ...(cost.priced ? [`cost      ${formatCost(cost.total)}`] : []),
             ...(state.failure
               ? [`failure   ${state.failure.category}: ${state.failure.message}`]
               : []),
@@ -131,13 +131,21 @@ export function showCommand(context: CommandContext): Command {
               '',
               stages.length > 0
                 ? formatTable(
-                    ['STAGE', 'ATTEMPTS', 'TIME', 'TOKENS IN', 'TOKENS OUT'],
+                    [
+                      'STAGE',
+                      'ATTEMPTS',
+                      'TIME',
+                      'TOKENS IN',
+                      'TOKENS OUT',
+                      ...(cost.priced ? ['COST'] : []),
+                    ],
                     stages.map(([stageId, t]) => [
                       stageId,
                       String(t.runs),
                       seconds(t.totalMs),
                       String(stageTokens.get(stageId)?.input ?? 0),
                       String(stageTokens.get(stageId)?.output ?? 0),
+                      ...(cost.priced ? [formatCost(cost.byStage.get(stageId) ?? 0)] : []),
                     ]),
                   )
                 : 'no finished stages yet',
@@ -150,11 +158,4 @@ export function showCommand(context: CommandContext): Command {
         });
       },
     );
-}
-
-/** The model profiles a session recorded (with their prices); none if the record is unreadable. */
-function recordedProfiles(payload: { configuration: unknown }): readonly ModelProfile[] {
-  const models = (payload.configuration as { models?: unknown }).models;
-  const parsed = ModelProfileListSchema.safeParse(models);
-  return parsed.success ? parsed.data : [];
 }

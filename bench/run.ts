@@ -6,6 +6,7 @@ import { runKernelBench } from './kernel-bench.js';
 import { runLocalModelBench } from './local-model-bench.js';
 import { runLspBench } from './lsp-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
+import { runReplayScaleBench } from './replay-scale-bench.js';
 import { runSandboxBench } from './sandbox-bench.js';
 import { runServerFanoutBench } from './server-fanout.js';
 import { runWorkersBench } from './workers-bench.js';
@@ -50,4 +51,9 @@ if (wanted('workers')) {
         `  runnable -> started, ${count} worker(s): median ${medianMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms`,
       );
   }
+}
+if (wanted('replay')) {
+  const replay = await runReplayScaleBench({ quick, huge: process.argv.includes('--huge') });
+  printTable('Replay at scale (SQLite, bin/correx replay --verify)', replay.rows);
+  for (const note of replay.notes) console.log(`  ${note}`);
 }

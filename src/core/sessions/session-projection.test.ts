@@ -109,6 +109,10 @@ const story: readonly Timed[] = [
   [36, { type: 'orchestration_paused', by: 'alice', reason: 'lunch' }],
   [40, { type: 'orchestration_resumed', by: 'alice' }],
   [41, stage('implement')],
+  [
+    42,
+    { type: 'approval_granted', callId: 'artifact:plan-hash', by: { kind: 'human', id: 'bob' } },
+  ],
 ];
 
 describe('sessionProjection', () => {
@@ -130,7 +134,8 @@ describe('sessionProjection', () => {
         'review->implement': 1,
       },
       pendingApprovals: [{ callId: 'c2', tool: 'write_file', tier: 'T1' }],
-      grantedApprovals: ['c1'],
+      // A tool call's grant is on its call record; the session keeps artifact approvals.
+      grantedApprovals: ['artifact:plan-hash'],
       timings: {
         plan: { runs: 1, totalMs: 10_000 },
         implement: { runs: 2, totalMs: 17_000 },

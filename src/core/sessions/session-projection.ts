@@ -5,6 +5,7 @@ import type {
 } from '../approvals/approval-events.js';
 import type { ApprovalTier } from '../approvals/approval-tier.js';
 import { assertNever } from '../base/assert-never.js';
+import { ARTIFACT_APPROVAL_PREFIX } from './artifact-approval-key.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { PayloadShape } from '../events/event-envelope.js';
 import type { Projection } from '../events/projection.js';
@@ -38,7 +39,11 @@ export type SessionState = {
     readonly tool: string;
     readonly tier: ApprovalTier;
   }[];
-  /** Call ids whose approval was granted, in grant order (artifact approvals included). */
+  /**
+   * Artifact approvals granted (call ids `artifact:<hash>`), in grant order. A tool call's grant
+   * lives on its call record; keeping every call's here would copy a list as long as the
+   * session on each grant.
+   */
   readonly grantedApprovals: readonly string[];
   readonly tokens: { readonly input: number; readonly output: number };
   /** Finished attempts per stage and their summed wall time, from event timestamps. */
@@ -84,7 +89,8 @@ const foldedTypes: ReadonlySet<string> = new Set<SessionPayload['type']>([
  */
 export const sessionProjection: Projection<SessionState, PayloadShape> = {
   name: 'session',
-  version: 1,
+  // 2: grantedApprovals holds artifact approvals only.
+  version: 2,
   initial: () => ({
     sessionId: null,
     status: 'new',
@@ -184,9 +190,11 @@ function evolveKnown(
         pendingApprovals: state.pendingApprovals.filter(
           (pending) => pending.callId !== payload.callId,
         ),
-        grantedApprovals: state.grantedApprovals.includes(payload.callId)
-          ? state.grantedApprovals
-          : [...state.grantedApprovals, payload.callId],
+        grantedApprovals:
+          !payload.callId.startsWith(ARTIFACT_APPROVAL_PREFIX) ||
+          state.grantedApprovals.includes(payload.callId)
+            ? state.grantedApprovals
+            : [...state.grantedApprovals, payload.callId],
       };
     case 'approval_denied':
       return {

@@ -1,4 +1,5 @@
 import { hasValidHash, type Artifact } from '../artifacts/artifact.js';
+import { artifactApprovalKey } from '../sessions/artifact-approval-key.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { artifactAccepted } from '../artifacts/artifact-events.js';
 import type { Workflow, WorkflowStage } from '../transitions/workflow.js';
@@ -27,10 +28,7 @@ export type ValidationResult =
       readonly events: readonly ValidationFailedPayload[];
     };
 
-/** The approval key an artifact of a stage with `requiresApproval` needs granted. */
-export function artifactApprovalKey(hash: string): string {
-  return `artifact:${hash}`;
-}
+export { artifactApprovalKey };
 
 /**
  * Runs the validation pipeline on a proposed artifact: routing → schema → semantic → approval.

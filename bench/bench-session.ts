@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { createCountingIdSource } from '../src/core/base/id-source.js';
+import { createSteppingClock } from '../src/core/base/clock.js';
+import { correxEventCatalog, type CorrexEventStore } from '../src/core/event-catalog.js';
+import { createInMemoryEventStore } from '../src/core/events/in-memory-event-store.js';
+import type { InferenceProvider } from '../src/core/inference/inference-provider.js';
+import { createInferenceRouter } from '../src/core/inference/inference-router.js';
+import { createKernelConfig, type KernelConfig } from '../src/core/kernel/kernel-config.js';
+import type { KernelPorts } from '../src/core/kernel/kernel-ports.js';
+import { runSession } from '../src/core/kernel/run-session.js';
+import { parseWorkspacePolicy } from '../src/core/policies/workspace-policy.js';
+import { createAssessmentPolicy } from '../src/core/toolintent/default-rules.js';
+import { builtinTools } from '../src/core/tools/builtin-tools.js';
+import { ChangeArtifactSchema } from '../src/core/transitions/default-coding-workflow.js';
+import { parseWorkflow } from '../src/core/transitions/workflow.js';
+import { createDefaultValidatorRegistry } from '../src/core/validation/default-validators.js';
+import { createDiskProjectCheckDetector } from '../src/infrastructure/checks/disk-project-check-detector.js';
+
+/*
+ * The session the kernel and replay benches record: one stage whose scripted model proposes
+ * CALLS_PER_TURN list_dir calls a turn against a constant world and a no-op tool, so what is
+ * measured is the kernel (and the store), not a model or a filesystem.
+ */
+
+const WORKSPACE = '/bench/workspace';
+export const CALLS_PER_TURN = 50;
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function benchConfig(): KernelConfig {
+  const workflow = parseWorkflow({
+    id: 'bench',
+    initialStage: 'implement',
+    stages: [
+      {
+        id: 'implement',
+        role: 'implementer',
+        instructions: 'Inspect the workspace.',
+        allowedTools: ['list_dir'],
+        artifact: { kind: 'change', schema: z.toJSONSchema(ChangeArtifactSchema) },
+        transitions: [
+          { when: { on: 'success' }, end: 'completed' },
+          { when: { on: 'failure' }, end: 'failed' },
+        ],
+      },
+    ],
+  });
+  return createKernelConfig({
+    workflow,
+    tools: builtinTools,
+    policy: createAssessmentPolicy(parseWorkspacePolicy({})),
+    router: createInferenceRouter({
+      profiles: [
+        {
+          id: 'bench',
+          provider: 'bench',
+          model: 'bench',
+          capabilities: ['tool_calling'],
+          contextWindow: 1_000_000,
+        },
+      ],
+    }),
+    validators: createDefaultValidatorRegistry(),
+    homeDirectory: '/bench/home',
+    limits: { maxTurnsPerStage: 10_000, maxCallsPerTurn: CALLS_PER_TURN },
+    sha256,
+  });
+}
+
+/** A model that proposes `CALLS_PER_TURN` list_dir calls per turn for `turns` turns, then finishes. */
+function benchModel(turns: number): InferenceProvider {
+  let turn = 0;
+  return {
+    name: 'bench',
+    infer(request) {
+      turn += 1;
+      const finish = turn > turns;
+      const artifact = JSON.stringify({ summary: 'looked', filesChanged: [] });
+      // The stage ends with its finishing tool when the request offers one, else with JSON text.
+      const finishing = request.tools.some((tool) => tool.name === 'finish_change');
+      return Promise.resolve({
+        text: finish && !finishing ? artifact : '',
+        toolCalls: finish
+          ? finishing
+            ? [
+                {
+                  callId: 'finish',
+                  name: 'finish_change',
+                  argsRaw: artifact,
+                  args: JSON.parse(artifact) as Record<string, unknown>,
+                },
+              ]
+            : []
+          : Array.from({ length: CALLS_PER_TURN }, (_unused, index) => ({
+              callId: `t${turn}-${index}`,
+              name: 'list_dir',
+              argsRaw: JSON.stringify({ path: `dir-${index}` }),
+              args: { path: `dir-${index}` },
+            })),
+        finishReason: finish ? 'stop' : 'tool_calls',
+        usage: { inputTokens: 0, outputTokens: 0 },
+        modelId: request.model,
+        latencyMs: 0,
+      });
+    },
+  };
+}
+
+/** The world as a constant directory and a tool that does nothing: what is left is the kernel. */
+const noopPorts = (turns: number): KernelPorts => ({
+  providers: new Map([['bench', benchModel(turns)]]),
+  // The workspace does not exist: no project files, so no checks.
+  checks: createDiskProjectCheckDetector(),
+  probe: {
+    observe: (path) =>
+      Promise.resolve({
+        path,
+        kind: 'directory',
+        realPath: path,
+        linkTarget: null,
+        sha256: null,
+        size: null,
+        mtimeMs: 0,
+        linkCount: null,
+      }),
+  },
+  tools: {
+    run: () =>
+      Promise.resolve({
+        outcome: 'succeeded',
+        exitCode: null,
+        error: null,
+        output: 'ok',
+        outputBytes: 2,
+        outputSha256: sha256('ok'),
+        truncated: false,
+        files: [],
+        durationMs: 0,
+      }),
+  },
+});
+
+/**
+ * Records a bench session of `turns` model turns into `store` (default: a fresh in-memory one)
+ * and times it; `sessionId` names it.
+ */
+export async function recordSession(
+  turns: number,
+  options: { store?: CorrexEventStore; sessionId?: string } = {},
+) {
+  const store = options.store ?? createInMemoryEventStore({ catalog: correxEventCatalog, sha256 });
+  const sessionId = options.sessionId ?? 'bench';
+  const config = benchConfig();
+  const start = process.hrtime.bigint();
+  const outcome = await runSession(
+    {
+      store,
+      sessionId,
+      config,
+      ports: noopPorts(turns),
+      clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
+      ids: createCountingIdSource('in'),
+    },
+    { type: 'start', task: 'look around', workspace: WORKSPACE, workflowId: 'bench', mode: 'auto' },
+  );
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (outcome.status !== 'completed') throw new Error(`bench session ended ${outcome.status}`);
+  return { store, config, seconds, events: await store.lastSequence(sessionId) };
+}

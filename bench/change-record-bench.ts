@@ -16,6 +16,9 @@ import { compare, row, type BenchRow } from './bench-table.js';
  * without recording, on a 100-file and a 10,000-file workspace. Alternating rounds, medians.
  * Under bubblewrap where the machine has it, otherwise unconfined (the row names which).
  */
+/** A per-exec difference in ms with its sign: on a loaded machine it can come out below zero. */
+const signedMs = (ms: number) => `${ms < 0 ? '-' : '+'}${Math.abs(ms).toFixed(1)} ms`;
+
 export async function runChangeRecordBench(options: { quick: boolean }): Promise<BenchRow[]> {
   const availability = await detectSandbox();
   const sandbox: SandboxSettings | undefined =
@@ -41,7 +44,8 @@ export async function runChangeRecordBench(options: { quick: boolean }): Promise
         ...(sandbox === undefined ? {} : { sandbox }),
       });
     const plain = executor(false);
-    const recording = executor(createChangeRecorder());
+    const recorder = createChangeRecorder();
+    const recording = executor(recorder);
     const call = (tool: ReturnType<typeof executor>) => (index: number) =>
       tool.execute(
         { argv: ['sh', '-c', `echo ${index} > d0/changed.txt`] },
@@ -63,12 +67,13 @@ export async function runChangeRecordBench(options: { quick: boolean }): Promise
     const where = sandbox === undefined ? 'unconfined' : 'bubblewrap';
     const baseline = row(`exec, ${files} files, ${where}, no record`, result.baseline, 'runs/s');
     const subject = row(
-      `exec, ${files} files, ${where}, change record (+${(1000 / result.subject - 1000 / result.baseline).toFixed(1)} ms)`,
+      `exec, ${files} files, ${where}, change record (${signedMs(1000 / result.subject - 1000 / result.baseline)})`,
       result.subject,
       'runs/s',
       baseline,
     );
     rows.push(baseline, subject);
+    recorder.close();
     rmSync(base, { recursive: true, force: true });
   }
   return rows;

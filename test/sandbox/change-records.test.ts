@@ -122,15 +122,17 @@ describe(`exec change records (${availability.kind})`, () => {
 });
 
 describe('the change recorder', () => {
-  it('hashes only what changed once warm, and says when a walk was cut short', () => {
+  it('hashes only what changed once warm, and says when a walk was cut short', async () => {
     const recorder = createChangeRecorder();
-    const first = recorder.before(fixture.workspace);
+    const first = await recorder.before(fixture.workspace);
     writeFileSync(ws('a.txt'), 'a2\n');
-    expect(recorder.after(first).files.map((f) => f.path)).toEqual([ws('a.txt')]);
-    const second = recorder.before(fixture.workspace);
-    expect(recorder.after(second)).toEqual({ files: [], complete: true });
+    expect((await recorder.after(first)).files.map((f) => f.path)).toEqual([ws('a.txt')]);
+    const second = await recorder.before(fixture.workspace);
+    expect(await recorder.after(second)).toEqual({ files: [], complete: true });
     const small = createChangeRecorder({ limit: 2 });
-    expect(small.after(small.before(fixture.workspace)).complete).toBe(false);
+    expect((await small.after(await small.before(fixture.workspace))).complete).toBe(false);
+    recorder.close();
+    small.close();
   });
 });
 
@@ -138,9 +140,10 @@ describe('pre-images', () => {
   it('keeps the bytes a command overwrote or deleted, content-addressed and verified', async () => {
     const store = createPreimageStore(join(fixture.workspace, '..', 'preimages'));
     const recorder = createChangeRecorder({ preimages: store });
-    const baseline = recorder.before(fixture.workspace);
+    const baseline = await recorder.before(fixture.workspace);
     writeFileSync(ws('a.txt'), 'overwritten\n');
-    const [change] = recorder.after(baseline).files;
+    const [change] = (await recorder.after(baseline)).files;
+    recorder.close();
     expect(change).toMatchObject({ before: sha('a\n'), after: sha('overwritten\n') });
     expect(store.get(change!.before!)?.toString()).toBe('a\n');
     expect(store.get(change!.after!)?.toString()).toBe('overwritten\n');

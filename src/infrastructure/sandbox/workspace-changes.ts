@@ -1,32 +1,19 @@
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  readSync,
-} from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import type { TouchedFile } from '../../core/tools/tool-events.js';
 import { MAX_PREIMAGE_BYTES, type PreimageStore } from './preimage-store.js';
+import { createWatchedTree, type TreeEntry, type WatchedTree } from './watched-tree.js';
 
 /** The most entries one walk looks at; past it the record says it is incomplete. */
 export const CHANGE_SCAN_LIMIT = 200_000;
-/**
- * Directories not compared: git's own store (its objects are git's to keep) and dependency
- * trees (re-created by their package manager; hashing them would dominate every first call).
- */
-const SKIPPED = new Set(['.git', 'node_modules']);
+/** Workspaces watched at once by one recorder; the least recently used one is let go. */
+const MAX_WATCHED_ROOTS = 16;
 
-type Entry = { readonly key: string; readonly mode: number };
-type Snapshot = { readonly entries: Map<string, Entry>; readonly complete: boolean };
-
-/** What the tree looked like before a command, with every file's content hash. */
+/** Where the change journal stood when a command started, and whether that view was whole. */
 export type ChangeBaseline = {
   readonly root: string;
-  readonly snapshot: Snapshot;
+  readonly position: number;
+  readonly complete: boolean;
 };
 
 /** What a command changed in the workspace, and whether the comparison saw the whole tree. */
@@ -36,19 +23,34 @@ export type WorkspaceChanges = {
 };
 
 export type ChangeRecorder = {
-  /** Before the command: a stat walk; files whose stat changed since last seen are hashed now. */
-  before(root: string): ChangeBaseline;
-  /** After it: a second stat walk; only files whose stat differs are hashed and compared. */
-  after(baseline: ChangeBaseline): WorkspaceChanges;
+  /** Before the command: brings the workspace's entries up to date (hashing what changed). */
+  before(root: string): Promise<ChangeBaseline>;
+  /** After it: the same, then everything that changed since `before`, one record per file. */
+  after(baseline: ChangeBaseline): Promise<WorkspaceChanges>;
+  /** Stops watching every workspace. */
+  close(): void;
+};
+
+type JournalEntry = {
+  readonly root: string;
+  readonly path: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly modeBefore: number | null;
+  readonly modeAfter: number | null;
+  readonly present: boolean;
 };
 
 /**
- * Change records for exec (issue #17): the workspace's regular files and symlinks are compared
- * before and after a command by a stat pre-filter (inode, size, mtime, ctime in nanoseconds,
- * mode); content is hashed only when that key changed. Hashes are remembered between calls by
- * key, so a warm recorder hashes only what changed since the last command — the first command
- * on a workspace hashes it all. A file changed and restored to its old bytes and mode is no
- * change. `.git` and `node_modules` are not compared; a walk stops at CHANGE_SCAN_LIMIT entries (`complete: false`).
+ * Change records for exec (issue #17). Each workspace is a WatchedTree: a stat walk (inode,
+ * size, mtime and ctime in nanoseconds, mode) narrowed by inotify to the directories that had
+ * events, with a whole walk whenever the events cannot be trusted. Content is hashed only when
+ * a file's stat key changed; hashes are remembered by key, so only the first command on a
+ * workspace hashes it all. Every difference a sync finds goes into a journal; a command's
+ * record is the journal between its `before` and its `after`, folded per file (first before,
+ * last after), so two commands running at once each see everything that changed while they
+ * ran, as a pair of whole walks would. A file changed and restored to its old bytes and mode
+ * is no change. `.git` and `node_modules` are not compared.
  */
 export function createChangeRecorder(
   options: {
@@ -58,81 +60,105 @@ export function createChangeRecorder(
   } = {},
 ): ChangeRecorder {
   const limit = options.limit ?? CHANGE_SCAN_LIMIT;
+  const trees = new Map<string, WatchedTree>();
   const hashes = new Map<string, { key: string; sha256: string }>();
-  const hashOf = (path: string, entry: Entry, keep = false): string | null => {
+  const journal: JournalEntry[] = [];
+  let journalStart = 0; // the position of journal[0]
+  const open = new Map<number, number>(); // baseline position → how many commands hold it
+
+  const hashOf = (path: string, entry: TreeEntry): string | null => {
     const cached = hashes.get(path);
     if (cached?.key === entry.key) return cached.sha256;
-    const sha256 = hashFile(path, keep ? options.preimages : undefined);
+    // The state a sync finds is kept too: it is the next command's pre-image and the diff's "after".
+    const sha256 = hashFile(path, options.preimages);
     if (sha256 !== null) hashes.set(path, { key: entry.key, sha256 });
     return sha256;
   };
+  const treeOf = (root: string): WatchedTree => {
+    let tree = trees.get(root);
+    if (tree !== undefined) trees.delete(root); // re-inserted below: most recently used last
+    else tree = createWatchedTree(root, { limit });
+    trees.set(root, tree);
+    if (trees.size > MAX_WATCHED_ROOTS) {
+      const [oldest, evicted] = trees.entries().next().value!;
+      evicted.close();
+      trees.delete(oldest);
+    }
+    return tree;
+  };
+  const sync = async (root: string): Promise<boolean> => {
+    const result = await treeOf(root).sync();
+    for (const { path, was, is } of result.changes) {
+      const before = was === undefined ? null : (hashes.get(path)?.sha256 ?? null);
+      const after = is === undefined ? null : hashOf(path, is);
+      if (is === undefined) hashes.delete(path);
+      journal.push({
+        root,
+        path,
+        before,
+        after,
+        modeBefore: was?.mode ?? null,
+        modeAfter: is?.mode ?? null,
+        present: is !== undefined,
+      });
+    }
+    if (open.size === 0) {
+      journalStart += journal.length; // nobody will read these: only their hashes were wanted
+      journal.length = 0;
+    }
+    return result.complete;
+  };
+  const release = (position: number) => {
+    const holders = (open.get(position) ?? 1) - 1;
+    if (holders > 0) open.set(position, holders);
+    else open.delete(position);
+    const oldest = Math.min(...open.keys(), journalStart + journal.length);
+    journal.splice(0, oldest - journalStart);
+    journalStart = oldest;
+  };
+
   return {
-    before(root) {
-      const snapshot = snapshotTree(root, limit);
-      for (const [path, entry] of snapshot.entries) hashOf(path, entry, true);
-      return { root, snapshot };
+    async before(root) {
+      const complete = await sync(root);
+      const position = journalStart + journal.length;
+      open.set(position, (open.get(position) ?? 0) + 1);
+      return { root, position, complete };
     },
-    after(baseline) {
-      const now = snapshotTree(baseline.root, limit);
+    async after(baseline) {
+      let complete: boolean;
+      try {
+        complete = (await sync(baseline.root)) && baseline.complete;
+      } catch (error) {
+        release(baseline.position);
+        throw error;
+      }
+      const folded = new Map<string, { first: JournalEntry; last: JournalEntry }>();
+      for (const entry of journal.slice(baseline.position - journalStart)) {
+        if (entry.root !== baseline.root) continue;
+        const seen = folded.get(entry.path);
+        folded.set(entry.path, { first: seen?.first ?? entry, last: entry });
+      }
+      release(baseline.position);
       const files: TouchedFile[] = [];
-      const paths = new Set([...baseline.snapshot.entries.keys(), ...now.entries.keys()]);
-      for (const path of [...paths].sort()) {
-        const was = baseline.snapshot.entries.get(path);
-        const is = now.entries.get(path);
-        if (was !== undefined && is !== undefined && was.key === is.key) continue;
-        const before = was === undefined ? null : (hashes.get(path)?.sha256 ?? null);
-        // The state a command left is kept too: it is the next command's pre-image and the diff's "after".
-        const after = is === undefined ? null : hashOf(path, is, true);
-        if (is === undefined) hashes.delete(path);
-        if (was !== undefined && is !== undefined && before === after && was.mode === is.mode)
-          continue; // changed and restored, or only touched
+      for (const path of [...folded.keys()].sort()) {
+        const { first, last } = folded.get(path)!;
+        if (first.before === last.after && first.modeBefore === last.modeAfter) continue; // changed and restored, or only touched
         files.push({
           path,
-          access: is === undefined ? 'delete' : 'write',
-          before,
-          after,
-          modeBefore: was?.mode ?? null,
-          modeAfter: is?.mode ?? null,
+          access: last.present ? 'write' : 'delete',
+          before: first.before,
+          after: last.after,
+          modeBefore: first.modeBefore,
+          modeAfter: last.modeAfter,
         });
       }
-      return { files, complete: baseline.snapshot.complete && now.complete };
+      return { files, complete };
+    },
+    close() {
+      for (const tree of trees.values()) tree.close();
+      trees.clear();
     },
   };
-}
-
-function snapshotTree(root: string, limit: number): Snapshot {
-  const entries = new Map<string, Entry>();
-  const pending = [root];
-  let seen = 0;
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue; // removed while we looked, or unreadable: its files count as absent
-    }
-    for (const name of names) {
-      if (++seen > limit) return { entries, complete: false };
-      const path = join(dir, name);
-      let stat;
-      try {
-        stat = lstatSync(path, { bigint: true });
-      } catch {
-        continue;
-      }
-      if (stat.isDirectory()) {
-        if (!SKIPPED.has(name)) pending.push(path);
-      } else if (stat.isFile() || stat.isSymbolicLink()) {
-        const kind = stat.isFile() ? 'f' : 'l';
-        entries.set(path, {
-          key: `${kind}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
-          mode: Number(stat.mode & 0o7777n),
-        });
-      }
-    }
-  }
-  return { entries, complete: true };
 }
 
 /**

@@ -96,7 +96,8 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
     );
     const executable = await resolveExecutable(argv[0]!, searchPath, cwd);
     const output = createOutputBuffer(options.maxOutputBytes);
-    const baseline = recorder?.before(context.roots.workspaceRoot) ?? null;
+    const baseline =
+      recorder === null ? null : await recorder.before(context.roots.workspaceRoot);
     const run = await runConfinedProcess(
       {
         argv,
@@ -129,7 +130,7 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
               ? null
               : `exit code ${run.exitCode}`;
     // Compared whatever the ending: a killed command's partial writes are changes too.
-    const changes = baseline === null ? null : recorder!.after(baseline);
+    const changes = baseline === null ? null : await recorder!.after(baseline);
     return finishReceipt({
       callId: context.callId,
       tool: 'exec',

@@ -16,7 +16,7 @@ export type FileDiff = {
    * Unified diff hunks; empty when the bytes did not change; null when they cannot be shown
    * (`note` says why).
    */
-  readonly hunks: readonly string[] | null;
+  readonly hunks: string[] | null;
   readonly note: string | null;
 };
 
@@ -29,7 +29,7 @@ export type ChangeDiff = {
   readonly outcome: string;
   /** The command line of an exec, or null. */
   readonly command: string | null;
-  readonly files: readonly FileDiff[];
+  readonly files: FileDiff[];
 };
 
 const describeMode = (mode: number | null | undefined) =>

@@ -1,10 +1,10 @@
-import type { CorrexEventStore } from '../core/event-catalog.js';
+import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
 import { replay } from '../core/events/replay.js';
 import { appendToSession, type RecordingContext } from '../core/kernel/append-decided.js';
 import { planUndo } from '../core/kernel/session-changes.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import type { TouchedFile } from '../core/tools/tool-events.js';
-import { createPreimageStore } from '../infrastructure/sandbox/preimage-store.js';
+import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import { restoreWorkspace } from '../infrastructure/sandbox/restore-workspace.js';
 
 export type UndoRequest = {
@@ -33,8 +33,8 @@ export type UndoOutcome =
       readonly outcome: 'restored';
       readonly toSequence: number;
       readonly files: readonly TouchedFile[];
-      /** The sequence of the recorded `workspace_restored`. */
-      readonly sequence: number;
+      /** The recorded `workspace_restored`. */
+      readonly event: CorrexEvent;
     };
 
 /**
@@ -47,8 +47,8 @@ export async function undoSessionChanges(
   deps: {
     readonly store: CorrexEventStore;
     readonly recording: RecordingContext;
-    /** Where the pre-images are (`<correx home>/preimages`). */
-    readonly preimageDirectory: string;
+    /** The pre-images of the recorded changes (`<correx home>/preimages`). */
+    readonly preimages: PreimageStore;
   },
   request: UndoRequest,
 ): Promise<UndoOutcome> {
@@ -74,7 +74,7 @@ export async function undoSessionChanges(
   if (plan.steps.length === 0) return { outcome: 'nothing', toSequence: plan.toSequence };
   const result = restoreWorkspace(plan.steps, {
     workspaceRoot: workspace,
-    preimages: createPreimageStore(deps.preimageDirectory),
+    preimages: deps.preimages,
   });
   if (!result.ok)
     return {
@@ -93,6 +93,6 @@ export async function undoSessionChanges(
     outcome: 'restored',
     toSequence: plan.toSequence,
     files: result.files,
-    sequence: stored.sequence,
+    event: stored,
   };
 }

@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
-import { preimageDirectory } from '../../../infrastructure/sandbox/preimage-store.js';
+import {
+  createPreimageStore,
+  preimageDirectory,
+} from '../../../infrastructure/sandbox/preimage-store.js';
 import { undoSessionChanges } from '../../session-undo.js';
 import type { CommandContext } from '../cli-context.js';
 import { parseCount } from './events-command.js';
@@ -34,7 +37,7 @@ export function undoCommand(context: CommandContext): Command {
             {
               store: events,
               recording: context,
-              preimageDirectory: preimageDirectory(context.correxHome),
+              preimages: createPreimageStore(preimageDirectory(context.correxHome)),
             },
             {
               sessionId,
@@ -70,7 +73,7 @@ export function undoCommand(context: CommandContext): Command {
               for (const file of result.files)
                 context.out(`${file.access === 'delete' ? 'deleted ' : 'restored'} ${file.path}`);
               context.out(
-                `recorded workspace_restored as #${result.sequence} in session ${sessionId} (${result.files.length} file(s), back to #${result.toSequence})`,
+                `recorded workspace_restored as #${result.event.sequence} in session ${sessionId} (${result.files.length} file(s), back to #${result.toSequence})`,
               );
           }
         });

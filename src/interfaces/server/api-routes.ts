@@ -17,6 +17,13 @@ import {
   SessionOptionsResponseSchema,
   SteeringNoteRequestSchema,
 } from '../protocol/rest-dto.js';
+import {
+  SessionDiffQuerySchema,
+  SessionDiffResponseSchema,
+  UndoRefusedResponseSchema,
+  UndoRequestSchema,
+  UndoResponseSchema,
+} from '../protocol/session-changes-dto.js';
 
 /** One REST route as the OpenAPI document describes it; handlers live in `rest-routes.ts`. */
 export type ApiRoute = {
@@ -28,6 +35,8 @@ export type ApiRoute = {
   readonly body?: z.ZodType;
   /** The success status and its body (null: none described, e.g. the WebSocket upgrade). */
   readonly success: readonly [status: number, body: z.ZodType | null];
+  /** A refusal whose body is not the plain error (it carries what was refused). */
+  readonly refusal?: readonly [status: number, body: z.ZodType];
 };
 
 const session = '/api/sessions/:sessionId';
@@ -111,6 +120,23 @@ export const apiRoutes = {
       'Move the running session to another stage, only along a transition its workflow declares; the outcome arrives as stage_redirected or redirect_rejected',
     body: RedirectRequestSchema,
     success: [200, CommandResponseSchema],
+  },
+  sessionDiff: {
+    method: 'GET',
+    path: `${session}/diff`,
+    summary:
+      "What the session changed in its workspace, call by call with the commands (exec change records, file writes, undos), as unified diffs of the stored pre-images; `stage` keeps one stage's calls (as `correx diff`)",
+    query: SessionDiffQuerySchema,
+    success: [200, SessionDiffResponseSchema],
+  },
+  undo: {
+    method: 'POST',
+    path: `${session}/undo`,
+    summary:
+      'Restore the workspace files the recorded changes touched to a recorded point (`to`: after that event; `stage`: since it last started; default: everything), all or nothing, and record `workspace_restored` (as `correx undo`). 409 lists files changed outside correx since, and refuses a running session',
+    body: UndoRequestSchema,
+    success: [200, UndoResponseSchema],
+    refusal: [409, UndoRefusedResponseSchema],
   },
   replayVerify: {
     method: 'POST',

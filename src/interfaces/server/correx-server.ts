@@ -20,6 +20,9 @@ import {
   WIRE_SUBPROTOCOL,
 } from './request-guard.js';
 import { registerRestRoutes } from './rest-routes.js';
+import { createPreimageStore } from '../../infrastructure/sandbox/preimage-store.js';
+import { systemClock } from '../../infrastructure/system/system-clock.js';
+import { createUuidV7IdSource } from '../../infrastructure/system/uuid-v7-id-source.js';
 import { DEFAULT_LIMITS, type CorrexServerDeps } from './server-deps.js';
 import { ApiError, ServerConfigError } from './server-errors.js';
 import { createSessionFeed } from './session-feed.js';
@@ -187,6 +190,9 @@ export function createCorrexServer(
       allowedRoots,
       user: deps.user ?? 'api',
       openapi: createOpenApiDocument(options.version ?? '0.0.0'),
+      preimages:
+        deps.preimageDirectory === undefined ? null : createPreimageStore(deps.preimageDirectory),
+      recording: { clock: deps.clock ?? systemClock, ids: deps.ids ?? createUuidV7IdSource() },
       onStarted(sessionId, done) {
         const tracked = done.then(
           (outcome) => logger.info({ sessionId, outcome: summarize(outcome) }, 'session stopped'),

@@ -76,6 +76,16 @@ function operation(name: string, route: ApiRoute): Record<string, unknown> {
           ? {}
           : { content: { 'application/json': { schema: jsonSchema(body, 'output') } } }),
       },
+      ...(route.refusal === undefined
+        ? {}
+        : {
+            [route.refusal[0]]: {
+              description: 'refused',
+              content: {
+                'application/json': { schema: jsonSchema(route.refusal[1], 'output') },
+              },
+            },
+          }),
       '4XX': { description: 'refused', ...error },
     },
   };

@@ -35,6 +35,16 @@ import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
 import type { SessionIndex } from './session-index.js';
 import { reservedNameReason } from '../person-name.js';
+import type { RecordingContext } from '../../core/kernel/append-decided.js';
+import type { PreimageStore } from '../../infrastructure/sandbox/preimage-store.js';
+import {
+  SessionDiffQuerySchema,
+  UndoRequestSchema,
+  type SessionDiffResponse,
+} from '../protocol/session-changes-dto.js';
+import { describeSessionDiff } from '../session-diff.js';
+import { undoSessionChanges } from '../session-undo.js';
+import { refuseRunningUndo, undoResponse } from './undo-response.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;
@@ -48,6 +58,10 @@ export type RestContext = {
    */
   readonly user: string;
   readonly openapi: Record<string, unknown>;
+  /** The pre-images of exec change records (`<correx home>/preimages`); null: none kept. */
+  readonly preimages: PreimageStore | null;
+  /** Stamps and names the events a person's undo becomes. */
+  readonly recording: RecordingContext;
   /** Settles the promise of a session started here (logs how it ended). */
   onStarted(sessionId: string, done: Promise<unknown>): void;
 };
@@ -235,6 +249,35 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     pause: lifecycle('pause'),
     resume: lifecycle('resume'),
     cancel: lifecycle('cancel'),
+    async sessionDiff(request) {
+      const { sessionId } = await sessionOf(request);
+      const query = parse(SessionDiffQuerySchema, request.query, 'query');
+      const response: SessionDiffResponse = {
+        changes: describeSessionDiff(
+          await store.read(sessionId),
+          context.preimages,
+          query.stage === undefined ? {} : { stageId: query.stage },
+        ),
+      };
+      return { body: response };
+    },
+    async undo(request) {
+      const { sessionId } = await sessionOf(request);
+      const body = parse(UndoRequestSchema, request.body ?? {}, 'body');
+      const by = decider(body.by);
+      // A session driven in this process is running whatever its log says.
+      if (host.running().includes(sessionId)) refuseRunningUndo(sessionId);
+      const result = await undoSessionChanges(
+        { store, recording: context.recording, preimages: context.preimages ?? noPreimages },
+        {
+          sessionId,
+          by,
+          ...(body.to === undefined ? {} : { toSequence: body.to }),
+          ...(body.stage === undefined ? {} : { stageId: body.stage }),
+        },
+      );
+      return undoResponse(sessionId, result);
+    },
     async replayVerify(request) {
       const { sessionId } = await sessionOf(request);
       return { body: toReplayVerifyResponse(await host.replayVerify(sessionId)) };
@@ -264,6 +307,16 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     });
   }
 }
+
+/** Without a pre-image folder nothing was kept: an undo that needs bytes is refused. */
+const noPreimages: PreimageStore = {
+  directory: '',
+  put: () => {
+    throw new Error('this server keeps no pre-images');
+  },
+  get: () => null,
+  has: () => false,
+};
 
 function parse<Schema extends z.ZodType>(
   schema: Schema,

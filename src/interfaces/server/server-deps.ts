@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../../core/base/clock.js';
+import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionHost } from '../session-host.js';
 
@@ -86,6 +88,15 @@ export type CorrexServerDeps = {
   readonly logger?: Logger;
   /** A folder of static files (the web UI) served at `/`, without a token: they hold no data. */
   readonly webRoot?: string;
+  /**
+   * Where exec change records keep their pre-images (`<correx home>/preimages`): the diff and
+   * undo routes read them. Absent: none kept (diffs show hashes, an undo needing bytes is refused).
+   */
+  readonly preimageDirectory?: string;
+  /** Stamps a person's undo (default: the system clock). */
+  readonly clock?: Clock;
+  /** Names a person's undo (default: UUIDv7). */
+  readonly ids?: IdSource;
   /** Recorded as who decided when a request names nobody (default `api`). */
   readonly user?: string;
 };

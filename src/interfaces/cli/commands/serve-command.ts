@@ -4,6 +4,7 @@ import { pino, type Logger } from 'pino';
 import type { CorrexEventStore } from '../../../core/event-catalog.js';
 import type { RouterFacade } from '../../../core/router/router-facade.js';
 import { createCorrexServer } from '../../server/correx-server.js';
+import { preimageDirectory } from '../../../infrastructure/sandbox/preimage-store.js';
 import { LOOPBACK_HOSTS } from '../../server/request-guard.js';
 import { routerPortFrom } from '../../server/router-port.js';
 import {
@@ -168,6 +169,7 @@ export function serveCommand(context: ServeCommandContext): Command {
             ...(webRoot === undefined ? {} : { webRoot }),
             logger,
             user: context.user,
+            preimageDirectory: preimageDirectory(context.correxHome),
           },
           { version: context.version },
         );

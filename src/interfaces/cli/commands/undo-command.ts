@@ -1,14 +1,10 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
-import { replay } from '../../../core/events/replay.js';
-import { appendToSession } from '../../../core/kernel/append-decided.js';
-import { planUndo } from '../../../core/kernel/session-changes.js';
-import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import {
   createPreimageStore,
   preimageDirectory,
 } from '../../../infrastructure/sandbox/preimage-store.js';
-import { restoreWorkspace } from '../../../infrastructure/sandbox/restore-workspace.js';
+import { undoSessionChanges } from '../../session-undo.js';
 import type { CommandContext } from '../cli-context.js';
 import { parseCount } from './events-command.js';
 import { withStore } from '../with-store.js';
@@ -37,55 +33,49 @@ export function undoCommand(context: CommandContext): Command {
         if (options.to !== undefined && options.stage !== undefined)
           throw new CorrexError('usage', 'give at most one of --to <sequence> or --stage <id>');
         await withStore(context, command, async ({ events }) => {
-          const read = await events.read(sessionId);
-          if (read.length === 0)
-            throw new CorrexError('usage', `no events for session ${sessionId}`);
-          const { state } = await replay(events, sessionProjection, sessionId);
-          if (state.status === 'running' && options.force !== true)
-            throw new CorrexError(
-              'usage',
-              `session ${sessionId} is running: pause or cancel it first (or --force after a crash)`,
-            );
-          const workspace = (
-            read.find((event) => event.payload.type === 'session_created')?.payload as
-              { workspace?: string } | undefined
-          )?.workspace;
-          if (workspace === undefined)
-            throw new CorrexError('usage', `session ${sessionId} names no workspace`);
-          const plan = planUndo(read, {
-            ...(options.to === undefined ? {} : { toSequence: options.to }),
-            ...(options.stage === undefined ? {} : { stageId: options.stage }),
-          });
-          if (!plan.ok) throw new CorrexError('usage', plan.message);
-          if (plan.steps.length === 0) {
-            context.out(`nothing to undo after #${plan.toSequence} in session ${sessionId}`);
-            return;
-          }
-          const result = restoreWorkspace(plan.steps, {
-            workspaceRoot: workspace,
-            preimages: createPreimageStore(preimageDirectory(context.correxHome)),
-          });
-          if (!result.ok) {
-            const lines = [
-              ...result.changedSince.map((path) => `  changed outside correx since: ${path}`),
-              ...result.missingPreimages.map((path) => `  no stored pre-image: ${path}`),
-            ];
-            context.err(`correx: refused to undo; nothing was changed:\n${lines.join('\n')}`);
-            context.fail(1);
-            return;
-          }
-          const stored = await appendToSession(context, events, sessionId, {
-            type: 'workspace_restored',
-            by: options.by ?? context.user,
-            toSequence: plan.toSequence,
-            stageId: plan.stageId,
-            files: result.files,
-          });
-          for (const file of result.files)
-            context.out(`${file.access === 'delete' ? 'deleted ' : 'restored'} ${file.path}`);
-          context.out(
-            `recorded workspace_restored as #${stored.sequence} in session ${sessionId} (${result.files.length} file(s), back to #${plan.toSequence})`,
+          const result = await undoSessionChanges(
+            {
+              store: events,
+              recording: context,
+              preimages: createPreimageStore(preimageDirectory(context.correxHome)),
+            },
+            {
+              sessionId,
+              by: options.by ?? context.user,
+              ...(options.to === undefined ? {} : { toSequence: options.to }),
+              ...(options.stage === undefined ? {} : { stageId: options.stage }),
+              ...(options.force === true ? { force: true } : {}),
+            },
           );
+          switch (result.outcome) {
+            case 'unknown_session':
+              throw new CorrexError('usage', `no events for session ${sessionId}`);
+            case 'running':
+              throw new CorrexError(
+                'usage',
+                `session ${sessionId} is running: pause or cancel it first (or --force after a crash)`,
+              );
+            case 'invalid':
+              throw new CorrexError('usage', result.message);
+            case 'nothing':
+              context.out(`nothing to undo after #${result.toSequence} in session ${sessionId}`);
+              return;
+            case 'refused': {
+              const lines = [
+                ...result.changedSince.map((path) => `  changed outside correx since: ${path}`),
+                ...result.missingPreimages.map((path) => `  no stored pre-image: ${path}`),
+              ];
+              context.err(`correx: refused to undo; nothing was changed:\n${lines.join('\n')}`);
+              context.fail(1);
+              return;
+            }
+            case 'restored':
+              for (const file of result.files)
+                context.out(`${file.access === 'delete' ? 'deleted ' : 'restored'} ${file.path}`);
+              context.out(
+                `recorded workspace_restored as #${result.event.sequence} in session ${sessionId} (${result.files.length} file(s), back to #${result.toSequence})`,
+              );
+          }
         });
       },
     );

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
-import { formatEventLine } from '../event-line.js';
+import { createEventLines } from '../paired-event-lines.js';
 import { formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
@@ -71,12 +71,14 @@ export function showCommand(context: CommandContext): Command {
           let budget = INITIAL_BUDGET;
           let profiles: readonly ModelProfile[] = [];
           const checkEvents: CorrexEvent[] = [];
+          const view = createEventLines();
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
             budget = evolveBudget(budget, event);
             if (EVIDENCE.has(event.payload.type)) checkEvents.push(event);
-            const line = formatEventLine(event);
-            if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
+            view.lines(event).forEach((line, index) =>
+              timeline.push(`${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${line}`),
+            );
             const payload = event.payload;
             if (payload.type === 'session_configured') profiles = recordedProfiles(payload);
             if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);
@@ -101,6 +103,7 @@ export function showCommand(context: CommandContext): Command {
                 timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
             }
           }
+          for (const line of view.flush()) timeline.push(`       ${line}`);
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
           if (options.json) return context.out(formatJson(state));
           const status = await drivenStatus(context, command, sessionId, state.status);

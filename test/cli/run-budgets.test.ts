@@ -96,7 +96,7 @@ describe('correx run --max-tokens', () => {
     expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
   });
 
-  it("shows what each stage and the session cost, by the profile's prices", async () => {
+  it("shows what each model call, each stage and the session cost, by the profile's prices", async () => {
     const pricedHome = join(root, 'priced-home');
     mkdirSync(pricedHome, { recursive: true });
     writeFileSync(
@@ -130,6 +130,7 @@ describe('correx run --max-tokens', () => {
     // Two answers of 42 input and 7 output tokens: $0.00056 each.
     expect(shown.stdout).toMatch(/^cost {6}\$0\.0011$/m);
     expect(shown.stdout).toMatch(/^implement .*\$0\.0011$/m);
+    expect(shown.stdout.match(/^ +\d+ +model call \$0\.0006$/gm)).toHaveLength(2);
   }, 60_000);
 
   it('refuses a budget that is not a positive number', async () => {

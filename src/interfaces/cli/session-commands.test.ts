@@ -235,7 +235,7 @@ describe('correx show', () => {
     expect(text).toMatch(/^task {6}fix it$/m);
     expect(text).toMatch(/^waiting {3}for approval of call-1 \(exec, T2\)$/m);
     expect(text).toContain('    3  ▶ stage implement (attempt 1)');
-    expect(text).toContain('    4      waiting for approval (T2): runs npm test');
+    expect(text).toContain('    4    [call-1] waiting for approval (T2): runs npm test');
     expect(await h.run('show', 's', '--json')).toBe(0);
     expect(JSON.parse(h.out.at(-1)!)).toMatchObject({
       status: 'running',

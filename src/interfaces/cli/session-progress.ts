@@ -1,6 +1,6 @@
 import type { CorrexEvent } from '../../core/event-catalog.js';
 import type { CliContext } from './cli-context.js';
-import { formatEventLine } from './event-line.js';
+import { createEventLines } from './paired-event-lines.js';
 
 const GREEN = '\x1b[32m';
 const RED = '\x1b[31m';
@@ -10,7 +10,8 @@ const RESET = '\x1b[0m';
 /** Colours a progress line by its mark: ✓ green, ✗ red, waits dim. Only on a terminal. */
 export function colourLine(line: string, colour: boolean): string {
   if (!colour) return line;
-  const mark = line.trimStart()[0];
+  // A call's lines lead with its tag (`[2.1] ✗ exec failed`): the mark is the first thing after it.
+  const mark = line.trimStart().replace(/^\[[^\]]*\] /, '')[0];
   if (mark === '✓') return `${GREEN}${line}${RESET}`;
   if (mark === '✗') return `${RED}${line}${RESET}`;
   if (line.includes('waiting for approval')) return `${DIM}${line}${RESET}`;
@@ -34,6 +35,8 @@ export function createSessionProgress(
 ): SessionProgress {
   let running: { label: string; since: number } | null = null;
   let root: string | undefined;
+  // One pairing per session: a sub-session's call tags are its own.
+  const views = new Map<string, ReturnType<typeof createEventLines>>();
   const render = () => {
     if (running === null) return context.status('');
     const seconds = Math.floor((Date.now() - running.since) / 1000);
@@ -45,8 +48,9 @@ export function createSessionProgress(
     onEvent(event) {
       // Events of a stage's sub-session arrive here too: marked, so the two read apart.
       root ??= event.sessionId;
-      const line = formatEventLine(event);
-      if (line !== null)
+      let view = views.get(event.sessionId);
+      if (view === undefined) views.set(event.sessionId, (view = createEventLines()));
+      for (const line of view.lines(event))
         context.out(`${event.sessionId === root ? '' : '  ↳ '}${colourLine(line, colour)}`);
       const payload = event.payload;
       if (payload.type === 'inference_requested') {

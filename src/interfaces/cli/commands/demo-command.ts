@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
 import { withStore } from '../with-store.js';
-import { formatEventLine } from '../event-line.js';
+import { createEventLines } from '../paired-event-lines.js';
 import { demoProblem } from './demo-progress.js';
 
 export function demoCommand(context: CommandContext): Command {
@@ -22,6 +22,7 @@ export function demoCommand(context: CommandContext): Command {
         async ({ events, location }) => {
           // Loaded on use: `--help` does not pay for the kernel, the tools and the sample.
           const { runDemo } = await import('./demo-run.js');
+          const view = createEventLines();
           const report = await runDemo({
             store: events,
             correxHome: context.correxHome,
@@ -32,8 +33,7 @@ export function demoCommand(context: CommandContext): Command {
               ? {}
               : {
                   onEvent: (event) => {
-                    const line = formatEventLine(event);
-                    if (line !== null) context.out(line);
+                    for (const line of view.lines(event)) context.out(line);
                   },
                 }),
           });

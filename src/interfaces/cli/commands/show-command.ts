@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
-import { formatEventLine } from '../event-line.js';
+import { createEventLines } from '../paired-event-lines.js';
 import { formatCost, formatJson, formatTable } from '../format.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
@@ -66,17 +66,26 @@ export function showCommand(context: CommandContext): Command {
           const stageTokens = new Map<string, { input: number; output: number }>();
           const checkEvents: CorrexEvent[] = [];
           const all: CorrexEvent[] = [];
-          /** Where each model call's answer is in the timeline, to add its cost. */
-          const answerLines = new Map<string, number>();
+          /** Where each model call's answer ends in the timeline, to add its cost. */
+          const answerLines = new Map<string, { index: number; sequence: number }>();
+          const view = createEventLines();
           for await (const event of events.stream(sessionId)) {
             state = sessionProjection.evolve(state, event);
             all.push(event);
             if (EVIDENCE.has(event.payload.type)) checkEvents.push(event);
-            const line = formatEventLine(event);
-            if (line !== null) timeline.push(`${String(event.sequence).padStart(5)}  ${line}`);
+            view
+              .lines(event)
+              .forEach((line, index) =>
+                timeline.push(
+                  `${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${line}`,
+                ),
+              );
             const payload = event.payload;
-            if (line !== null && payload.type === 'inference_completed')
-              answerLines.set(payload.requestId, timeline.length - 1);
+            if (payload.type === 'inference_completed')
+              answerLines.set(payload.requestId, {
+                index: timeline.length,
+                sequence: event.sequence,
+              });
             if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);
             if (payload.type === 'inference_requested')
               stageOfRequest.set(payload.requestId, payload.stageId);
@@ -99,12 +108,18 @@ export function showCommand(context: CommandContext): Command {
                 timeline.push(`         ${colourDiff(diffLine, context.terminal)}`);
             }
           }
+          for (const line of view.flush()) timeline.push(`       ${line}`);
           if (state.lastSequence === 0) throw new UnknownSessionError(sessionId);
           if (options.json) return context.out(formatJson(state));
           const cost = sessionCost(all);
+          // Each priced model call gets a line with what it cost, after what it said.
           if (cost.priced)
-            for (const [requestId, index] of answerLines)
-              timeline[index] += `  ${formatCost(cost.byRequest.get(requestId) ?? 0)}`;
+            for (const [requestId, at] of [...answerLines].reverse())
+              timeline.splice(
+                at.index,
+                0,
+                `${String(at.sequence).padStart(5)}    model call ${formatCost(cost.byRequest.get(requestId) ?? 0)}`,
+              );
           const status = await drivenStatus(context, command, sessionId, state.status);
           const header = [
             `session   ${sessionId}`,

@@ -5,7 +5,7 @@ import { sessionProjection } from '../../../core/sessions/session-projection.js'
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
-import { formatEventLine } from '../event-line.js';
+import { createEventLines } from '../paired-event-lines.js';
 import { colourLine } from '../session-progress.js';
 import { withStore } from '../with-store.js';
 import { parseCount } from './events-command.js';
@@ -38,6 +38,7 @@ export function tailCommand(context: CommandContext): Command {
               throw new UnknownSessionError(sessionId);
             let state = sessionProjection.initial();
             let after = 0;
+            const view = createEventLines();
             const from = options.from ?? 0;
             while (!stop.signal.aborted) {
               for (const event of await events.read(sessionId, {
@@ -46,15 +47,19 @@ export function tailCommand(context: CommandContext): Command {
               })) {
                 state = sessionProjection.evolve(state, event);
                 after = event.sequence;
-                if (event.sequence < from) continue;
+                if (event.sequence < from) {
+                  // Still seen, so a call proposed before --from pairs with what comes after.
+                  view.lines(event);
+                  continue;
+                }
                 if (options.json) {
                   context.out(canonicalJson(event));
                 } else {
-                  const line = formatEventLine(event);
-                  if (line !== null)
+                  view.lines(event).forEach((line, index) =>
                     context.out(
-                      `${String(event.sequence).padStart(5)}  ${colourLine(line, context.terminal)}`,
-                    );
+                      `${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${colourLine(line, context.terminal)}`,
+                    ),
+                  );
                 }
               }
               if (isFinalStatus(state.status) && (await events.lastSequence(sessionId)) === after)

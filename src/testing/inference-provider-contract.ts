@@ -21,9 +21,16 @@ export type ProviderUnderTest = {
   close(): Promise<void>;
 };
 
-/** What each provider supplies to run the contract: a provider whose backend gives `answer`. */
+/**
+ * What each provider supplies to run the contract: a provider whose backend gives `answer`.
+ * A backend that is a real model (`generates: true`, a local GGUF) cannot be told what to say:
+ * it is asked the same requests, its answers are checked for shape (a recordable result, calls
+ * only of declared tools with arguments kept verbatim), and its abort case is a long generation
+ * instead of a server that never answers.
+ */
 export type InferenceProviderHarness = {
   answering(answer: ContractAnswer): Promise<ProviderUnderTest>;
+  readonly generates?: boolean;
 };
 
 const request: InferenceRequest = {
@@ -79,6 +86,111 @@ async function assertCancelled(promise: Promise<unknown>): Promise<void> {
  * call is aborted.
  */
 export function inferenceProviderContract(harness: InferenceProviderHarness): ContractCase[] {
+  return harness.generates === true ? generativeCases(harness) : scriptedCases(harness);
+}
+
+/** A call's arguments are an object parsed from its raw text, and the call names a declared tool. */
+function assertWellFormedCall(
+  call: InferenceResult['toolCalls'][number],
+  asked: InferenceRequest,
+): void {
+  assert.ok(
+    asked.tools.some((tool) => tool.name === call.name),
+    `a call of an undeclared tool: ${call.name}`,
+  );
+  assert.deepEqual(call.args, JSON.parse(call.argsRaw));
+  assert.ok(call.callId.length > 0);
+}
+
+function generativeCases(harness: InferenceProviderHarness): ContractCase[] {
+  const withoutTools: InferenceRequest = { ...request, tools: [] };
+  // A stage with a finishing tool must answer with a call (a plain answer is not a result).
+  const finishing: InferenceRequest = {
+    ...request,
+    tools: [
+      ...request.tools,
+      {
+        name: 'finish_note',
+        description: 'Finish the stage',
+        inputSchema: {
+          type: 'object',
+          properties: { status: { enum: ['done'] } },
+          required: ['status'],
+        },
+      },
+    ],
+  };
+  return [
+    {
+      name: 'answers a request without tools in a result the kernel can record',
+      run: () =>
+        withProvider(harness, { kind: 'text', text: '' }, async (provider) => {
+          const result = await provider.infer(withoutTools);
+          assertRecordable(result);
+          assert.equal(typeof result.text, 'string');
+          assert.deepEqual(result.toolCalls, []);
+          assert.ok(['stop', 'length'].includes(result.finishReason), result.finishReason);
+          assert.ok(result.modelId.length > 0);
+        }),
+    },
+    {
+      name: 'answers a stage that ends with a finishing tool only with well-formed calls of declared tools',
+      run: () =>
+        withProvider(harness, { kind: 'tool_calls', calls: [] }, async (provider) => {
+          const result = await provider.infer(finishing);
+          assertRecordable(result);
+          assert.ok(result.toolCalls.length > 0, 'no tool call');
+          for (const call of result.toolCalls) assertWellFormedCall(call, finishing);
+          assert.equal(
+            new Set(result.toolCalls.map((call) => call.callId)).size,
+            result.toolCalls.length,
+          );
+          assert.equal(result.finishReason, 'tool_calls');
+        }),
+    },
+    tokenCountCase(harness),
+    abortedCase(harness),
+    {
+      name: 'stops a long generation when it is aborted',
+      run: () =>
+        withProvider(harness, { kind: 'hang' }, async (provider) => {
+          const controller = new AbortController();
+          const pending = provider.infer(
+            { ...withoutTools, limits: { maxOutputTokens: 100_000, timeoutMs: 600_000 } },
+            controller.signal,
+          );
+          setTimeout(() => controller.abort(), 20);
+          await assertCancelled(pending);
+        }),
+    },
+  ];
+}
+
+function tokenCountCase(harness: InferenceProviderHarness): ContractCase {
+  return {
+    name: 'counts tokens as non-negative integers',
+    run: () =>
+      withProvider(harness, { kind: 'text', text: 'ok' }, async (provider) => {
+        const { usage } = await provider.infer(request);
+        assert.ok(Number.isInteger(usage.inputTokens) && usage.inputTokens >= 0);
+        assert.ok(Number.isInteger(usage.outputTokens) && usage.outputTokens >= 0);
+      }),
+  };
+}
+
+function abortedCase(harness: InferenceProviderHarness): ContractCase {
+  return {
+    name: 'rejects an already aborted call as cancelled',
+    run: () =>
+      withProvider(harness, { kind: 'text', text: 'too late' }, async (provider) => {
+        const controller = new AbortController();
+        controller.abort();
+        await assertCancelled(provider.infer(request, controller.signal));
+      }),
+  };
+}
+
+function scriptedCases(harness: InferenceProviderHarness): ContractCase[] {
   return [
     {
       name: 'answers with text in a result the kernel can record',
@@ -134,24 +246,8 @@ export function inferenceProviderContract(harness: InferenceProviderHarness): Co
           },
         ),
     },
-    {
-      name: 'counts tokens as non-negative integers',
-      run: () =>
-        withProvider(harness, { kind: 'text', text: 'ok' }, async (provider) => {
-          const { usage } = await provider.infer(request);
-          assert.ok(Number.isInteger(usage.inputTokens) && usage.inputTokens >= 0);
-          assert.ok(Number.isInteger(usage.outputTokens) && usage.outputTokens >= 0);
-        }),
-    },
-    {
-      name: 'rejects an already aborted call as cancelled',
-      run: () =>
-        withProvider(harness, { kind: 'text', text: 'too late' }, async (provider) => {
-          const controller = new AbortController();
-          controller.abort();
-          await assertCancelled(provider.infer(request, controller.signal));
-        }),
-    },
+    tokenCountCase(harness),
+    abortedCase(harness),
     {
       name: 'stops a call whose backend never answers when it is aborted',
       run: () =>

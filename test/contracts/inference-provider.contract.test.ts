@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { LlamaCppProvider } from '../../src/infrastructure/providers/llama-cpp-provider.js';
+import { tempDir } from '../support/temp-dir.js';
+import { writeTinyGguf } from '../support/tiny-gguf.js';
 import { createAnthropicProvider } from '../../src/infrastructure/providers/anthropic-provider.js';
 import { createOpenAICompatibleProvider } from '../../src/infrastructure/providers/openai-compatible-provider.js';
 import { createScriptedProvider } from '../../src/infrastructure/providers/scripted-provider.js';
@@ -145,3 +149,36 @@ for (const [name, harness] of Object.entries(harnesses)) {
       it(contractCase.name, contractCase.run);
   });
 }
+
+/*
+ * The local provider: node-llama-cpp's real prebuilt binary on a GGUF the test writes (random
+ * weights), so it answers what it generates and the contract checks the shape of it.
+ */
+const nodeLlamaCpp = await import('node-llama-cpp').catch(() => undefined);
+const llamaAvailable =
+  (await nodeLlamaCpp
+    ?.getLlama({ gpu: false, build: 'never', progressLogs: false })
+    .then(async (llama) => (await llama.dispose(), true))
+    .catch(() => false)) === true;
+describe.skipIf(!llamaAvailable)('InferenceProvider contract: llama.cpp (a tiny GGUF)', () => {
+  let local: LlamaCppProvider | undefined;
+  beforeAll(async () => {
+    const path = join(tempDir('correx-contract-gguf-'), 'tiny.gguf');
+    writeTinyGguf(path);
+    local = await LlamaCppProvider.load({
+      modelPath: path,
+      gpu: false,
+      threads: 1,
+      contextSize: 2048,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await local?.dispose();
+  });
+  const harness: InferenceProviderHarness = {
+    generates: true,
+    answering: async () => ({ provider: local!, close: async () => {} }),
+  };
+  for (const contractCase of inferenceProviderContract(harness))
+    it(contractCase.name, contractCase.run, 60_000);
+});

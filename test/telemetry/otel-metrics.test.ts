@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +9,7 @@ import { writeThenFinish } from '../support/model-turns.js';
 import { WRITE_ONCE_WORKFLOW } from '../support/write-once-workflow.js';
 import { readCorpusEvents } from '../golden/sessions/session-corpus.js';
 import { tempDir } from '../support/temp-dir.js';
+import { serviceOf, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
 /** OTLP/JSON metrics as the receiver decodes them. */
 type OtlpAttribute = { key: string; value: Record<string, unknown> };
@@ -28,47 +27,41 @@ type OtlpMetric = {
   histogram?: { dataPoints: OtlpPoint[] };
 };
 
-/** A loopback OTLP/HTTP metrics receiver: every metric of every request, with its service. */
-let receiver: Server;
+/** What the official exporters sent, through a loopback OTLP/HTTP receiver. */
+let receiver: OtlpReceiver;
 let url: string;
-const received: { service: string | undefined; metric: OtlpMetric }[] = [];
-const traceBodies: string[] = [];
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.url !== '/v1/metrics') {
-        if (request.url === '/v1/traces') traceBodies.push(Buffer.concat(chunks).toString('utf8'));
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        return;
-      }
-      expect(request.headers['content-type']).toMatch(/application\/json/);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        resourceMetrics: {
-          resource: { attributes: OtlpAttribute[] };
-          scopeMetrics: { metrics: OtlpMetric[] }[];
-        }[];
-      };
-      for (const resource of body.resourceMetrics) {
-        const service = resource.resource.attributes.find((a) => a.key === 'service.name')?.value
-          .stringValue as string | undefined;
-        for (const scope of resource.scopeMetrics)
-          for (const metric of scope.metrics) received.push({ service, metric });
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startOtlpReceiver();
+  url = receiver.url;
 });
-afterAll(async () => {
-  await new Promise<void>((done) => receiver.close(() => done()));
-});
+afterAll(() => receiver.close());
 beforeEach(() => {
-  received.length = 0;
-  traceBodies.length = 0;
+  receiver.requests.length = 0;
 });
+
+type MetricsBody = {
+  resourceMetrics: {
+    resource: { attributes: OtlpAttribute[] };
+    scopeMetrics: { metrics: OtlpMetric[] }[];
+  }[];
+};
+/** Every metric received so far, with its resource's service name. */
+function receivedMetrics(): { service: string | undefined; metric: OtlpMetric }[] {
+  const received: { service: string | undefined; metric: OtlpMetric }[] = [];
+  for (const request of receiver.requests) {
+    if (request.path !== '/v1/metrics') continue;
+    expect(request.contentType).toMatch(/application\/json/);
+    for (const resource of (request.body as MetricsBody).resourceMetrics)
+      for (const scope of resource.scopeMetrics)
+        for (const metric of scope.metrics)
+          received.push({ service: serviceOf(resource.resource), metric });
+  }
+  return received;
+}
+const traceBodies = () =>
+  receiver.requests
+    .filter((request) => request.path === '/v1/traces')
+    .map((request) => JSON.stringify(request.body));
 
 const attributesOf = (point: OtlpPoint) =>
   Object.fromEntries(
@@ -82,7 +75,9 @@ const attributesOf = (point: OtlpPoint) =>
 function points(
   name: string,
 ): { attributes: Record<string, unknown>; total: number; count: number }[] {
-  const last = received.filter((item) => item.metric.name === name).at(-1)?.metric;
+  const last = receivedMetrics()
+    .filter((item) => item.metric.name === name)
+    .at(-1)?.metric;
   if (last === undefined) return [];
   const data = last.sum?.dataPoints ?? last.histogram?.dataPoints ?? [];
   return data.map((point) => ({
@@ -117,6 +112,7 @@ describe('OpenTelemetry metrics', () => {
       exporter.onEvent(event);
     await exporter.shutdown();
 
+    const received = receivedMetrics();
     expect(received.length).toBeGreaterThan(0);
     expect(received.every((item) => item.service === 'correx-test')).toBe(true);
     let input = 0;
@@ -147,7 +143,7 @@ describe('OpenTelemetry metrics', () => {
     expect(total('correx.sessions')).toBe(count('workflow_completed') + count('workflow_failed'));
     expect(total('correx.sessions')).toBe(2);
     // No content: only names, ids and numbers.
-    const text = JSON.stringify(received);
+    const text = JSON.stringify(receiver.requests);
     for (const event of both)
       if (event.payload.type === 'inference_completed' && event.payload.result.text.length > 20)
         expect(text).not.toContain(event.payload.result.text);
@@ -189,6 +185,7 @@ describe('OpenTelemetry metrics', () => {
     } finally {
       await model.close();
     }
+    const received = receivedMetrics();
     expect(received.length).toBeGreaterThan(0);
     expect(received.every((item) => item.service === 'correx-cli-test')).toBe(true);
     expect(total('correx.sessions', (a) => a['correx.session.status'] === 'completed')).toBe(1);
@@ -196,6 +193,6 @@ describe('OpenTelemetry metrics', () => {
     expect(total('gen_ai.client.token.usage', (a) => a['gen_ai.token.type'] === 'output')).toBe(14);
     expect(total('correx.tool.calls', (a) => a['gen_ai.tool.name'] === 'write_file')).toBe(1);
     // The same process sent the session's trace live, when it ended.
-    expect(traceBodies.join('')).toContain('"correx session"');
+    expect(traceBodies().join('')).toContain('"correx session"');
   });
 });

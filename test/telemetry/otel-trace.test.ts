@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CorrexEvent } from '../../src/core/event-catalog.js';
@@ -9,6 +7,7 @@ import { sessionSpans } from '../../src/infrastructure/telemetry/session-spans.j
 import { correx } from '../cli/cli-process.js';
 import { readCorpusEvents } from '../golden/sessions/session-corpus.js';
 import { tempDir } from '../support/temp-dir.js';
+import { serviceOf, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
 /** OTLP/JSON as the receiver decodes it: every span of every request, flattened. */
 type OtlpAttribute = { key: string; value: Record<string, unknown> };
@@ -25,41 +24,37 @@ type OtlpSpan = {
 };
 type Received = { service: string | undefined; span: OtlpSpan };
 
-/** A loopback OTLP/HTTP trace receiver: what the official exporter sends, decoded. */
-let receiver: Server;
+/** What the official exporter sent, through a loopback OTLP/HTTP receiver, flattened. */
+let receiver: OtlpReceiver;
 let url: string;
-const received: Received[] = [];
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      expect(request.url).toBe('/v1/traces');
-      expect(request.headers['content-type']).toMatch(/application\/json/);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        resourceSpans: {
-          resource: { attributes: OtlpAttribute[] };
-          scopeSpans: { spans: OtlpSpan[] }[];
-        }[];
-      };
-      for (const resource of body.resourceSpans) {
-        const service = resource.resource.attributes.find((a) => a.key === 'service.name')?.value
-          .stringValue as string | undefined;
-        for (const scope of resource.scopeSpans)
-          for (const span of scope.spans) received.push({ service, span });
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startOtlpReceiver();
+  url = receiver.url;
 });
-afterAll(async () => {
-  await new Promise<void>((done) => receiver.close(() => done()));
-});
+afterAll(() => receiver.close());
 beforeEach(() => {
-  received.length = 0;
+  receiver.requests.length = 0;
 });
+
+type TraceBody = {
+  resourceSpans: {
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: { spans: OtlpSpan[] }[];
+  }[];
+};
+/** Every span received so far, with its resource's service name. */
+function receivedSpans(): Received[] {
+  const received: Received[] = [];
+  for (const request of receiver.requests) {
+    expect(request.path).toBe('/v1/traces');
+    expect(request.contentType).toMatch(/application\/json/);
+    for (const resource of (request.body as TraceBody).resourceSpans)
+      for (const scope of resource.scopeSpans)
+        for (const span of scope.spans)
+          received.push({ service: serviceOf(resource.resource), span });
+  }
+  return received;
+}
 
 const attribute = (span: OtlpSpan, key: string): unknown => {
   const value = span.attributes.find((a) => a.key === key)?.value;
@@ -93,6 +88,7 @@ describe('OpenTelemetry traces', () => {
   it('sends session → stage → model and tool calls, with a sub-session under its stage, in recorded time', async () => {
     const spans = sessionSpans(parent[0]!.sessionId, eventsOf);
     await exportSessionTrace(spans, { serviceName: 'correx-test', url: `${url}/v1/traces` });
+    const received = receivedSpans();
     const all = received.map((item) => item.span);
     expect(received.every((item) => item.service === 'correx-test')).toBe(true);
     expect(new Set(all.map((span) => span.traceId)).size).toBe(1);
@@ -130,8 +126,8 @@ describe('OpenTelemetry traces', () => {
       serviceName: 'correx-test',
       url: `${url}/v1/traces`,
     });
-    const after = shape(received.map((item) => item.span));
-    received.length = 0;
+    const after = shape(receivedSpans().map((item) => item.span));
+    receiver.requests.length = 0;
 
     const live = createLiveTraceExporter(
       { serviceName: 'correx-test', url: `${url}/v1/traces` },
@@ -144,7 +140,7 @@ describe('OpenTelemetry traces', () => {
     for (const event of [...parent.slice(0, split), ...child, ...parent.slice(split)])
       live.onEvent(event);
     await live.settled();
-    expect(shape(received.map((item) => item.span))).toEqual(after);
+    expect(shape(receivedSpans().map((item) => item.span))).toEqual(after);
   });
 
   it('`correx export otel` sends a recorded session from the store', async () => {
@@ -158,7 +154,7 @@ describe('OpenTelemetry traces', () => {
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(/^sent \d+ spans of session /);
-    const tree = shape(received.map((item) => item.span));
+    const tree = shape(receivedSpans().map((item) => item.span));
     expect(tree.filter((span) => span.parent === null).map((span) => span.name)).toEqual([
       'correx session',
     ]);

@@ -10,6 +10,7 @@ import {
   InvalidKernelConfigError,
   type KernelConfig,
 } from '../../src/core/kernel/kernel-config.js';
+import type { KernelObserver } from '../../src/core/kernel/kernel-observer.js';
 import { recordCommand } from '../../src/core/kernel/record-command.js';
 import { replaySession } from '../../src/core/kernel/replay-session.js';
 import { runSession, startSession, type SessionRun } from '../../src/core/kernel/run-session.js';
@@ -161,6 +162,43 @@ function hangingProvider(onCall: () => void): InferenceProvider {
 }
 
 describe('a stage that runs a sub-session', () => {
+  it("tells the parent run's observer the child's events and signals, naming the child's session", async () => {
+    const { workspace, store, config } = setup();
+    const model = scriptedModel([
+      { ...writeNote, usage: { inputTokens: 11, outputTokens: 3 } },
+      { ...wroteNote, usage: { inputTokens: 13, outputTokens: 5 } },
+    ]);
+    const events: string[] = [];
+    const tokens: { sessionId: string; input: number }[] = [];
+    const stages: string[] = [];
+    const observer: KernelObserver = {
+      onEvent: (event) => void events.push(`${event.sessionId}:${event.payload.type}`),
+      onTokens: (signal, sessionId) => void tokens.push({ sessionId, input: signal.input }),
+      onStageTiming: (timing, sessionId) => void stages.push(`${sessionId}:${timing.stageId}`),
+    };
+    const outcome = await runSession(
+      {
+        store,
+        sessionId: 'p',
+        config,
+        ports: livePorts(model),
+        clock: newClock(),
+        ids: newIds(),
+        observer,
+      },
+      start(workspace),
+    );
+    expect(outcome.status).toBe('completed');
+    const child = await eventsOf(store, 'p.delegate.1');
+    for (const event of child) expect(events).toContain(`p.delegate.1:${event.payload.type}`);
+    expect(events).toContain('p:workflow_completed');
+    expect(tokens).toEqual([
+      { sessionId: 'p.delegate.1', input: 11 },
+      { sessionId: 'p.delegate.1', input: 13 },
+    ]);
+    expect(stages).toEqual(['p.delegate.1:write', 'p:delegate']);
+  });
+
   it('delegates to a child workflow, completes with its artifact, and both sessions replay', async () => {
     const { workspace, store, config } = setup();
     const model = scriptedModel([writeNote, wroteNote]);

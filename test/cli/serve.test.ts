@@ -225,5 +225,5 @@ describe('correx serve as a process', () => {
     expect(status).toBe('completed');
     expect(readFileSync(join(projects, 'restart', 'later.txt'), 'utf8')).toBe('after a restart\n');
     expect((await correx(home, ['replay', sessionId, '--verify'])).code).toBe(0);
-  });
+  }, 120_000);
 });

@@ -24,6 +24,10 @@ const TOKEN = 'workers-test-token-0123456789abcdef0123';
  * that has not made the `write_file` call yet gets it, one that has gets the artifact. Each
  * answer comes after a short wait, so sessions are mid-flight when a worker is killed.
  */
+/** The slow session's first answer waits for this, so listings taken meanwhile see it driven. */
+let releaseSlow: () => void = () => {};
+const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+
 function scriptModel(server: FakeHttpServer) {
   server.reply((request, response) => {
     // The call's own arguments are in the conversation once it was made.
@@ -47,9 +51,11 @@ function scriptModel(server: FakeHttpServer) {
             },
           ],
         });
-    // One session thinks for a while, so a listing taken meanwhile sees it driven.
+    // One session thinks until the listings are taken (however long a loaded machine needs).
     const slow = !answered && JSON.stringify(request.body).includes('SLOW');
-    setTimeout(() => sse(answer)(request, response), slow ? 6000 : 150);
+    const reply = () => setTimeout(() => sse(answer)(request, response), 150);
+    if (slow) void slowGate.then(reply);
+    else reply();
   });
 }
 
@@ -126,6 +132,7 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     await migratePostgres(database.url);
   });
   afterAll(async () => {
+    releaseSlow();
     for (const child of processes) if (child.child.exitCode === null) child.child.kill('SIGKILL');
     await Promise.all(processes.map((child) => child.exited));
     await model?.close();
@@ -178,6 +185,7 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     const listed = await correx(home, ['--store', database.url, 'sessions', '--limit', '30'], env);
     expect(listed.stdout).toMatch(/\bDRIVER\b/);
     expect(listed.stdout).toMatch(/correx worker \S+:\d+/);
+    releaseSlow();
 
     const completed = async () =>
       (await api<{ sessions: SessionRow[] }>(base!, '/api/sessions')).sessions.filter(

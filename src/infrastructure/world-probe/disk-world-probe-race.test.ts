@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorldObservationSchema } from '../../core/toolintent/toolintent-events.js';
@@ -10,6 +10,14 @@ const base = realpathSync(tempDir('correx-probe-race-'));
 mkdirSync(join(base, 'real'));
 writeFileSync(join(base, 'real/f.ts'), 'x');
 mkdirSync(join(base, 'elsewhere'));
+
+const isSymlink = (path: string) => {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
 
 describe('the disk probe under a racing swap', () => {
   it('never throws: every probe of a path being swapped is an observation', async () => {
@@ -33,6 +41,9 @@ describe('the disk probe under a racing swap', () => {
     const probe = createDiskWorldProbe();
     const kinds = new Set<string>();
     try {
+      // A loaded machine can take seconds to start the swapper: probe once it has begun.
+      while (!existsSync(join(base, 'd')) && !isSymlink(join(base, 'd')))
+        await new Promise((resolve) => setTimeout(resolve, 10));
       for (let attempt = 0; attempt < 400; attempt += 1) {
         for (const path of [join(base, 'd'), join(base, 'd/f.ts')]) {
           const observation = await probe.observe(path);

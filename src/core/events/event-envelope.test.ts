@@ -55,6 +55,10 @@ describe('hasWellFormedEnvelopeFields', () => {
       payload: { type: 'x' },
     };
     expect(hasWellFormedEnvelopeFields(fields)).toBe(true);
-    expect(hasWellFormedEnvelopeFields({ ...fields, extra: 1 })).toBe(false);
+    const withExtra: Parameters<typeof hasWellFormedEnvelopeFields>[0] = Object.assign(
+      { extra: 1 },
+      fields,
+    );
+    expect(hasWellFormedEnvelopeFields(withExtra)).toBe(false);
   });
 });

@@ -67,12 +67,21 @@ export function benchConfig(): KernelConfig {
   });
 }
 
-/** A model that proposes `CALLS_PER_TURN` list_dir calls per turn for `turns` turns, then finishes. */
-function benchModel(turns: number): InferenceProvider {
+/** When a model turn began: wall clock (ns) and the process's CPU time (µs) so far. */
+export type TurnMark = { readonly wallNs: bigint; readonly cpuMicros: number };
+
+/**
+ * A model that proposes `CALLS_PER_TURN` list_dir calls per turn for `turns` turns, then
+ * finishes. It marks when each turn's call arrives: the time between two marks is one turn's
+ * CALLS_PER_TURN tool-call cycles (and its request build) at that point of the session.
+ */
+function benchModel(turns: number, calls: number, marks: TurnMark[]): InferenceProvider {
   let turn = 0;
   return {
     name: 'bench',
     infer(request) {
+      const cpu = process.cpuUsage();
+      marks.push({ wallNs: process.hrtime.bigint(), cpuMicros: cpu.user + cpu.system });
       turn += 1;
       const finish = turn > turns;
       const artifact = JSON.stringify({ summary: 'looked', filesChanged: [] });
@@ -91,7 +100,7 @@ function benchModel(turns: number): InferenceProvider {
                 },
               ]
             : []
-          : Array.from({ length: CALLS_PER_TURN }, (_unused, index) => ({
+          : Array.from({ length: calls }, (_unused, index) => ({
               callId: `t${turn}-${index}`,
               name: 'list_dir',
               argsRaw: JSON.stringify({ path: `dir-${index}` }),
@@ -107,8 +116,8 @@ function benchModel(turns: number): InferenceProvider {
 }
 
 /** The world as a constant directory and a tool that does nothing: what is left is the kernel. */
-const noopPorts = (turns: number): KernelPorts => ({
-  providers: new Map([['bench', benchModel(turns)]]),
+const noopPorts = (turns: number, calls: number, marks: TurnMark[]): KernelPorts => ({
+  providers: new Map([['bench', benchModel(turns, calls, marks)]]),
   // The workspace does not exist: no project files, so no checks.
   checks: createDiskProjectCheckDetector(),
   probe: {
@@ -142,22 +151,23 @@ const noopPorts = (turns: number): KernelPorts => ({
 
 /**
  * Records a bench session of `turns` model turns into `store` (default: a fresh in-memory one)
- * and times it; `sessionId` names it.
+ * and times it; `sessionId` names it; `callsPerTurn` (default CALLS_PER_TURN) calls a turn.
  */
 export async function recordSession(
   turns: number,
-  options: { store?: CorrexEventStore; sessionId?: string } = {},
+  options: { store?: CorrexEventStore; sessionId?: string; callsPerTurn?: number } = {},
 ) {
   const store = options.store ?? createInMemoryEventStore({ catalog: correxEventCatalog, sha256 });
   const sessionId = options.sessionId ?? 'bench';
   const config = benchConfig();
+  const marks: TurnMark[] = [];
   const start = process.hrtime.bigint();
   const outcome = await runSession(
     {
       store,
       sessionId,
       config,
-      ports: noopPorts(turns),
+      ports: noopPorts(turns, options.callsPerTurn ?? CALLS_PER_TURN, marks),
       clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
       ids: createCountingIdSource('in'),
     },
@@ -165,5 +175,33 @@ export async function recordSession(
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (outcome.status !== 'completed') throw new Error(`bench session ended ${outcome.status}`);
-  return { store, config, seconds, events: await store.lastSequence(sessionId) };
+  return { store, config, seconds, marks, events: await store.lastSequence(sessionId) };
+}
+
+/**
+ * The cost of one tool-call cycle near the end of a recorded session: the median over its last
+ * `window` turns of each turn's wall and CPU time, divided by the calls a turn makes.
+ */
+export function lateCycleCost(
+  marks: readonly TurnMark[],
+  window = 10,
+): { readonly wallMs: number; readonly cpuMs: number } {
+  const spans: { wallMs: number; cpuMs: number }[] = [];
+  // The last mark is the finishing turn; the spans before it are full turns of calls.
+  for (let index = Math.max(1, marks.length - window); index < marks.length; index += 1) {
+    const from = marks[index - 1]!;
+    const to = marks[index]!;
+    spans.push({
+      wallMs: Number(to.wallNs - from.wallNs) / 1e6 / CALLS_PER_TURN,
+      cpuMs: (to.cpuMicros - from.cpuMicros) / 1000 / CALLS_PER_TURN,
+    });
+  }
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  };
+  return {
+    wallMs: median(spans.map((span) => span.wallMs)),
+    cpuMs: median(spans.map((span) => span.cpuMs)),
+  };
 }

@@ -5,7 +5,7 @@ import { createInMemoryEventStore } from '../src/core/events/in-memory-event-sto
 import type { KernelConfig } from '../src/core/kernel/kernel-config.js';
 import { replaySession } from '../src/core/kernel/replay-session.js';
 import { row, type BenchRow } from './bench-table.js';
-import { CALLS_PER_TURN, recordSession, sha256 } from './bench-session.js';
+import { CALLS_PER_TURN, lateCycleCost, recordSession, sha256 } from './bench-session.js';
 
 /**
  * Kernel overhead per tool-call cycle (propose, probe, assess, approve, record intent, run a
@@ -42,21 +42,35 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     baseline,
   );
 
-  // Cost against history: the same cycle and replay on a session a tenth as long. A ratio near
-  // 1 means per-step cost does not grow with the session's length.
-  // Recorded after the long one, so both run warmed up.
-  const short = await recordSession(Math.max(1, Math.round(turns / 10)));
-  const shortCalls = Math.max(1, Math.round(turns / 10)) * CALLS_PER_TURN;
+  // Cost against history: the cost of a cycle late in a ~1k-event session against late in a
+  // ~100k-event one (~10k with --quick), per wall and per CPU second, each measured over the
+  // last turns of its own session (not averaged from the start). A ratio near 1 means a step
+  // costs the same however long the session already is.
+  const short = await recordSession(3);
+  const long = await recordSession(options.quick ? 34 : 330);
+  const shortCost = lateCycleCost(short.marks);
+  const longCost = lateCycleCost(long.marks);
   const shortCycle = row(
-    `kernel cycle, short session (${short.events} events)`,
-    shortCalls / short.seconds,
+    `kernel cycle late in a ${short.events}-event session (wall)`,
+    1000 / shortCost.wallMs,
     'cycles/s',
   );
   const longCycle = row(
-    `kernel cycle, long session (${recorded.events} events)`,
-    calls / recorded.seconds,
+    `kernel cycle late in a ${long.events}-event session (wall)`,
+    1000 / longCost.wallMs,
     'cycles/s',
     shortCycle,
+  );
+  const shortCpu = row(
+    `kernel cycle late in a ${short.events}-event session (CPU)`,
+    1000 / shortCost.cpuMs,
+    'cycles/s',
+  );
+  const longCpu = row(
+    `kernel cycle late in a ${long.events}-event session (CPU)`,
+    1000 / longCost.cpuMs,
+    'cycles/s',
+    shortCpu,
   );
   const shortReplay = row(
     `replay, short session (${short.events} events)`,
@@ -64,8 +78,8 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     'events/s',
   );
   const longReplay = row(
-    `replay, long session (${recorded.events} events)`,
-    recorded.events / (await replaySeconds(recorded)),
+    `replay, long session (${long.events} events)`,
+    long.events / (await replaySeconds(long)),
     'events/s',
     shortReplay,
   );
@@ -76,6 +90,8 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     requestBuildRow(recorded.config, all, baseline),
     shortCycle,
     longCycle,
+    shortCpu,
+    longCpu,
     shortReplay,
     longReplay,
   ];

@@ -3,6 +3,7 @@ import { runChangeRecordBench } from './change-record-bench.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
 import { runKernelBench } from './kernel-bench.js';
+import { runLangGraphBench } from './langgraph-bench.js';
 import { runLocalModelBench } from './local-model-bench.js';
 import { runLspBench } from './lsp-bench.js';
 import { runPostgresBench } from './postgres-bench.js';
@@ -19,7 +20,10 @@ import { runWorkersBench } from './workers-bench.js';
 const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
-/** `--only kernel` (or store, postgres, context, server, sandbox, changes, local, lsp, workers) runs one section. */
+/**
+ * `--only kernel` (or store, postgres, context, langgraph, replay, server, sandbox, changes, local,
+ * lsp, workers) runs one section; `--huge` adds the 1M-event session to `replay`.
+ */
 const wanted = (section: string) => only === undefined || only === section;
 
 if (wanted('store')) printTable('Event store (SQLite)', await runEventStoreBench({ quick }));
@@ -29,6 +33,11 @@ if (wanted('postgres')) {
 }
 if (wanted('context')) printTable('Context packs', await runContextBench({ quick }));
 if (wanted('kernel')) printTable('Kernel (in-memory store)', await runKernelBench({ quick }));
+if (wanted('langgraph')) {
+  const langgraph = await runLangGraphBench({ quick });
+  if (langgraph.length > 0)
+    printTable('Kernel against LangGraph.js (SQLite checkpoints, per tool call)', langgraph);
+}
 if (wanted('local')) {
   const local = await runLocalModelBench({ quick });
   if (local.length > 0) printTable('Local model (node-llama-cpp, tiny GGUF)', local);

@@ -4,6 +4,7 @@ import { CorruptEventError } from './corrupt-event-error.js';
 import type { EventCatalog } from './event-catalog.js';
 import {
   EnvelopeFieldsSchema,
+  hasWellFormedEnvelopeFields,
   type EventEnvelope,
   type NewEvent,
   type PayloadShape,
@@ -89,9 +90,11 @@ export function createEventCodec<Payload extends PayloadShape>(
       correlationId: event.correlationId ?? null,
       payload: rawPayload,
     };
-    const fields = EnvelopeFieldsSchema.safeParse(candidate);
-    if (!fields.success)
-      throw new InvalidEventError(sessionId, eventId, describeIssue(fields.error.issues));
+    if (!hasWellFormedEnvelopeFields(candidate)) {
+      const fields = EnvelopeFieldsSchema.safeParse(candidate);
+      if (!fields.success)
+        throw new InvalidEventError(sessionId, eventId, describeIssue(fields.error.issues));
+    }
     const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version);
     if (!parsed.ok) throw new InvalidEventError(sessionId, eventId, parsed.problem.detail);
     return {

@@ -66,3 +66,45 @@ export const EnvelopeFieldsSchema = z.strictObject({
     'payload must be an object with a non-empty string "type"',
   ),
 });
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const isIdentifier = (value: unknown): boolean =>
+  typeof value === 'string' && value.length >= 1 && value.length <= 256;
+
+/**
+ * EnvelopeFieldsSchema's check written out for the append path, where it runs once per event
+ * and a schema pass costs more than the fields themselves. True only for fields the schema
+ * accepts (it is as strict or stricter); on false the caller runs the schema, whose issue is the
+ * error, so a rejected envelope reads the same as before.
+ */
+export function hasWellFormedEnvelopeFields(candidate: {
+  readonly eventId: unknown;
+  readonly sessionId: unknown;
+  readonly sequence: unknown;
+  readonly timestamp: unknown;
+  readonly version: unknown;
+  readonly causationId: unknown;
+  readonly correlationId: unknown;
+  readonly payload: unknown;
+}): boolean {
+  const payload = candidate.payload;
+  return (
+    Object.keys(candidate).length === 8 &&
+    isIdentifier(candidate.eventId) &&
+    isIdentifier(candidate.sessionId) &&
+    Number.isSafeInteger(candidate.sequence) &&
+    (candidate.sequence as number) >= 1 &&
+    typeof candidate.timestamp === 'string' &&
+    TIMESTAMP.test(candidate.timestamp) &&
+    Number.isSafeInteger(candidate.version) &&
+    (candidate.version as number) >= 1 &&
+    (candidate.causationId === null || isIdentifier(candidate.causationId)) &&
+    (candidate.correlationId === null || isIdentifier(candidate.correlationId)) &&
+    typeof payload === 'object' &&
+    payload !== null &&
+    !Array.isArray(payload) &&
+    typeof (payload as { type?: unknown }).type === 'string' &&
+    (payload as { type: string }).type.length > 0
+  );
+}

@@ -1,5 +1,6 @@
 import { CorrexError } from '../base/correx-error.js';
 import type { Sha256 } from '../base/sha256.js';
+import { canonicallyEqual } from '../events/canonical-equal.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { decide, pendingEffect, type DecidedEvent } from './decide.js';
@@ -46,7 +47,9 @@ export async function replaySession(
   const kernelConfig = config ?? (await recordedKernelConfig(store, sessionId, options.sha256));
   const from = options.fromSequence ?? 0;
   let state = kernelProjection.initial();
-  let expected: DecidedEvent[] = [];
+  let expected: readonly DecidedEvent[] = [];
+  // The next of `expected` to match (an index: shifting an array is linear in its length).
+  let nextExpected = 0;
   // The effect the session waited on when the last decision settled: what a result must answer.
   let pending: Effect | null = null;
   let inputs = 0;
@@ -65,16 +68,15 @@ export async function replaySession(
       state = kernelProjection.evolve(state, event);
       continue;
     }
-    const wanted = expected.shift();
+    const wanted = expected[nextExpected];
     if (wanted !== undefined) {
-      const want = identity(wanted);
-      const got = identity(event);
-      if (want !== got)
+      nextExpected += 1;
+      if (!sameIdentity(wanted, event))
         return fail({
           sequence: event.sequence,
           reason: 'the recorded event differs from the one decide derives',
-          expected: want,
-          actual: got,
+          expected: identity(wanted),
+          actual: identity(event),
         });
       state = kernelProjection.evolve(state, event);
       decided += 1;
@@ -121,7 +123,8 @@ export async function replaySession(
     if (next.done !== true && isInputEvent(next.value.payload)) continue;
     try {
       const decision = decide(kernelConfig, state, event);
-      expected = [...decision.events];
+      expected = decision.events;
+      nextExpected = 0;
       pending = decision.effect;
       batchMatched = 0;
     } catch (error) {
@@ -134,7 +137,7 @@ export async function replaySession(
       });
     }
   }
-  const missing = expected.shift();
+  const missing = expected[nextExpected];
   // A log may end right after an input (its process stopped before deciding: resuming decides
   // it), but never inside a decision, which is appended as one batch.
   if (missing !== undefined && batchMatched > 0) {
@@ -180,6 +183,16 @@ export async function recordedKernelConfig(
   return kernelConfigFromConfiguration(
     first.payload.configuration,
     sha256 === undefined ? {} : { sha256 },
+  );
+}
+
+/** Whether `identity` of both is the same text, without writing either (see canonicallyEqual). */
+function sameIdentity(decided: DecidedEvent, recorded: CorrexEvent): boolean {
+  return (
+    decided.eventId === recorded.eventId &&
+    (decided.causationId ?? null) === (recorded.causationId ?? null) &&
+    (decided.correlationId ?? null) === (recorded.correlationId ?? null) &&
+    canonicallyEqual(decided.payload, recorded.payload)
   );
 }
 

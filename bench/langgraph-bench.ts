@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { correxEventCatalog } from '../src/core/event-catalog.js';
+import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
+import { CALLS_PER_TURN, recordSession } from './bench-session.js';
+import { row, type BenchRow } from './bench-table.js';
+
+type Timed = { readonly wallSeconds: number; readonly cpuSeconds: number };
+
+async function timed(work: () => Promise<unknown>): Promise<Timed> {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  await work();
+  const used = process.cpuUsage(cpu);
+  return {
+    wallSeconds: Number(process.hrtime.bigint() - start) / 1e9,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
+}
+
+/**
+ * The same agent loop in LangGraph.js: a model node that proposes `calls` list_dir calls a turn for `turns` turns and then answers, LangGraph's prebuilt ToolNode running a no-op
+ * tool, the state a growing message list, checkpointed after every super-step by
+ * SqliteSaver (WAL, SQLite's default FULL sync) into a file.
+ */
+async function runLangGraphLoop(path: string, turns: number, calls: number): Promise<void> {
+  const { StateGraph, MessagesAnnotation, START, END } = await import('@langchain/langgraph');
+  const { ToolNode } = await import('@langchain/langgraph/prebuilt');
+  const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
+  const { AIMessage } = await import('@langchain/core/messages');
+  const { tool } = await import('@langchain/core/tools');
+  const listDir = tool(() => Promise.resolve('ok'), {
+    name: 'list_dir',
+    description: 'List a directory.',
+    schema: z.object({ path: z.string() }),
+  });
+  const checkpointer = SqliteSaver.fromConnString(path);
+  let turn = 0;
+  const graph = new StateGraph(MessagesAnnotation)
+    .addNode('model', () => {
+      turn += 1;
+      if (turn > turns) return { messages: [new AIMessage('looked')] };
+      return {
+        messages: [
+          new AIMessage({
+            content: '',
+            tool_calls: Array.from({ length: calls }, (_unused, index) => ({
+              id: `t${turn}-${index}`,
+              name: 'list_dir',
+              args: { path: `dir-${index}` },
+              type: 'tool_call' as const,
+            })),
+          }),
+        ],
+      };
+    })
+    .addNode('tools', new ToolNode([listDir]))
+    .addEdge(START, 'model')
+    .addConditionalEdges('model', (state) => {
+      const last = state.messages.at(-1);
+      return last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0 ? 'tools' : END;
+    })
+    .addEdge('tools', 'model')
+    .compile({ checkpointer });
+  try {
+    await graph.invoke(
+      { messages: [{ role: 'user', content: 'look around' }] },
+      { configurable: { thread_id: 'bench' }, recursionLimit: 2 * turns + 10 },
+    );
+  } finally {
+    checkpointer.db.close();
+  }
+}
+
+/**
+ * Per tool-call step, correx's kernel (scripted model, no-op tool, every decision and result an
+ * event appended to a SQLite store, default FULL sync) side by side with a LangGraph.js loop of
+ * the same shape checkpointed to SQLite. Skipped when the bench-only LangGraph packages are
+ * not installed.
+ */
+export async function runLangGraphBench(options: { quick?: boolean } = {}): Promise<BenchRow[]> {
+  const available = await import('@langchain/langgraph-checkpoint-sqlite').then(
+    () => true,
+    () => false,
+  );
+  if (!available) return [];
+  const dir = mkdtempSync(join(tmpdir(), 'correx-langgraph-bench-'));
+  try {
+    // Warm both up on a short run first, so neither pays for loading and compiling its code.
+    await runLangGraphLoop(join(dir, 'warm-langgraph.db'), 1, CALLS_PER_TURN);
+    await recordCorrex(join(dir, 'warm-correx.db'), 1, CALLS_PER_TURN);
+    const rows: BenchRow[] = [];
+    // Two shapes: many calls per model turn (LangGraph checkpoints once per super-step, correx
+    // records every call's proposal, observation, assessment, approval, start and receipt), and
+    // the plain ReAct loop of one call per model turn.
+    const shapes = [
+      { calls: CALLS_PER_TURN, turns: options.quick ? 4 : 34 },
+      { calls: 1, turns: options.quick ? 100 : 500 },
+    ];
+    for (const [index, { calls, turns }] of shapes.entries()) {
+      const steps = calls * turns;
+      const shape = `${steps} calls, ${calls} a turn`;
+      const langgraph = await timed(() =>
+        runLangGraphLoop(join(dir, `langgraph-${index}.db`), turns, calls),
+      );
+      const correx = await timed(() => recordCorrex(join(dir, `correx-${index}.db`), turns, calls));
+      const langgraphWall = row(
+        `LangGraph.js + SqliteSaver, ${shape} (wall)`,
+        steps / langgraph.wallSeconds,
+        'steps/s',
+      );
+      const langgraphCpu = row(
+        `LangGraph.js + SqliteSaver, ${shape} (CPU)`,
+        steps / langgraph.cpuSeconds,
+        'steps/s',
+      );
+      rows.push(
+        langgraphWall,
+        row(
+          `correx kernel + SQLite store, ${shape} (wall)`,
+          steps / correx.wallSeconds,
+          'steps/s',
+          langgraphWall,
+        ),
+        langgraphCpu,
+        row(
+          `correx kernel + SQLite store, ${shape} (CPU)`,
+          steps / correx.cpuSeconds,
+          'steps/s',
+          langgraphCpu,
+        ),
+      );
+    }
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function recordCorrex(path: string, turns: number, callsPerTurn: number): Promise<void> {
+  const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+  try {
+    await recordSession(turns, { store, callsPerTurn });
+  } finally {
+    await store.close();
+  }
+}

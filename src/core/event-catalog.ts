@@ -17,6 +17,7 @@ import { definitionOfDoneEvents } from './validation/definition-of-done-events.j
 import { validationEvents } from './validation/validation-events.js';
 import { toolCallOutcomeEvents } from './tools/tool-call-outcome-events.js';
 import { toolEvents } from './tools/tool-events.js';
+import { checkpointEvents } from './tools/checkpoint-events.js';
 import { toolIntentEvents } from './toolintent/toolintent-events.js';
 import { hookEvents } from './toolintent/hook-events.js';
 
@@ -43,6 +44,7 @@ export const eventDefinitions = [
   ...budgetEvents,
   ...briefEvents,
   ...critiqueEvents,
+  ...checkpointEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

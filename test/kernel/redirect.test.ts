@@ -110,12 +110,13 @@ describe('preempt redirect', () => {
     const events = await eventsOf(store, 's-redirect');
     const types = typesOf(events);
     const at = types.indexOf('redirect_requested');
-    expect(types.slice(at - 2, at + 5)).toEqual([
+    expect(types.slice(at - 2, at + 6)).toEqual([
       'stage_started',
       'inference_requested',
       'redirect_requested',
       'stage_redirected',
       'transition_taken',
+      'stage_checkpoint_recorded',
       'stage_started',
       'inference_requested',
     ]);
@@ -179,11 +180,12 @@ describe('preempt redirect', () => {
     expect(moved.state.session.pendingApprovals).toEqual([]);
     const types = typesOf(await eventsOf(store, 's-redirect-wait'));
     const at = types.lastIndexOf('redirect_requested');
-    expect(types.slice(at, at + 5)).toEqual([
+    expect(types.slice(at, at + 6)).toEqual([
       'redirect_requested',
       'approval_denied',
       'stage_redirected',
       'transition_taken',
+      'stage_checkpoint_recorded',
       'stage_started',
     ]);
     await expectReplayIdentical(store, 's-redirect-wait', config);

@@ -217,6 +217,7 @@ describe('a stage that runs a sub-session', () => {
       'workflow_started',
       'project_checks_detected',
       'brief_checked',
+      'stage_checkpoint_recorded',
       'stage_started',
       'subagent_started',
       'subagent_finished',

@@ -58,7 +58,11 @@ describe('the watching change recorder', () => {
     writeFileSync(ws('src/b.txt'), 'by hand\n'); // between commands
     const second = await recordOf(() => writeFileSync(ws('a.txt'), 'second\n'));
     expect(second.files).toEqual([
-      expect.objectContaining({ path: ws('a.txt'), before: sha('first\n'), after: sha('second\n') }),
+      expect.objectContaining({
+        path: ws('a.txt'),
+        before: sha('first\n'),
+        after: sha('second\n'),
+      }),
     ]);
   });
 

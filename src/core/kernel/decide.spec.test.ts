@@ -154,6 +154,7 @@ describe('the kernel as a decider', () => {
       .when({ type: 'project_checks_detected', checks: [], problems: [] })
       .thenEmits([
         { type: 'brief_checked', references: [], missing: [] },
+        { type: 'stage_checkpoint_recorded', stageId: 'implement', attempt: 1, files: [] },
         { type: 'stage_started', stageId: 'implement', attempt: 1 },
         {
           type: 'inference_requested',
@@ -509,6 +510,14 @@ describe('the kernel as a decider', () => {
       .thenEmits([
         { type: 'stage_failed', category: 'provider' },
         { type: 'transition_taken', from: 'implement', to: 'implement', attempt: 2 },
+        { type: 'stage_checkpoint_recorded', stageId: 'implement', attempt: 2 },
+        {
+          type: 'stage_start_reconciled',
+          stageId: 'implement',
+          attempt: 2,
+          reason: 'retry',
+          basis: 'as_left',
+        },
         { type: 'stage_started', stageId: 'implement', attempt: 2 },
         { type: 'retry_delay_started', delayMs: 2_000, until: '2026-12-01T12:00:02.000Z' },
       ])
@@ -544,6 +553,7 @@ describe('the kernel as a decider', () => {
       .thenEmits([
         { type: 'stage_redirected', from: 'plan', to: 'implement', by: 'ann' },
         { type: 'transition_taken', from: 'plan', to: 'implement', condition: 'redirect' },
+        { type: 'stage_checkpoint_recorded', stageId: 'implement', attempt: 1, files: [] },
         { type: 'stage_started', stageId: 'implement', attempt: 1 },
         { type: 'inference_requested', requestId: 'implement.1.1' },
       ])

@@ -84,11 +84,12 @@ describe('decide', () => {
     const decision = decide(config, state, event);
     expect(decision.events.map((e) => e.payload.type)).toEqual([
       'brief_checked',
+      'stage_checkpoint_recorded',
       'stage_started',
       'inference_requested',
     ]);
     expect(decision.events.map((e) => e.eventId)).toEqual(
-      [0, 1, 2].map((i) => derivedEventId('s1', 'in-1b', i)),
+      [0, 1, 2, 3].map((i) => derivedEventId('s1', 'in-1b', i)),
     );
     expect(decision.events.every((e) => e.causationId === 'in-1b')).toBe(true);
     expect(decision.effect).toMatchObject({ type: 'infer', requestId: 'plan.1.1', provider: 'p' });

@@ -156,6 +156,18 @@ export const REVIEW_SEES_CHANGES = defineBehaviourFlag({
   description: "a reviewer's pack shows the session's recorded file changes as a diff",
 });
 
+/**
+ * The StageCheckpointReconciler (issue #17): a `stage_checkpoint_recorded` before every stage
+ * attempt (every file the session's recorded changes touched, as last left), and a
+ * `stage_start_reconciled` when a stage is entered again, naming its earlier checkpoint and
+ * the files changed since; the stage starts from the workspace as left.
+ */
+export const STAGE_CHECKPOINTS = defineBehaviourFlag({
+  name: 'stage-checkpoints',
+  description:
+    'a stage_checkpoint_recorded (the workspace as the log knows it) before every stage attempt, and a stage_start_reconciled (as left, files changed since its last checkpoint) when a stage is entered again',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -174,4 +186,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   CRITIQUE_OUTCOMES,
   REVIEW_SEES_CHANGES,
   CACHED_INPUT_PRICES,
+  STAGE_CHECKPOINTS,
 ];

@@ -22,7 +22,11 @@ export type ToolExecutionRequest = {
   /** The recorded observations the call was assessed on; writes re-check against them. */
   readonly observations: Readonly<Record<string, WorldObservation>>;
   readonly egressAllowlist: readonly string[];
+  /** The shell an exec command line runs under: `bash` with flag `exec-bash`; absent: `sh`. */
+  readonly commandShell?: CommandShell;
 };
+
+export type CommandShell = 'bash' | 'sh';
 
 /** What a tool run produced: the receipt's fields the executor knows. */
 export type ToolExecution = Omit<

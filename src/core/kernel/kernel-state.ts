@@ -21,6 +21,11 @@ import { missingReferences } from './reference-strikes.js';
 import type { ProjectCheck } from '../validation/project-check.js';
 import type { BriefReference } from '../context/brief-references.js';
 import { isFileChangeTool, type RecordedChange } from './recorded-changes.js';
+import {
+  evolveCheckpoints,
+  INITIAL_CHECKPOINTS,
+  type CheckpointState,
+} from './stage-checkpoint.js';
 
 /** The call id of the session-start probe of the brief's paths (no tool call has it). */
 export const BRIEF_PROBE = 'brief';
@@ -118,6 +123,8 @@ export type KernelState = {
   readonly lastInputSequence: number;
   /** What the session has spent against its budgets. */
   readonly budget: BudgetState;
+  /** The workspace as recorded changes left it, and the stage checkpoints (flag `stage-checkpoints`). */
+  readonly checkpoints: CheckpointState;
 };
 
 export type RecordedProjectChecks = {
@@ -196,7 +203,7 @@ export type RetryDelay = {
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
   name: 'kernel',
-  version: 3,
+  version: 4,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -223,6 +230,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     lastTimestamp: null,
     lastInputSequence: 0,
     budget: INITIAL_BUDGET,
+    checkpoints: INITIAL_CHECKPOINTS,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -233,6 +241,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       grants: approvalGrantsProjection.evolve(state.grants, event),
       written: writtenBy(state.written, event as CorrexEvent),
       budget: evolveBudget(state.budget, event as CorrexEvent),
+      checkpoints: evolveCheckpoints(state.checkpoints, event as CorrexEvent),
       critique: critiqueWrites(evolved.critique, event as CorrexEvent),
       changes:
         event.payload.type === 'tool_receipt' &&
@@ -517,6 +526,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'budget_exhausted':
     case 'budget_raised':
       // Folded into `budget` (see budget.ts).
+      return state;
+    case 'stage_checkpoint_recorded':
+    case 'stage_start_reconciled':
+      // Folded into `checkpoints` (see stage-checkpoint.ts).
       return state;
     default:
       return assertNever(payload, 'event folded into the kernel state');

@@ -12,7 +12,8 @@ import { nextInStage } from './stage-step.js';
 import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { nextForBrief } from './brief-step.js';
 import { checkSummary } from './check-summary.js';
-import { CLAIMS_AGAINST_LOG } from './kernel-flags.js';
+import { CLAIMS_AGAINST_LOG, STAGE_CHECKPOINTS } from './kernel-flags.js';
+import { checkpointBeforeStart } from './stage-checkpoint.js';
 import { needsCheckDetection } from './stage-checks.js';
 
 /**
@@ -103,7 +104,10 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
       // The task's references, checked against the workspace before planning.
       const brief = nextForBrief(config, state);
       if (brief !== null) return brief;
-      return emit({
+      const checkpoint = config.behaviour.flags.has(STAGE_CHECKPOINTS.name)
+        ? checkpointBeforeStart(state.checkpoints, session.nextStage, session.lastSequence)
+        : [];
+      return emit(...checkpoint, {
         type: 'stage_started',
         stageId: session.nextStage.stageId,
         attempt: session.nextStage.attempt,

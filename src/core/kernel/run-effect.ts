@@ -9,6 +9,7 @@ import type { KernelState } from './kernel-state.js';
 import type { Clock } from '../base/clock.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelPorts } from './kernel-ports.js';
+import { EXEC_BASH } from '../toolintent/toolintent-flags.js';
 
 /** What performing an effect needs from the runner's options. */
 export type EffectContext = {
@@ -264,6 +265,7 @@ export async function runEffect(
           targets: effect.targets,
           observations: state.tools.observations,
           egressAllowlist: state.tools.egressAllowlist,
+          commandShell: config.behaviour.flags.has(EXEC_BASH.name) ? 'bash' : 'sh',
         },
         signal,
       );

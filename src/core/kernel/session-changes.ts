@@ -1,5 +1,6 @@
 import type { PayloadOf } from '../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
+import type { CheckpointFile, stageCheckpointRecorded } from '../tools/checkpoint-events.js';
 import type {
   TouchedFile,
   toolCallProposed,
@@ -94,16 +95,31 @@ export type UndoPlan =
 
 /**
  * What undoing a session back to a recorded point means, file by file, from the change records
- * alone: every change recorded after `toSequence` (or after the last start of stage
- * `stageId`; default: all of them) is reversed — each file goes back to the bytes and mode its
- * first later change found, and must still hold what its last recorded change left. Pure.
+ * alone: every change recorded after `toSequence` (or after the last checkpoint of stage
+ * `stageId`, flag `stage-checkpoints`, else its last start; default: all of them) is reversed —
+ * each file goes back to the bytes and mode the checkpoint names for it, or else its first
+ * later change found, and must still hold what its last recorded change left. Pure.
  */
 export function planUndo(
   events: readonly StoredEvent<PayloadShape>[],
   target: { readonly toSequence?: number; readonly stageId?: string } = {},
 ): UndoPlan {
   let toSequence = target.toSequence ?? 0;
-  if (target.stageId !== undefined) {
+  let checkpoint: ReadonlyMap<string, CheckpointFile> | null = null;
+  const checkpoints =
+    target.stageId === undefined
+      ? []
+      : events.filter(
+          (event) =>
+            event.payload.type === 'stage_checkpoint_recorded' &&
+            (event.payload as PayloadOf<typeof stageCheckpointRecorded>).stageId === target.stageId,
+        );
+  if (checkpoints.length > 0) {
+    const last = checkpoints.at(-1)!;
+    toSequence = last.sequence;
+    const files = (last.payload as PayloadOf<typeof stageCheckpointRecorded>).files;
+    checkpoint = new Map(files.map((file) => [file.path, file]));
+  } else if (target.stageId !== undefined) {
     const started = events.filter(
       (event) =>
         event.payload.type === 'stage_started' &&
@@ -128,9 +144,11 @@ export function planUndo(
   const steps: UndoStep[] = [];
   for (const [path, earliest] of [...first].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const now = latest.get(path)!;
-    const mode = earliest.modeBefore ?? null;
-    if (earliest.before === now.after && mode === (now.modeAfter ?? null)) continue;
-    steps.push({ path, restore: earliest.before, mode, expected: now.after });
+    const known = checkpoint?.get(path);
+    const restore = known === undefined ? earliest.before : known.sha256;
+    const mode = known === undefined ? (earliest.modeBefore ?? null) : known.mode;
+    if (restore === now.after && mode === (now.modeAfter ?? null)) continue;
+    steps.push({ path, restore, mode, expected: now.after });
   }
   return { ok: true, toSequence, stageId: target.stageId ?? null, steps };
 }

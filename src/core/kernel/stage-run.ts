@@ -457,6 +457,8 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'redirect_rejected':
     case 'budget_exhausted':
     case 'budget_raised':
+    case 'stage_checkpoint_recorded':
+    case 'stage_start_reconciled':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

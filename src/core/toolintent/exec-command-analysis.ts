@@ -6,7 +6,11 @@ import { judgeProgram, type ExecJudgement } from './exec-program-checks.js';
 import { execStopClass } from './exec-stop-classes.js';
 import { parseShellCommandLine, type ShellCommand, type ShellWord } from './shell-syntax.js';
 import { finding } from './finding.js';
-import { EXEC_SIBLING_CLASSIFICATION, SANDBOX_CONTAINMENT } from './toolintent-flags.js';
+import {
+  EXEC_BASH,
+  EXEC_SIBLING_CLASSIFICATION,
+  SANDBOX_CONTAINMENT,
+} from './toolintent-flags.js';
 import type { Finding } from './toolintent-events.js';
 
 export const EXEC_RULE_ID = 'exec-interpreter';
@@ -90,7 +94,7 @@ export function analyzeExecCall(
 ): ExecAnalysis {
   const state = createState(policy, options);
   if (typeof args.command === 'string') {
-    judgeShellLine(args.command, state, 0);
+    judgeShellLine(args.command, state, 0, state.bash);
   } else if (Array.isArray(args.argv) && args.argv.every((item) => typeof item === 'string')) {
     const argv = args.argv as string[];
     if (argv.join(' ').length > policy.maxCommandLength) {
@@ -153,6 +157,7 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
     policy,
     containment: flags.has(SANDBOX_CONTAINMENT.name),
     siblings: flags.has(EXEC_SIBLING_CLASSIFICATION.name),
+    bash: flags.has(EXEC_BASH.name),
     sandboxed: options.sandbox === 'bubblewrap',
     findings: [],
     writePaths: [],
@@ -200,12 +205,13 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
     url: (text) => state.urls.push(text),
     nested: (words, depth) => judgeWords(words, state, depth),
     program: (name) => state.programs.push(name),
-    nestedLine: (line, depth) => judgeShellLine(line, state, depth),
+    nestedLine: (line, depth, asBash = false) =>
+      judgeShellLine(line, state, depth, state.bash && asBash),
   };
   return state;
 }
 
-function judgeShellLine(line: string, state: State, depth: number): void {
+function judgeShellLine(line: string, state: State, depth: number, bash: boolean): void {
   if (line.length > state.policy.maxCommandLength) {
     state.block(
       'command_too_long',
@@ -213,7 +219,7 @@ function judgeShellLine(line: string, state: State, depth: number): void {
     );
     return;
   }
-  const parsed = parseShellCommandLine(line, { compound: state.containment });
+  const parsed = parseShellCommandLine(line, { compound: state.containment, bash });
   if (!parsed.ok) {
     state.block(
       'unparseable_command',

@@ -11,6 +11,8 @@ export type ExecJudgement = {
   readonly containment: boolean;
   /** Flag `exec-sibling-classification`: judge the siblings of refused forms alike. */
   readonly siblings: boolean;
+  /** Flag `exec-bash`: the command line is bash (`[[` is a test like `[`). */
+  readonly bash: boolean;
   /** The here-document the current command reads as standard input, if any. */
   readonly stdin: HeredocInput | null;
   /** A file the command edits in place (sed -i): a write held to read-before-write. */
@@ -23,7 +25,8 @@ export type ExecJudgement = {
   nested(words: readonly ShellWord[], depth: number): void;
   /** Records a program the command runs (the audit record). */
   program(name: string): void;
-  nestedLine(line: string, depth: number): void;
+  /** A line another shell runs (`bash -c LINE`); `asBash` when that shell reads it as bash. */
+  nestedLine(line: string, depth: number, asBash?: boolean): void;
 };
 
 /** The non-option words of a command (everything after `--` counts, and a lone `-`). */

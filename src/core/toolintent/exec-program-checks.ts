@@ -198,7 +198,9 @@ export function judgeProgram(words: readonly ShellWord[], j: ExecJudgement, dept
     j.block('raw_network', `${name} opens network connections the egress allowlist cannot check`);
     return;
   }
-  if (!j.policy.allowedExecutables.includes(name)) {
+  // Bash's `[[ ]]` tests like `[` (the parser has taken its operators apart); allowed alike.
+  const allowedAs = j.bash && name === '[[' ? '[' : name;
+  if (!j.policy.allowedExecutables.includes(allowedAs)) {
     j.block('program_not_allowed', `${name} is not on the policy's allowed programs`);
   }
   if (name === 'env') return judgeEnv(args, j, depth);
@@ -372,13 +374,13 @@ function judgeShell(
       j.block('inline_code', `${name} -c with a computed script cannot be judged`);
       return;
     }
-    j.nestedLine(script.text, depth + 1);
+    j.nestedLine(script.text, depth + 1, name === 'bash');
     return;
   }
   const files = operands(args);
   if (j.containment && readsProgramFromInput(args, j.siblings) && j.stdin?.literal === true) {
     // A literal here-document fed to a shell: its commands are judged one by one, as if written on the line.
-    j.nestedLine(j.stdin.body, depth + 1);
+    j.nestedLine(j.stdin.body, depth + 1, name === 'bash');
     return;
   }
   if (files.length === 0)

@@ -6,7 +6,17 @@
  * understand (unbalanced quotes, deep nesting, `case`, `[[`) is an error, and the caller fails
  * closed. Here-documents and the keywords of `if`/`for`/`while`/`until` are parsed only with
  * `compound` (behaviour flag `sandbox-containment`); without it they are errors, as they were.
+ * With `bash` (flag `exec-bash`, the line runs as `bash -c`) it reads bash: `$'...'` decoded,
+ * `$"..."`, `[[ ... ]]` conditionals and array assignments; forms where bash would evaluate a
+ * value as code (see bash-syntax.ts) are errors.
  */
+import {
+  ARITHMETIC_TESTS,
+  hasEvaluatedSubscript,
+  hasSubstitutionInSubscript,
+  isIntegerLiteral,
+  readAnsiCQuote,
+} from './bash-syntax.js';
 
 /** One shell word after quote removal. `dynamic` words contain an expansion whose value is unknown. */
 export type ShellWord = {
@@ -48,6 +58,8 @@ export type ShellCommand = {
 export type ShellParseOptions = {
   /** Parse here-documents and `if`/`for`/`while`/`until` (flag `sandbox-containment`). */
   readonly compound?: boolean;
+  /** Read the line as bash reads it (flag `exec-bash`). */
+  readonly bash?: boolean;
 };
 
 export type ShellParseResult =
@@ -97,7 +109,7 @@ export function parseShellCommandLine(
   options: ShellParseOptions = {},
 ): ShellParseResult {
   try {
-    const parser = new Parser(line, options.compound === true);
+    const parser = new Parser(line, options.compound === true, options.bash === true);
     parser.parseList(null, 0);
     return { ok: true, commands: parser.commands };
   } catch (error) {
@@ -127,6 +139,7 @@ class Parser {
   constructor(
     private readonly source: string,
     private readonly compound: boolean,
+    private readonly bash: boolean,
   ) {}
 
   private fail(message: string): never {
@@ -180,6 +193,8 @@ class Parser {
       }
       if (c === '(') {
         if (current.words.length > 0 || current.assignments.length > 0) this.fail('unexpected "("');
+        if (this.bash && this.peek(1) === '(')
+          this.fail('an arithmetic command "((...))" evaluates values as code');
         this.position++;
         this.parseList(')', depth + 1);
         continue;
@@ -219,8 +234,22 @@ class Parser {
       const start = this.position;
       const word = this.parseWord(depth);
       const rawWord = this.source.slice(start, this.position);
+      if (this.bash && hasSubstitutionInSubscript(word.text))
+        this.fail('a subscript with a substitution in it, which bash may evaluate as code');
       if (current.words.length === 0) {
         const assignment = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(rawWord);
+        if (this.bash && assignment !== null && rawWord === assignment[0] && this.peek() === '(') {
+          this.parseArrayValue(depth);
+          current.assignments.push({
+            name: assignment[1]!,
+            value: { text: '(…)', dynamic: true, glob: false },
+          });
+          continue;
+        }
+        if (this.bash && current.assignments.length === 0 && !word.dynamic && rawWord === '[[') {
+          this.parseConditional(current, depth);
+          continue;
+        }
         if (assignment !== null) {
           const name = assignment[1]!;
           current.assignments.push({
@@ -251,6 +280,70 @@ class Parser {
       }
       current.words.push(word);
     }
+  }
+
+  /** `NAME=(words...)`, bash's array assignment: the words are data, their substitutions commands. */
+  private parseArrayValue(depth: number): void {
+    this.position++; // (
+    for (;;) {
+      const c = this.peek();
+      if (c === undefined) this.fail('unterminated array assignment');
+      if (c === ' ' || c === '\t' || c === '\n') {
+        this.position++;
+        continue;
+      }
+      if (c === ')') {
+        this.position++;
+        return;
+      }
+      if (META.has(c)) this.fail(`unexpected "${c}" in an array assignment`);
+      this.parseWord(depth);
+    }
+  }
+
+  /**
+   * `[[ ... ]]` (bash): one command whose words are the test's operands and operators; `<`,
+   * `>`, `(`, `)`, `&&` and `||` are operators there, not redirections or lists. The operands
+   * of an arithmetic comparison must be literal integers (bash evaluates them as code).
+   */
+  private parseConditional(current: Building, depth: number): void {
+    const words: ShellWord[] = [{ text: '[[', dynamic: false, glob: false }];
+    const raw: string[] = ['[['];
+    for (;;) {
+      const c = this.peek();
+      if (c === ' ' || c === '\t') {
+        this.position++;
+        continue;
+      }
+      if (c === '\\' && this.peek(1) === '\n') {
+        this.position += 2;
+        continue;
+      }
+      if (c === undefined || c === '\n') this.fail('unterminated "[["');
+      const operator = /^(&&|\|\||<|>|\(|\))/.exec(this.source.slice(this.position));
+      if (operator !== null) {
+        this.position += operator[0].length;
+        words.push({ text: operator[0], dynamic: false, glob: false });
+        raw.push(operator[0]);
+        continue;
+      }
+      if (META.has(c)) this.fail(`unexpected "${c}" inside "[[ ]]"`);
+      const start = this.position;
+      const word = this.parseWord(depth);
+      const text = this.source.slice(start, this.position);
+      if (text === ']]') break;
+      words.push(word);
+      raw.push(text);
+    }
+    for (let index = 1; index < words.length; index++) {
+      if (!ARITHMETIC_TESTS.has(raw[index]!)) continue;
+      for (const operand of [words[index - 1], words[index + 1]])
+        if (operand === undefined || operand.dynamic || !isIntegerLiteral(operand.text))
+          this.fail(
+            `"[[ ... ${raw[index]} ... ]]" evaluates its operands as code; compare literal numbers`,
+          );
+    }
+    current.words.push(...words, { text: ']]', dynamic: false, glob: false });
   }
 
   private parseRedirect(current: Building, fd: number | null): void {
@@ -381,6 +474,11 @@ class Parser {
             }
             continue;
           }
+          if (this.bash && d === '$' && (this.peek(1) === "'" || this.peek(1) === '"')) {
+            text += '$'; // inside double quotes `$'` and `$"` quote nothing
+            this.position++;
+            continue;
+          }
           if (d === '$' || d === '`') {
             text += this.parseExpansion(depth);
             dynamic = true;
@@ -391,6 +489,22 @@ class Parser {
         }
         continue;
       }
+      if (this.bash && c === '$' && this.peek(1) === "'") {
+        // Decoded by bash as it parses the line, so the value is known.
+        const quoted = readAnsiCQuote(this.source, this.position + 2);
+        if (quoted === null) this.fail("unterminated $'...'");
+        this.position = quoted.end;
+        if (quoted.text.includes('\u0000')) dynamic = true; // bash cuts the word at a NUL
+        text += quoted.text;
+        continue;
+      }
+      if (this.bash && c === '$' && this.peek(1) === '"') {
+        this.position++; // a translated string: the double-quoted text, maybe replaced
+        dynamic = true;
+        continue;
+      }
+      if (this.bash && c === '$' && this.peek(1) === '[')
+        this.fail('"$[...]" arithmetic evaluates values as code');
       if (c === '$' || c === '`') {
         text += this.parseExpansion(depth);
         dynamic = true;
@@ -426,7 +540,7 @@ class Parser {
         inner += d;
         this.position++;
       }
-      const nested = new Parser(inner, this.compound);
+      const nested = new Parser(inner, this.compound, this.bash);
       nested.parseList(null, depth + 1);
       this.commands.push(
         ...nested.commands.map((command) => ({
@@ -440,6 +554,8 @@ class Parser {
     const next = this.peek(1);
     if (next === '(' && this.peek(2) === '(') {
       const start = this.position;
+      // Read as POSIX the scan ended at the `$` (level 0), so "$((" was never accepted; bash reads it whole.
+      if (this.bash) this.position++;
       let level = 0;
       while (this.peek() !== undefined) {
         const d = this.peek()!;
@@ -449,6 +565,8 @@ class Parser {
           if (this.position !== start)
             this.fail('substitution inside arithmetic expansion is not supported');
         }
+        if (this.bash && /[A-Za-z_]/.test(d))
+          this.fail('bash evaluates a variable named in "$((...))" as code; use literal numbers');
         this.position++;
         if (level === 0) break;
       }
@@ -465,6 +583,8 @@ class Parser {
       if (end < 0) this.fail('unterminated "${"');
       const body = this.source.slice(this.position + 2, end);
       if (/[$`]/.test(body)) this.fail('nested expansion inside "${...}" is not supported');
+      if (this.bash && hasEvaluatedSubscript(body))
+        this.fail('an array subscript that is not a literal number, which bash evaluates as code');
       this.position = end + 1;
       return `\${${body}}`;
     }

@@ -84,6 +84,17 @@ export const PRE_TOOL_USE_HOOKS = defineBehaviourFlag({
     "a call with pre_tool_use hooks configured waits for their recorded verdicts, which join the assessment's findings (block, raise the tier, or fail closed)",
 });
 
+/**
+ * `exec-bash` (issue #17): a command line given as text runs as `bash -c` inside the sandbox
+ * (before: `/bin/sh -c`), and the exec analysis reads it as bash reads it (shell-syntax.ts,
+ * bash-syntax.ts); a nested `sh -c` line is still read as POSIX shell.
+ */
+export const EXEC_BASH = defineBehaviourFlag({
+  name: 'exec-bash',
+  description:
+    "exec runs a command line as bash -c (was /bin/sh -c), refused when bash is missing; the analysis parses it as bash: $'…' decoded, [[ … ]], arrays; forms where bash evaluates a value as code are refused",
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   WRITE_BUDGET,
@@ -96,4 +107,5 @@ export const toolIntentFlags: readonly BehaviourFlag[] = [
   EXEC_SIBLING_CLASSIFICATION,
   NEVER_READABLE,
   PRE_TOOL_USE_HOOKS,
+  EXEC_BASH,
 ];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EgressDecisionSchema, SandboxProfileSchema } from '../policies/sandbox-profile.js';
 import { defineEvent } from '../events/event-definition.js';
 
-const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'expected a hex SHA-256');
+export const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'expected a hex SHA-256');
 
 /**
  * A model proposed a tool call. The raw argument text is kept verbatim (it may not even be

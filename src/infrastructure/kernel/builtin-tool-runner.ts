@@ -30,6 +30,7 @@ export function createBuiltinToolRunner(
             roots: { workspaceRoot: request.workspaceRoot, homeDirectory: request.homeDirectory },
             observations: request.observations,
             egressAllowlist: request.egressAllowlist,
+            ...(request.commandShell === undefined ? {} : { commandShell: request.commandShell }),
             signal,
           },
         );

@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
 import { trustedSearchPath } from '../sandbox/trusted-search-path.js';
@@ -30,7 +31,35 @@ export type ExecToolOptions = {
   readonly changes?: ChangeRecorder | false;
   /** Where the default recorder keeps pre-images of the files commands change (none: hashes only). */
   readonly preimages?: PreimageStore;
+  /** Where bash is looked for when a command line runs as `bash -c` (default BASH_PATHS). */
+  readonly bashPaths?: readonly string[];
 };
+
+/** Fixed places, never the PATH (which a workspace could shadow): the first that exists runs bash lines. */
+export const BASH_PATHS: readonly string[] = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'];
+
+/**
+ * The program a command line runs under. Bash (flag `exec-bash`) is refused, not replaced by
+ * `sh`, when missing: the line was judged as bash, and `sh` would read it differently.
+ */
+function commandShell(shell: 'bash' | 'sh', bashPaths: readonly string[] = BASH_PATHS): string {
+  if (shell === 'sh') return '/bin/sh';
+  const bash = bashPaths.find((path) => isExecutableFile(path));
+  if (bash === undefined)
+    throw new ToolFailure(
+      `this command line runs as \`bash -c\`, but bash is not installed (looked in ${bashPaths.join(', ')}); install bash or give \`argv\` instead`,
+    );
+  return bash;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The only environment a command sees, an allowlist: no inherited variables (so no tokens,
@@ -60,7 +89,8 @@ export function scrubbedEnvironment(home: string, searchPath: string): Record<st
 }
 
 /**
- * `exec`: runs argv directly or a command line through `/bin/sh -c`, in the workspace or a
+ * `exec`: runs argv directly or a command line through `/bin/sh -c` (`bash -c` when the
+ * context says so, flag `exec-bash`), in the workspace or a
  * re-checked `cwd` inside it, under the configured sandbox (see runConfinedProcess): on a
  * timeout or abort everything it started is killed. Output (stdout and stderr interleaved) is
  * capped; the receipt carries the exit code, the bounded output, the digest of all of it, the
@@ -82,7 +112,7 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
         : (await recheckTarget(options.probe, args.cwd, context)).realPath;
     const argv =
       typeof args.command === 'string'
-        ? ['/bin/sh', '-c', args.command]
+        ? [commandShell(context.commandShell ?? 'sh', options.bashPaths), '-c', args.command]
         : (args.argv as string[] | undefined);
     if (argv === undefined || argv.length === 0)
       throw new ToolFailure('exec needs `command` or `argv`');

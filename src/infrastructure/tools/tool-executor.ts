@@ -15,6 +15,8 @@ export type ToolExecutionContext = {
   /** The recorded observations the assessment was made on; writes are re-checked against them. */
   readonly observations: Readonly<Record<string, WorldObservation>>;
   readonly egressAllowlist: readonly string[];
+  /** What runs a `command` line: `bash -c` (flag `exec-bash`) or `/bin/sh -c` (the default). */
+  readonly commandShell?: 'bash' | 'sh';
   readonly signal?: AbortSignal;
 };
 

@@ -92,6 +92,8 @@ export const SessionListItemDtoSchema = z.strictObject({
   sessionId: IdentifierSchema,
   status: SessionStatusDtoSchema,
   task: z.string().nullable(),
+  /** The folder it works in, as `session_created` recorded it. */
+  workspace: z.string().nullable(),
   /** The stage running now, else the one it moves to next, else the last one that ran. */
   stage: z.string().nullable(),
   mode: OperatorModeDtoSchema.nullable(),

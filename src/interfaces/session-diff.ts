@@ -2,6 +2,9 @@ import type { PayloadShape, StoredEvent } from '../core/events/event-envelope.js
 import { recordedChanges } from '../core/kernel/session-changes.js';
 import type { TouchedFile } from '../core/tools/tool-events.js';
 import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';
+import { createHash } from 'node:crypto';
+import type { CorrexEvent } from '../core/event-catalog.js';
+import { recordedFileContent } from './recorded-file-content.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** One file of a recorded change, as a reader sees it. */
@@ -45,13 +48,21 @@ export function describeSessionDiff(
   preimages: PreimageStore | null,
   options: { readonly stageId?: string } = {},
 ): ChangeDiff[] {
-  const text = (sha256: string | null): string | null => {
+  /**
+   * The bytes a change record names: a stored pre-image, else the content the log itself
+   * recorded of that file at that point (a whole read, a write), when its hash matches.
+   */
+  const text = (sha256: string | null, path: string, before: number): string | null => {
     if (sha256 === null) return '';
     const bytes = preimages?.get(sha256) ?? null;
-    if (bytes === null || bytes.subarray(0, 8000).includes(0)) return null;
-    return bytes.toString('utf8');
+    if (bytes !== null) return bytes.subarray(0, 8000).includes(0) ? null : bytes.toString('utf8');
+    const recorded = recordedFileContent(events as readonly CorrexEvent[], path, before);
+    return recorded !== undefined &&
+      createHash('sha256').update(recorded, 'utf8').digest('hex') === sha256
+      ? recorded
+      : null;
   };
-  const fileDiff = (file: TouchedFile): FileDiff => {
+  const fileDiff = (file: TouchedFile, sequence: number): FileDiff => {
     const change =
       file.access === 'delete' ? 'deleted' : file.before === null ? 'created' : 'modified';
     const mode =
@@ -62,8 +73,8 @@ export function describeSessionDiff(
         : null;
     const base = { path: file.path, change, mode, before: file.before, after: file.after } as const;
     if (file.before === file.after) return { ...base, hunks: [], note: null };
-    const before = text(file.before);
-    const after = text(file.after);
+    const before = text(file.before, file.path, sequence);
+    const after = text(file.after, file.path, sequence + 1);
     if (before === null || after === null)
       return { ...base, hunks: null, note: 'bytes not kept or binary' };
     const hunks = unifiedDiff(before, after);
@@ -81,7 +92,7 @@ export function describeSessionDiff(
     tool: change.tool,
     outcome: change.outcome,
     command: change.command,
-    files: change.files.map(fileDiff),
+    files: change.files.map((file) => fileDiff(file, change.sequence)),
   }));
 }
 

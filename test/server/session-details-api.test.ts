@@ -177,6 +177,12 @@ describe('session list rows, options and approval details', () => {
             tier: 'T0',
           },
         ],
+        // "Always allow" records this exact command line, as the CLI's prompt does.
+        alwaysAllow: {
+          scope: { kind: 'command', command: JSON.stringify(argv) },
+          description: `command: ${JSON.stringify(argv)}`,
+        },
+        recordedContent: null,
       },
     ]);
     expect(announced.approval).toEqual(pending.approvals[0]);

@@ -21,6 +21,15 @@ import {
   type SteeringNoteRequest,
 } from '../../src/interfaces/protocol/rest-dto.js';
 import type { SessionDto } from '../../src/interfaces/protocol/session-dto.js';
+import {
+  SessionDiffResponseSchema,
+  UndoRefusedResponseSchema,
+  UndoResponseSchema,
+  type SessionDiffResponse,
+  type UndoRefusedResponse,
+  type UndoRequest,
+  type UndoResponse,
+} from '../../src/interfaces/protocol/session-changes-dto.js';
 import type { SessionStatusDto } from '../../src/interfaces/protocol/wire-values.js';
 
 /**
@@ -50,6 +59,8 @@ export function createApi(token: string, base = '') {
     path: string,
     schema: T,
     body?: unknown,
+    /** A refusal answered with its own body (returned, not thrown). */
+    refusal?: readonly [status: number, schema: z.ZodType],
   ): Promise<z.infer<T>> {
     let response: Response;
     try {
@@ -71,6 +82,10 @@ export function createApi(token: string, base = '') {
       );
     }
     const json: unknown = await response.json().catch(() => undefined);
+    if (!response.ok && refusal !== undefined && response.status === refusal[0]) {
+      const refused = refusal[1].safeParse(json);
+      if (refused.success) return refused.data as z.infer<T>;
+    }
     if (!response.ok) {
       const error = ErrorResponseSchema.safeParse(json);
       throw error.success
@@ -129,6 +144,19 @@ export function createApi(token: string, base = '') {
       call('POST', `${sessionPath(sessionId)}/${action}`, CommandResponseSchema, body),
     replayVerify: (sessionId: string): Promise<ReplayVerifyResponse> =>
       call('POST', `${sessionPath(sessionId)}/replay-verify`, ReplayVerifyResponseSchema, {}),
+    /** The real diff of the session's recorded changes, call by call (as `correx diff`). */
+    sessionDiff: (sessionId: string, stage?: string): Promise<SessionDiffResponse> =>
+      call(
+        'GET',
+        `${sessionPath(sessionId)}/diff${stage === undefined ? '' : `?stage=${encode(stage)}`}`,
+        SessionDiffResponseSchema,
+      ),
+    /** Undo the recorded changes (as `correx undo`); a refusal lists the files that stopped it. */
+    undo: (sessionId: string, body: UndoRequest): Promise<UndoResponse | UndoRefusedResponse> =>
+      call('POST', `${sessionPath(sessionId)}/undo`, UndoResponseSchema, body, [
+        409,
+        UndoRefusedResponseSchema,
+      ]),
     createSession: (body: CreateSessionRequest) =>
       call('POST', '/api/sessions', CreateSessionResponseSchema, body),
   };

@@ -1,3 +1,4 @@
+import { ALWAYS_ALLOW_REASON, recordGrant } from '../record-grant.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { RunOutcome } from '../../core/kernel/run-session.js';
 import type { HostedRun, SessionHost } from '../session-host.js';
@@ -8,7 +9,6 @@ import { askApproval } from './approval-prompt.js';
 import { describeGrantScope } from '../always-allow-scope.js';
 import { visibleText } from '../../core/base/visible-text.js';
 import type { GrantScope } from '../../core/approvals/approval-events.js';
-import { appendToSession } from '../../core/kernel/append-decided.js';
 
 const POLL_MS = 250;
 
@@ -238,16 +238,12 @@ async function recordAlwaysAllow(
   sessionId: string,
   scope: GrantScope,
 ): Promise<string> {
-  const grantId = `grant-${context.ids.next()}`;
-  await appendToSession(context, store, sessionId, {
-    type: 'approval_grant_added',
-    grantId,
+  const { grantId } = await recordGrant(context, store, sessionId, {
     scope,
-    lifetime: 'session',
     stageId: null,
     expiresAt: null,
     by: context.user,
-    reason: 'always allow, answered at the approval prompt',
+    reason: ALWAYS_ALLOW_REASON,
   });
   return grantId;
 }

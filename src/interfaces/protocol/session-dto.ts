@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ApprovalTierDtoSchema,
   FindingSeverityDtoSchema,
+  GrantScopeDtoSchema,
   IdentifierSchema,
   OperatorModeDtoSchema,
   RiskLevelDtoSchema,
@@ -56,6 +57,21 @@ export const PendingApprovalDetailsDtoSchema = PendingApprovalDtoSchema.extend({
   risk: RiskLevelDtoSchema.nullable(),
   targets: z.array(ApprovalTargetDtoSchema),
   findings: z.array(ApprovalFindingDtoSchema),
+  /**
+   * The exact grant "always allow" records for this call (as the CLI's prompt), or null when no
+   * single exact grant covers just it (or it is not known here).
+   */
+  alwaysAllow: z
+    .strictObject({
+      scope: GrantScopeDtoSchema,
+      description: z.string(),
+    })
+    .nullable(),
+  /**
+   * For a write or edit: the file's content as the session's log recorded it before the call
+   * (its last whole read and the writes since), to diff against; null when the log never held it.
+   */
+  recordedContent: z.string().nullable(),
 });
 export type PendingApprovalDetailsDto = z.infer<typeof PendingApprovalDetailsDtoSchema>;
 
@@ -92,6 +108,8 @@ export const SessionListItemDtoSchema = z.strictObject({
   sessionId: IdentifierSchema,
   status: SessionStatusDtoSchema,
   task: z.string().nullable(),
+  /** The folder it works in, as `session_created` recorded it. */
+  workspace: z.string().nullable(),
   /** The stage running now, else the one it moves to next, else the last one that ran. */
   stage: z.string().nullable(),
   mode: OperatorModeDtoSchema.nullable(),

@@ -20,6 +20,10 @@ void enumsMatch;
 export function toPendingApprovalDetailsDto(
   pending: { readonly callId: string; readonly tool: string; readonly tier: ApprovalTier },
   details: PendingApprovalDetails | undefined,
+  extras: Pick<PendingApprovalDetailsDto, 'alwaysAllow' | 'recordedContent'> = {
+    alwaysAllow: null,
+    recordedContent: null,
+  },
 ): PendingApprovalDetailsDto {
   const assessment = details?.assessment ?? null;
   return {
@@ -45,5 +49,7 @@ export function toPendingApprovalDetailsDto(
       message,
       tier,
     })),
+    alwaysAllow: extras.alwaysAllow,
+    recordedContent: extras.recordedContent,
   };
 }

@@ -56,6 +56,7 @@ export function toSessionListItemDto(
     sessionId: summary.sessionId,
     status: state.status,
     task: state.task,
+    workspace: state.workspace,
     stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
     mode,
     tokens: { input: state.tokens.input, output: state.tokens.output },

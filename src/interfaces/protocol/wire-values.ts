@@ -50,3 +50,15 @@ export const DeciderSchema = z.string().min(1).max(128);
 
 /** A short free text (a reason). */
 export const ReasonSchema = z.string().min(1).max(2_000);
+
+/** What a grant allows without asking: one exact command line, a path pattern for a tool, or a host. */
+export const GrantScopeDtoSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('command'), command: z.string().min(1).max(8_192) }),
+  z.strictObject({
+    kind: z.literal('path'),
+    tool: z.string().min(1).max(128),
+    glob: z.string().min(1).max(1_024),
+  }),
+  z.strictObject({ kind: z.literal('host'), host: z.string().min(1).max(256) }),
+]);
+export type GrantScopeDto = z.infer<typeof GrantScopeDtoSchema>;

@@ -18,6 +18,14 @@ import {
   SteeringNoteRequestSchema,
 } from '../protocol/rest-dto.js';
 import {
+  AddGrantRequestSchema,
+  AddGrantResponseSchema,
+  AlwaysAllowRequestSchema,
+  AlwaysAllowResponseSchema,
+  ListGrantsResponseSchema,
+  RevokeGrantRequestSchema,
+} from '../protocol/grants-dto.js';
+import {
   SessionDiffQuerySchema,
   SessionDiffResponseSchema,
   UndoRefusedResponseSchema,
@@ -84,6 +92,35 @@ export const apiRoutes = {
     summary: 'Approve or deny a pending tool call; a waiting session continues',
     body: DecideApprovalRequestSchema,
     success: [200, CommandResponseSchema],
+  },
+  alwaysAllow: {
+    method: 'POST',
+    path: `${session}/approvals/:callId/always-allow`,
+    summary:
+      'Always allow a pending call: record the exact grant the CLI\'s "always allow" records (its command line, its one path for its tool, or its one host, for the session), then approve the call; 409 when no single exact grant covers just it',
+    body: AlwaysAllowRequestSchema,
+    success: [200, AlwaysAllowResponseSchema],
+  },
+  listGrants: {
+    method: 'GET',
+    path: `${session}/grants`,
+    summary: "The session's active standing approval grants (as `correx grants`)",
+    success: [200, ListGrantsResponseSchema],
+  },
+  addGrant: {
+    method: 'POST',
+    path: `${session}/grants`,
+    summary:
+      'Allow one exact command, path pattern (for one tool) or host without asking again, for the session or one stage (as `correx grant`)',
+    body: AddGrantRequestSchema,
+    success: [200, AddGrantResponseSchema],
+  },
+  revokeGrant: {
+    method: 'POST',
+    path: `${session}/grants/:grantId/revoke`,
+    summary: 'Revoke a standing approval grant (as `correx revoke`); later calls are asked again',
+    body: RevokeGrantRequestSchema,
+    success: [200, AddGrantResponseSchema],
   },
   addSteeringNote: {
     method: 'POST',

@@ -2,6 +2,7 @@ import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js'
 import { collectApprovalDetails } from '../pending-approval-details.js';
 import type { PendingApprovalDetailsDto } from '../protocol/session-dto.js';
 import { toPendingApprovalDetailsDto } from '../protocol/to-pending-approval-dto.js';
+import { pendingApprovalExtras } from './pending-approval-extras.js';
 
 /** Calls whose events are kept per subscription; older ones are dropped first. */
 const KEPT_CALLS = 256;
@@ -11,7 +12,8 @@ const PRIME_WINDOW = 200;
 /**
  * Remembers the recent events of each tool call of one subscribed session, so that an
  * `approval_requested` announcement carries the call's arguments, targets and findings (the
- * proposal and the assessment come just before the request) without reading the store again.
+ * proposal and the assessment come just before the request) and the grant "always allow" would
+ * record, without reading the store again. `recordedContent` is left null: it needs the log.
  */
 export type ApprovalTracker = {
   /** Reads the events just before the cursor, for a request that follows its proposal there. */
@@ -24,8 +26,10 @@ export type ApprovalTracker = {
 
 export function createApprovalTracker(): ApprovalTracker {
   const byCall = new Map<string, CorrexEvent[]>();
+  let workspace: string | null = null;
   const observe = (event: CorrexEvent) => {
     const payload = event.payload;
+    if (payload.type === 'session_created') workspace = payload.workspace;
     if (!('callId' in payload) || typeof payload.callId !== 'string') return;
     const events = byCall.get(payload.callId);
     if (events) {
@@ -41,6 +45,9 @@ export function createApprovalTracker(): ApprovalTracker {
   return {
     async prime(store, sessionId, afterSequence) {
       if (afterSequence === 0) return;
+      // The workspace, for the grant "always allow" would record: `session_created` is among the first events.
+      for (const event of await store.read(sessionId, { limit: Math.min(afterSequence, 3) }))
+        if (event.payload.type === 'session_created') workspace = event.payload.workspace;
       const from = Math.max(0, afterSequence - PRIME_WINDOW);
       for (const event of await store.read(sessionId, {
         afterSequence: from,
@@ -54,7 +61,12 @@ export function createApprovalTracker(): ApprovalTracker {
       if (payload.type !== 'approval_requested') return null;
       const { callId, tool, tier } = payload;
       const details = collectApprovalDetails(byCall.get(callId) ?? [event], [callId]).get(callId);
-      return toPendingApprovalDetailsDto({ callId, tool, tier }, details);
+      // The recorded content needs the whole log: the inbox reads it over REST.
+      return toPendingApprovalDetailsDto(
+        { callId, tool, tier },
+        details,
+        pendingApprovalExtras(details, workspace, null),
+      );
     },
   };
 }

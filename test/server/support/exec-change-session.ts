@@ -9,10 +9,61 @@ import { createDiskWorldProbe } from '../../../src/infrastructure/world-probe/di
 export type ExecCall = { readonly stageId: string; readonly command: string };
 
 /**
- * Runs each command for real in `workspace` through the exec executor (its change recorder keeps
- * the pre-images in `preimageDirectory`), and appends the session as the kernel records those
- * calls: the proposal and its receipt, inside the stage's start and end. `before` and `after`
- * add events around them (a configuration, an ending).
+ * Runs commands for real in `workspace` through the exec executor (its change recorder keeps
+ * the pre-images in `preimageDirectory`); each call becomes what the kernel records of it: the
+ * proposal and its receipt.
+ */
+export function createExecRecorder(workspace: string, preimageDirectory: string) {
+  const home = join(preimageDirectory, '..', 'home');
+  mkdirSync(home, { recursive: true });
+  const exec = createExecExecutor({
+    probe: createDiskWorldProbe(),
+    preimages: createPreimageStore(preimageDirectory),
+  });
+  return async (callId: string, stageId: string, command: string): Promise<EventPayload[]> => {
+    const receipt = await exec.execute(
+      { command },
+      {
+        callId,
+        roots: { workspaceRoot: workspace, homeDirectory: home },
+        observations: {},
+        egressAllowlist: [],
+      },
+    );
+    expect(receipt.outcome, receipt.output).toBe('succeeded');
+    return [
+      {
+        type: 'tool_call_proposed',
+        callId,
+        stageId,
+        tool: 'exec',
+        argsRaw: JSON.stringify({ command }),
+      },
+      receipt,
+    ];
+  };
+}
+
+/** Appends payloads as one session, a second apart from 2026-12-01T12:00:00Z. */
+export async function appendSession(
+  store: CorrexEventStore,
+  sessionId: string,
+  payloads: readonly EventPayload[],
+): Promise<void> {
+  const start = Date.UTC(2026, 11, 1, 12, 0, 0);
+  await store.appendAll(
+    payloads.map((payload, index) => ({
+      eventId: `${sessionId}-e${index + 1}`,
+      sessionId,
+      timestamp: new Date(start + index * 1000).toISOString(),
+      payload,
+    })),
+  );
+}
+
+/**
+ * A session whose exec calls changed files for real: `session_created`, then each call inside
+ * its stage's start and end; `before` and `after` add events around them.
  */
 export async function recordExecSession(
   store: CorrexEventStore,
@@ -25,12 +76,7 @@ export async function recordExecSession(
     readonly after?: readonly EventPayload[];
   },
 ): Promise<void> {
-  const home = join(options.preimageDirectory, '..', 'home');
-  mkdirSync(home, { recursive: true });
-  const exec = createExecExecutor({
-    probe: createDiskWorldProbe(),
-    preimages: createPreimageStore(options.preimageDirectory),
-  });
+  const run = createExecRecorder(options.workspace, options.preimageDirectory);
   const payloads: EventPayload[] = [
     {
       type: 'session_created',
@@ -48,37 +94,9 @@ export async function recordExecSession(
       payloads.push({ type: 'stage_started', stageId: call.stageId, attempt: 1 });
       stage = call.stageId;
     }
-    const callId = `${call.stageId}.${index + 1}`;
-    const receipt = await exec.execute(
-      { command: call.command },
-      {
-        callId,
-        roots: { workspaceRoot: options.workspace, homeDirectory: home },
-        observations: {},
-        egressAllowlist: [],
-      },
-    );
-    expect(receipt.outcome, receipt.output).toBe('succeeded');
-    payloads.push(
-      {
-        type: 'tool_call_proposed',
-        callId,
-        stageId: call.stageId,
-        tool: 'exec',
-        argsRaw: JSON.stringify({ command: call.command }),
-      },
-      receipt,
-    );
+    payloads.push(...(await run(`${call.stageId}.${index + 1}`, call.stageId, call.command)));
   }
   if (stage !== null) payloads.push({ type: 'stage_completed', stageId: stage, attempt: 1 });
   payloads.push(...(options.after ?? []));
-  const start = Date.UTC(2026, 11, 1, 12, 0, 0);
-  await store.appendAll(
-    payloads.map((payload, index) => ({
-      eventId: `${options.sessionId}-e${index + 1}`,
-      sessionId: options.sessionId,
-      timestamp: new Date(start + index * 1000).toISOString(),
-      payload,
-    })),
-  );
+  await appendSession(store, options.sessionId, payloads);
 }

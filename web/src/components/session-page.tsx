@@ -9,10 +9,12 @@ import {
   pendingCalls,
   proposedChange,
 } from '../model/session-timeline.js';
+import { addOutcomeEvent, createOutcome } from '../model/session-outcome.js';
 import { hrefOf } from '../route.js';
 import { useConnection } from '../session-context.js';
 import { ApprovalCard } from './approval-card.js';
 import { FileChanges } from './file-changes.js';
+import { OutcomeHeader } from './outcome-header.js';
 import { RouterPanel } from './router-panel.js';
 import { SessionControls } from './session-controls.js';
 import { StageCharts } from './stage-charts.js';
@@ -41,6 +43,7 @@ export function SessionPage(props: { sessionId: string }) {
   const { api, hub } = useConnection();
   const session = useAsync(() => api.getSession(props.sessionId), [api, props.sessionId]);
   const timeline = useRef(createTimeline()).current;
+  const outcome = useRef(createOutcome()).current;
   const [version, setVersion] = useState(0);
   const [caughtUp, setCaughtUp] = useState(false);
   const [historyError, setHistoryError] = useState<unknown>(null);
@@ -53,6 +56,7 @@ export function SessionPage(props: { sessionId: string }) {
     const fold = (events: readonly EventDto[]) => {
       let refresh = false;
       for (const event of events) {
+        if (event.sequence > timeline.lastSequence) addOutcomeEvent(outcome, event);
         addEvent(timeline, event);
         refresh ||= REFRESHING.has(event.type);
       }
@@ -166,6 +170,10 @@ export function SessionPage(props: { sessionId: string }) {
         <SessionControls session={dto} onChanged={session.refresh} />
       </header>
 
+      {final && caughtUp && (
+        <OutcomeHeader session={dto} outcome={outcome} onChanged={session.refresh} />
+      )}
+
       {pending.length > 0 && (
         <section class="panel approvals" aria-labelledby="pending-title">
           <h2 id="pending-title">Waiting for you ({pending.length})</h2>
@@ -208,7 +216,8 @@ export function SessionPage(props: { sessionId: string }) {
           />
           <StageCharts sections={timeline.sections} now={now} />
           <RouterPanel sessionId={dto.sessionId} stages={stageIds} final={final} />
-          <FileChanges changes={timeline.fileChanges} />
+          {/* A finished session lists its real changes in the outcome above. */}
+          {!final && <FileChanges changes={timeline.fileChanges} />}
         </aside>
       </div>
     </article>

@@ -9,6 +9,14 @@ import { hrefOf } from '../route.js';
 import { Empty, Failure, Loading } from './states.js';
 import { useSessionList } from './use-session-list.js';
 
+const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
+/** A workspace path short enough for a column: its last two folders (the whole path on hover). */
+function shortPath(path: string): string {
+  const parts = path.split('/').filter((part) => part !== '');
+  return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
+}
+
 export function SessionsPage() {
   const [filter, setFilter] = useState<SessionStatusDto | 'all'>('all');
   const list = useSessionList();
@@ -67,6 +75,7 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
           <tr>
             <th scope="col">Session</th>
             <th scope="col">Status</th>
+            <th scope="col">Workspace</th>
             <th scope="col">Stage</th>
             <th scope="col">Mode</th>
             <th scope="col">Age</th>
@@ -104,9 +113,27 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
                     )}
                   </div>
                 </td>
-                <td data-label="Stage">{session.stage ?? '—'}</td>
+                <td data-label="Workspace" class="workspace-cell" title={session.workspace ?? ''}>
+                  {session.workspace === null ? (
+                    '—'
+                  ) : (
+                    <span class="mono small">{shortPath(session.workspace)}</span>
+                  )}
+                </td>
+                <td data-label="Stage" data-testid="row-stage">
+                  {session.stage === null ? (
+                    '—'
+                  ) : FINAL.has(session.status) ? (
+                    <>
+                      <span class="muted">ended in </span>
+                      {session.stage}
+                    </>
+                  ) : (
+                    session.stage
+                  )}
+                </td>
                 <td data-label="Mode">{session.mode ?? '—'}</td>
-                <td data-label="Age" title={session.firstTimestamp}>
+                <td data-label="Age" class="age" title={session.firstTimestamp}>
                   {formatAge(session.firstTimestamp, now)}
                 </td>
                 <td data-label="Tokens">

@@ -3,8 +3,10 @@ import type { VNode } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { formatDuration, formatTime, formatTokens, prettyArgs } from '../format.js';
 import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline-types.js';
+import { ArtifactView } from './artifact-view.js';
 import { DiffView } from './diff-view.js';
 import { shownVerdict } from '../model/shown-verdict.js';
+import { parseArgs } from '../model/payload-fields.js';
 
 /** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
 const VISIBLE_ITEMS = 150;
@@ -62,6 +64,11 @@ function SectionView(props: { section: StageSection; now: number; latest: boolea
           {section.outcome === 'preamble' ? 'setup' : section.outcome}
         </span>
         {section.verdict && <span class="badge">verdict: {section.verdict}</span>}
+        {section.failedChecks.length > 0 && (
+          <span class="badge outcome-failed" data-testid="stage-failed-checks">
+            check failed: {[...new Set(section.failedChecks)].join(', ')}
+          </span>
+        )}
         <span class="muted small">
           {section.stageId !== null &&
             formatDuration(Math.max(0, end - Date.parse(section.startedAt)))}
@@ -143,7 +150,11 @@ function ItemView(props: { item: TimelineItem }) {
                 Model {item.model}: {item.inputTokens} in / {item.outputTokens} out tokens,{' '}
                 {formatDuration(item.latencyMs)}
               </span>
-              {item.text && <span class="model-text"> — {item.text.slice(0, 200)}</span>}
+              {item.artifactKind !== undefined ? (
+                <span class="muted"> — answered with the {item.artifactKind} below</span>
+              ) : (
+                item.text && <span class="model-text"> — {item.text.slice(0, 200)}</span>
+              )}
             </>
           )}
         </li>
@@ -155,6 +166,34 @@ function ItemView(props: { item: TimelineItem }) {
           {item.detail && <span>: {item.detail}</span>}
         </li>
       );
+    case 'artifact':
+      return (
+        <li class="item artifact-item" data-kind="artifact" data-artifact-kind={item.artifactKind}>
+          {meta} <strong>{item.artifactKind}</strong>{' '}
+          <span class={`badge ${item.accepted ? 'outcome-completed' : ''}`}>
+            {item.accepted ? 'accepted' : 'proposed'}
+          </span>
+          <ArtifactView body={item.body} />
+        </li>
+      );
+    case 'check':
+      return (
+        <li class={`item check ${item.passed ? '' : 'bad'}`} data-kind="check">
+          {meta} <strong>Check {item.name}</strong> <code>$ {visibleText(item.command)}</code>{' '}
+          <span class={`badge ${item.passed ? 'outcome-completed' : 'outcome-failed'}`}>
+            {item.passed
+              ? 'passed'
+              : item.exitCode === null
+                ? item.outcome
+                : `failed, exit ${item.exitCode}`}
+          </span>
+          {!item.passed && item.output && (
+            <pre class="output" aria-label={`Output of ${item.name}`}>
+              {item.output.slice(0, 4_000)}
+            </pre>
+          )}
+        </li>
+      );
     case 'other':
       return (
         <li class="item other" data-kind={item.type}>
@@ -162,6 +201,19 @@ function ItemView(props: { item: TimelineItem }) {
         </li>
       );
   }
+}
+
+/** An exec call's command line as a shell shows it (`argv` joined), when its arguments hold one. */
+function execCommand(argsRaw: string): string | undefined {
+  const args = parseArgs(argsRaw);
+  if (args === undefined) return undefined;
+  if (typeof args.command === 'string') return args.command;
+  const argv = args.argv;
+  return Array.isArray(argv) && argv.every((part) => typeof part === 'string')
+    ? argv
+        .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`))
+        .join(' ')
+    : undefined;
 }
 
 function verdictClass(verdict: string | undefined): string {
@@ -182,11 +234,19 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
   const approval = call.approval;
   // The body is built only once opened: a long timeline holds summaries, not every output.
   const [open, setOpen] = useState(false);
+  const command = call.tool === 'exec' ? execCommand(call.argsRaw) : undefined;
   return (
     <li class="item tool-call" data-kind="tool_call" data-call-id={call.callId}>
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
-          {props.meta} <strong class="mono">{call.tool}</strong>
+          {props.meta}{' '}
+          {command === undefined ? (
+            <strong class="mono">{call.tool}</strong>
+          ) : (
+            <code class="command" data-testid="exec-command">
+              $ {visibleText(command)}
+            </code>
+          )}
           {call.assessment && (
             <>
               {' '}
@@ -208,9 +268,16 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
               {approval.by ? ` by ${approval.by}` : ''}
             </span>
           )}
-          {call.receipt && (
-            <span class={`badge outcome-${call.receipt.outcome}`}>{call.receipt.outcome}</span>
-          )}
+          {call.receipt &&
+            (command !== undefined && call.receipt.exitCode !== null ? (
+              <span
+                class={`badge ${call.receipt.exitCode === 0 ? 'outcome-succeeded' : 'outcome-failed'}`}
+              >
+                exit {call.receipt.exitCode}
+              </span>
+            ) : (
+              <span class={`badge outcome-${call.receipt.outcome}`}>{call.receipt.outcome}</span>
+            ))}
         </summary>
         {open && (
           <div class="call-body">
@@ -243,9 +310,13 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
             {call.receipt && (
               <>
                 <p class="muted small">
-                  {call.receipt.exitCode !== null && `exit ${call.receipt.exitCode} · `}
+                  {command === undefined &&
+                    call.receipt.exitCode !== null &&
+                    `exit ${call.receipt.exitCode} · `}
                   {formatDuration(call.receipt.durationMs)}
-                  {call.receipt.error && ` · ${call.receipt.error}`}
+                  {call.receipt.error &&
+                    !(command !== undefined && /^exit code -?\d+$/.test(call.receipt.error)) &&
+                    ` · ${call.receipt.error}`}
                 </p>
                 {call.receipt.output && (
                   <pre class="output" aria-label="Output">

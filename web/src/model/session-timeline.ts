@@ -19,6 +19,7 @@ import type {
   WorkflowGraph,
 } from './timeline-types.js';
 import { readWorkflowGraph } from './workflow-graph.js';
+import { answerText, artifactContent, readArtifact } from './artifact-item.js';
 
 /**
  * A session's timeline, folded event by event (in sequence order) as they arrive over the
@@ -58,6 +59,13 @@ export function createTimeline(): SessionTimeline {
 
 /** Known file contents by real path, to diff a write against (reads and earlier writes). */
 const knownContent = new WeakMap<SessionTimeline, Map<string, string>>();
+/** Model answers by event id (text and entry), until the artifact made from each is proposed. */
+const answers = new WeakMap<
+  SessionTimeline,
+  Map<string, { text: string; item: { artifactKind?: string } }>
+>();
+/** Artifact entries by hash, to mark them accepted. */
+const artifactItems = new WeakMap<SessionTimeline, Map<string, { accepted: boolean }>>();
 /** Each stage's position in the order stages were first entered. */
 const firstVisits = new WeakMap<SessionTimeline, Map<string, number>>();
 
@@ -70,6 +78,7 @@ function currentSection(timeline: SessionTimeline, event: EventDto): StageSectio
     attempt: 0,
     startedAt: event.timestamp,
     outcome: 'preamble',
+    failedChecks: [],
     inputTokens: 0,
     outputTokens: 0,
     items: [],
@@ -221,6 +230,7 @@ function startStage(timeline: SessionTimeline, event: EventDto, payload: Payload
     attempt: num(payload, 'attempt') ?? 1,
     startedAt: event.timestamp,
     outcome: 'running',
+    failedChecks: [],
     inputTokens: 0,
     outputTokens: 0,
     items: [],
@@ -368,13 +378,15 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       });
     case 'inference_completed': {
       const result = record(payload, 'result') ?? {};
+      const kept = answers.get(timeline) ?? new Map();
+      answers.set(timeline, kept);
       const usage = record(result, 'usage') ?? {};
       const inputTokens = num(usage, 'inputTokens') ?? 0;
       const outputTokens = num(usage, 'outputTokens') ?? 0;
       const section = currentSection(timeline, event);
       section.inputTokens += inputTokens;
       section.outputTokens += outputTokens;
-      return push(timeline, event, {
+      const item: TimelineItem & { kind: 'inference' } = {
         kind: 'inference',
         ...at,
         model: text(result, 'modelId') ?? '',
@@ -382,7 +394,9 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         outputTokens,
         latencyMs: num(result, 'latencyMs') ?? 0,
         text: text(result, 'text') ?? '',
-      });
+      };
+      kept.set(event.eventId, { text: answerText(result), item });
+      return push(timeline, event, item);
     }
     case 'inference_failed':
       return push(timeline, event, {
@@ -445,6 +459,48 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
     }
     case 'tool_receipt':
       return recordReceipt(timeline, callFor(timeline, event, payload), payload);
+    case 'artifact_proposed': {
+      const kind = text(payload, 'kind') ?? '?';
+      const hash = text(payload, 'hash') ?? '';
+      const from = text(payload, 'inferenceEventId');
+      const answer = from === undefined ? undefined : answers.get(timeline)?.get(from);
+      if (from !== undefined) answers.get(timeline)?.delete(from);
+      if (answer !== undefined) answer.item.artifactKind = kind;
+      const item = {
+        kind: 'artifact' as const,
+        ...at,
+        artifactKind: kind,
+        hash,
+        body: readArtifact(kind, answer === undefined ? undefined : artifactContent(answer.text)),
+        accepted: false,
+      };
+      const byHash = artifactItems.get(timeline) ?? new Map<string, { accepted: boolean }>();
+      artifactItems.set(timeline, byHash);
+      byHash.set(hash, item);
+      return push(timeline, event, item);
+    }
+    case 'artifact_accepted': {
+      const item = artifactItems.get(timeline)?.get(text(payload, 'hash') ?? '');
+      if (item) item.accepted = true;
+      return;
+    }
+    case 'dod_check_ran': {
+      const exitCode = num(payload, 'exitCode') ?? null;
+      const outcome = text(payload, 'outcome') ?? '?';
+      const passed = outcome === 'completed' && exitCode === 0;
+      const name = text(payload, 'name') ?? '?';
+      if (!passed) currentSection(timeline, event).failedChecks.push(name);
+      return push(timeline, event, {
+        kind: 'check',
+        ...at,
+        name,
+        command: text(payload, 'command') ?? '',
+        passed,
+        outcome,
+        exitCode,
+        output: shownLines(payload, 'output') ?? '',
+      });
+    }
     case 'tool_call_started':
     case 'world_observed':
     case 'inference_requested':

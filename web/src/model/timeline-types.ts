@@ -1,3 +1,4 @@
+import type { ArtifactBody } from './artifact-item.js';
 import type { DiffLine } from './line-diff.js';
 
 export type Finding = {
@@ -93,6 +94,8 @@ export type TimelineItem =
       readonly latencyMs: number;
       readonly text: string;
       readonly failure?: string;
+      /** The kind of the artifact this answer became (shown as that artifact, not as text). */
+      artifactKind?: string;
     })
   | (Base & {
       readonly kind: 'lifecycle';
@@ -100,6 +103,22 @@ export type TimelineItem =
       readonly label: string;
       readonly detail?: string;
       readonly tone: 'info' | 'good' | 'bad';
+    })
+  | (Base & {
+      readonly kind: 'artifact';
+      readonly artifactKind: string;
+      readonly hash: string;
+      readonly body: ArtifactBody;
+      accepted: boolean;
+    })
+  | (Base & {
+      readonly kind: 'check';
+      readonly name: string;
+      readonly command: string;
+      readonly passed: boolean;
+      readonly outcome: string;
+      readonly exitCode: number | null;
+      readonly output: string;
     })
   | (Base & { readonly kind: 'other'; readonly type: string });
 
@@ -114,6 +133,8 @@ export type StageSection = {
   outcome: 'running' | 'completed' | 'failed' | 'preamble';
   verdict?: string;
   failure?: string;
+  /** Definition-of-done checks that failed in this visit (the stage header names them). */
+  failedChecks: string[];
   inputTokens: number;
   outputTokens: number;
   readonly items: TimelineItem[];

@@ -10,6 +10,7 @@ import { parsePersonName } from '../person-name-option.js';
 import { formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
 import { describeGrantScope } from '../../always-allow-scope.js';
+import { recordGrant } from '../../record-grant.js';
 
 function parseInstant(value: string): string {
   const time = Date.parse(value);
@@ -104,12 +105,8 @@ export function grantsCommands(context: CommandContext): Command[] {
           );
         await withStore(context, command, async ({ events }) => {
           const sessionId = await resolveSessionRef(events, typed, command);
-          const grantId = `grant-${context.ids.next()}`;
-          await appendToSession(context, events, sessionId, {
-            type: 'approval_grant_added',
-            grantId,
+          const { grantId } = await recordGrant(context, events, sessionId, {
             scope: scopes[0]!,
-            lifetime: options.stage === undefined ? 'session' : 'stage',
             stageId: options.stage ?? null,
             expiresAt: options.until ?? null,
             by: options.by ?? context.user,

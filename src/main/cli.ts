@@ -175,6 +175,19 @@ process.exitCode = await runCli(
         ids,
       });
     },
+    async runDoctor({ store, workspace }) {
+      const { runDoctor } = await import('../infrastructure/doctor/run-doctor.js');
+      return runDoctor({ correxHome: correxHome(), store, workspace, env: process.env });
+    },
+    ...(process.env.OPENAI_BASE_URL
+      ? {
+          environmentModel: {
+            baseUrl: process.env.OPENAI_BASE_URL,
+            model: process.env.CORREX_MODEL || process.env.OPENAI_MODEL || undefined,
+            apiKeyEnv: process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined,
+          },
+        }
+      : {}),
     async listMcpServers(workspace) {
       const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
       return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });

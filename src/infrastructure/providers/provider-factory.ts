@@ -109,6 +109,6 @@ function requireKey(
   return key;
 }
 
-function expandHome(path: string): string {
+export function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
 }

@@ -76,9 +76,13 @@ export function showCommand(context: CommandContext): Command {
             state = sessionProjection.evolve(state, event);
             budget = evolveBudget(budget, event);
             if (EVIDENCE.has(event.payload.type)) checkEvents.push(event);
-            view.lines(event).forEach((line, index) =>
-              timeline.push(`${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${line}`),
-            );
+            view
+              .lines(event)
+              .forEach((line, index) =>
+                timeline.push(
+                  `${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${line}`,
+                ),
+              );
             const payload = event.payload;
             if (payload.type === 'session_configured') profiles = recordedProfiles(payload);
             if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);

@@ -205,7 +205,18 @@ process.exitCode = await runCli(
       });
       return { spans: spans.length };
     },
-    lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
+    async *lines() {
+      const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+      try {
+        yield* reader;
+      } finally {
+        // Stopped early (`/quit` in chat): stdin on a terminal never ends by itself, and a
+        // stream still read keeps the process alive.
+        reader.close();
+        process.stdin.pause();
+        process.stdin.unref?.();
+      }
+    },
     // A service manager stops correx with SIGTERM: the same clean stop as Ctrl-C.
     onInterrupt(handler) {
       process.on('SIGINT', handler);

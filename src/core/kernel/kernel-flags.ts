@@ -149,6 +149,16 @@ export const REVIEW_SEES_CHANGES = defineBehaviourFlag({
   description: "a reviewer's pack shows the session's recorded file changes as a diff",
 });
 
+/**
+ * A failed session can be retried by a person (`session_retried`): it runs again from the stage
+ * that failed, in a new attempt. A session recorded without the flag refuses the command.
+ */
+export const RETRY_FAILED_SESSION = defineBehaviourFlag({
+  name: 'retry-failed-session',
+  description:
+    'a failed session accepts a retry command (session_retried) and goes on from the stage that failed',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -166,4 +176,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   LSP_DIAGNOSTICS,
   CRITIQUE_OUTCOMES,
   REVIEW_SEES_CHANGES,
+  RETRY_FAILED_SESSION,
 ];

@@ -1,3 +1,4 @@
+import { RETRY_FAILED_SESSION } from './kernel-flags.js';
 import { evolveBudget, INITIAL_BUDGET, type BudgetState } from './budget.js';
 import {
   approvalGrantsProjection,
@@ -118,6 +119,8 @@ export type KernelState = {
   readonly lastInputSequence: number;
   /** What the session has spent against its budgets. */
   readonly budget: BudgetState;
+  /** Whether the session was recorded with `retry-failed-session`: a failed one may be retried. */
+  readonly acceptsRetry: boolean;
 };
 
 export type RecordedProjectChecks = {
@@ -196,7 +199,8 @@ export type RetryDelay = {
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
   name: 'kernel',
-  version: 3,
+  // 4: acceptsRetry, from the recorded flags.
+  version: 4,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -223,6 +227,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     lastTimestamp: null,
     lastInputSequence: 0,
     budget: INITIAL_BUDGET,
+    acceptsRetry: false,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -486,8 +491,15 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       };
       return { ...withRun(state, event), accepted: [...state.accepted, accepted] };
     }
-    // Folded into the running stage attempt only.
     case 'session_configured':
+      return {
+        ...withRun(state, event),
+        acceptsRetry: recordsFlag(payload.configuration.flags, RETRY_FAILED_SESSION.name),
+      };
+    case 'session_retried':
+      // The session runs again: the stage that failed starts its new attempt next.
+      return { ...state, phase: { kind: 'between_stages' } };
+    // Folded into the running stage attempt only.
     case 'orchestration_paused':
     case 'orchestration_resumed':
     case 'lifecycle_rejected':
@@ -556,4 +568,9 @@ function critiqueWrites(critique: CritiqueState, event: CorrexEvent): CritiqueSt
     .filter((file) => file.access === 'write')
     .map((file) => ({ path: file.path, sequence: event.sequence }));
   return writes.length === 0 ? critique : { ...critique, writes: [...critique.writes, ...writes] };
+}
+
+/** Whether a recorded configuration's `flags` list names `flag`. */
+function recordsFlag(flags: unknown, flag: string): boolean {
+  return Array.isArray(flags) && flags.includes(flag);
 }

@@ -457,6 +457,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'redirect_rejected':
     case 'budget_exhausted':
     case 'budget_raised':
+    case 'session_retried':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

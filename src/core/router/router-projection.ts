@@ -17,6 +17,7 @@ import type {
   workflowStarted,
 } from '../sessions/session-events.js';
 import type { transitionTaken } from '../sessions/transition-events.js';
+import type { sessionRetried } from '../sessions/retry-events.js';
 import type {
   approvalDenied,
   approvalGranted,
@@ -39,6 +40,7 @@ type RouterPayload = PayloadOf<
   | typeof approvalRequested
   | typeof approvalGranted
   | typeof approvalDenied
+  | typeof sessionRetried
 >;
 
 /** The event types the router state folds; every other type only advances `lastSequence`. */
@@ -57,6 +59,7 @@ export const ROUTER_FOLDED_TYPES: ReadonlySet<string> = new Set<RouterPayload['t
   'approval_requested',
   'approval_granted',
   'approval_denied',
+  'session_retried',
 ]);
 
 /** A summary line stays short: it is a pointer into the log, not a copy of it. */
@@ -69,7 +72,7 @@ export const MAX_SUMMARY_CHARACTERS = 200;
  */
 export const routerProjection: Projection<RouterState, PayloadShape> = {
   name: 'router',
-  // 2: pending approvals are folded too.
+  // 2: pending approvals and retries are folded too.
   version: 2,
   initial: () => ({
     sessionId: null,
@@ -126,6 +129,8 @@ function evolveKnown(state: RouterState, payload: RouterPayload, event: StoredEv
         activeStage: null,
         pendingApprovals: [],
       };
+    case 'session_retried':
+      return { ...state, workflowStatus: 'running', currentStageId: payload.stageId };
     case 'approval_requested':
       return {
         ...state,

@@ -61,6 +61,8 @@ function describeEvent(event: CorrexEvent): string | null {
       return `✗ workflow failed (${payload.category}): ${clip(payload.message, 100)}`;
     case 'workflow_cancelled':
       return `✗ workflow cancelled by ${payload.by}`;
+    case 'session_retried':
+      return `↻ retried by ${payload.by} from stage ${payload.stageId} (attempt ${payload.attempt}): ${clip(payload.reason, 100)}`;
     default:
       return null;
   }

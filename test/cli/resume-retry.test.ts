@@ -59,10 +59,16 @@ describe('correx resume --retry', () => {
     expect(retried.code).toBe(0);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello again\n');
 
-    const events = (await correx(home, ['events', sessionId, '--json'])).stdout
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as Envelope).payload);
+    const recorded = (await correx(home, ['events', sessionId, '--json'])).stdout.trim();
+    // Corpus material, as the scenario stores record it (CORREX_GOLDEN_RECORD; never overwritten).
+    const folder = process.env.CORREX_GOLDEN_RECORD;
+    if (folder !== undefined && folder !== '') {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `cli-resume-retry--${sessionId}.ndjson`), `${recorded}\n`, {
+        flag: 'wx',
+      });
+    }
+    const events = recorded.split('\n').map((line) => (JSON.parse(line) as Envelope).payload);
     const types = events.map((payload) => payload.type);
     expect(types.indexOf('workflow_failed')).toBeLessThan(types.indexOf('session_retried'));
     expect(events.find((payload) => payload.type === 'session_retried')).toEqual({

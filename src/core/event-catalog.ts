@@ -11,6 +11,7 @@ import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { kernelFlowEvents, sessionEvents } from './sessions/session-events.js';
 import { budgetEvents } from './sessions/budget-events.js';
+import { retryEvents } from './sessions/retry-events.js';
 import { subagentEvents } from './sessions/subagent-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
 import { definitionOfDoneEvents } from './validation/definition-of-done-events.js';
@@ -42,6 +43,7 @@ export const eventDefinitions = [
   ...subagentEvents,
   ...hookEvents,
   ...budgetEvents,
+  ...retryEvents,
   ...briefEvents,
   ...critiqueEvents,
   ...checkpointEvents,

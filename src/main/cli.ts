@@ -175,6 +175,19 @@ process.exitCode = await runCli(
         ids,
       });
     },
+    async runDoctor({ store, workspace }) {
+      const { runDoctor } = await import('../infrastructure/doctor/run-doctor.js');
+      return runDoctor({ correxHome: correxHome(), store, workspace, env: process.env });
+    },
+    ...(process.env.OPENAI_BASE_URL
+      ? {
+          environmentModel: {
+            baseUrl: process.env.OPENAI_BASE_URL,
+            model: process.env.CORREX_MODEL || process.env.OPENAI_MODEL || undefined,
+            apiKeyEnv: process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined,
+          },
+        }
+      : {}),
     async listMcpServers(workspace) {
       const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
       return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });
@@ -192,7 +205,18 @@ process.exitCode = await runCli(
       });
       return { spans: spans.length };
     },
-    lines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
+    async *lines() {
+      const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+      try {
+        yield* reader;
+      } finally {
+        // Stopped early (`/quit` in chat): stdin on a terminal never ends by itself, and a
+        // stream still read keeps the process alive.
+        reader.close();
+        process.stdin.pause();
+        process.stdin.unref?.();
+      }
+    },
     // A service manager stops correx with SIGTERM: the same clean stop as Ctrl-C.
     onInterrupt(handler) {
       process.on('SIGINT', handler);

@@ -183,6 +183,9 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     if (options.recordOnly === true) return false;
     if (command.type === 'resume')
       return events.some((event) => event.payload.type === 'orchestration_resumed');
+    // A retried session had no driver either (it had failed): any host may take it.
+    if (command.type === 'retry')
+      return events.some((event) => event.payload.type === 'session_retried');
     return (
       owned.has(sessionId) &&
       (command.type === 'approve' ||

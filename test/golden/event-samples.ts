@@ -112,6 +112,13 @@ export const eventSamples: SampleMap = {
   egress_allowlist_changed: { type: 'egress_allowlist_changed', added: ['registry.npmjs.org'], removed: [], by: 'policy', reason: 'session start' },
   budget_exhausted: { type: 'budget_exhausted', budget: 'cost', limit: 0.5, used: 0.5123 },
   budget_raised: { type: 'budget_raised', budget: 'tokens', limit: 200000, by: 'alice' },
+  session_retried: {
+    type: 'session_retried',
+    stageId: 'implement',
+    attempt: 4,
+    by: 'alice',
+    reason: 'the model server is back',
+  },
   workspace_restored: { type: 'workspace_restored', by: 'alice', toSequence: 12, stageId: 'implement', files: [{ path: '/work/ws/src/a.ts', access: 'write', before: 'b'.repeat(64), after: 'a'.repeat(64), modeBefore: 0o644, modeAfter: 0o644 }, { path: '/work/ws/src/new.ts', access: 'delete', before: 'c'.repeat(64), after: null, modeBefore: 0o600, modeAfter: null }] },
   stage_checkpoint_recorded: { type: 'stage_checkpoint_recorded', stageId: 'implement', attempt: 2, throughSequence: 41, files: [{ path: '/work/ws/src/a.ts', sha256: 'a'.repeat(64), mode: 0o644 }, { path: '/work/ws/src/gone.ts', sha256: null, mode: null }] },
   stage_start_reconciled: { type: 'stage_start_reconciled', stageId: 'implement', attempt: 1, reason: 'rework', basis: 'as_left', checkpointSequence: 9, changedSince: ['/work/ws/src/a.ts'] },

@@ -96,6 +96,37 @@ export function decideCommand(
       return [
         { type: 'budget_raised', budget: command.budget, limit: command.limit, by: command.by },
       ];
+    case 'retry': {
+      if (session.status !== 'failed') {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} is ${session.status}; only a failed session can be retried`,
+        );
+      }
+      // Old sessions replay as recorded: only one recorded with the flag may change its ending.
+      if (!state.acceptsRetry) {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} was recorded by a correx that could not retry sessions; start it again with correx run`,
+        );
+      }
+      const stageId = session.lastStageId;
+      if (stageId === null) {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} failed before any stage ran; start it again with correx run`,
+        );
+      }
+      return [
+        {
+          type: 'session_retried',
+          stageId,
+          attempt: (session.attempts[stageId] ?? 0) + 1,
+          by: command.by,
+          reason: command.reason ?? 'retried by a person',
+        },
+      ];
+    }
     case 'steer':
       if (command.content.trim() === '') {
         throw new KernelCommandError('invalid_command', 'a steering note needs some text');

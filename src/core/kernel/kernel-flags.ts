@@ -168,6 +168,16 @@ export const STAGE_CHECKPOINTS = defineBehaviourFlag({
     'a stage_checkpoint_recorded (the workspace as the log knows it) before every stage attempt, and a stage_start_reconciled (as left, files changed since its last checkpoint) when a stage is entered again',
 });
 
+/**
+ * A failed session can be retried by a person (`session_retried`): it runs again from the stage
+ * that failed, in a new attempt. A session recorded without the flag refuses the command.
+ */
+export const RETRY_FAILED_SESSION = defineBehaviourFlag({
+  name: 'retry-failed-session',
+  description:
+    'a failed session accepts a retry command (session_retried) and goes on from the stage that failed',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -187,4 +197,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   REVIEW_SEES_CHANGES,
   CACHED_INPUT_PRICES,
   STAGE_CHECKPOINTS,
+  RETRY_FAILED_SESSION,
 ];

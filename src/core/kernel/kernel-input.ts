@@ -33,6 +33,8 @@ export type KernelCommand =
       readonly limit: number;
       readonly by: string;
     }
+  /** Run a failed session again from the stage that failed (see `session_retried`). */
+  | { readonly type: 'retry'; readonly by: string; readonly reason?: string }
   /** Move the running session to `to`, along a transition its stage declares (a preempt). */
   | {
       readonly type: 'redirect';

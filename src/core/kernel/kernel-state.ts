@@ -1,3 +1,4 @@
+import { RETRY_FAILED_SESSION } from './kernel-flags.js';
 import { evolveBudget, INITIAL_BUDGET, type BudgetState } from './budget.js';
 import {
   approvalGrantsProjection,
@@ -125,6 +126,8 @@ export type KernelState = {
   readonly budget: BudgetState;
   /** The workspace as recorded changes left it, and the stage checkpoints (flag `stage-checkpoints`). */
   readonly checkpoints: CheckpointState;
+  /** Whether the session was recorded with `retry-failed-session`: a failed one may be retried. */
+  readonly acceptsRetry: boolean;
 };
 
 export type RecordedProjectChecks = {
@@ -203,7 +206,8 @@ export type RetryDelay = {
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
   name: 'kernel',
-  version: 4,
+  // 5: checkpoints (stage-checkpoints) and acceptsRetry (retry-failed-session).
+  version: 5,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -231,6 +235,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     lastInputSequence: 0,
     budget: INITIAL_BUDGET,
     checkpoints: INITIAL_CHECKPOINTS,
+    acceptsRetry: false,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -495,8 +500,15 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       };
       return { ...withRun(state, event), accepted: [...state.accepted, accepted] };
     }
-    // Folded into the running stage attempt only.
     case 'session_configured':
+      return {
+        ...withRun(state, event),
+        acceptsRetry: recordsFlag(payload.configuration.flags, RETRY_FAILED_SESSION.name),
+      };
+    case 'session_retried':
+      // The session runs again: the stage that failed starts its new attempt next.
+      return { ...state, phase: { kind: 'between_stages' } };
+    // Folded into the running stage attempt only.
     case 'orchestration_paused':
     case 'orchestration_resumed':
     case 'lifecycle_rejected':
@@ -569,4 +581,9 @@ function critiqueWrites(critique: CritiqueState, event: CorrexEvent): CritiqueSt
     .filter((file) => file.access === 'write')
     .map((file) => ({ path: file.path, sequence: event.sequence }));
   return writes.length === 0 ? critique : { ...critique, writes: [...critique.writes, ...writes] };
+}
+
+/** Whether a recorded configuration's `flags` list names `flag`. */
+function recordsFlag(flags: unknown, flag: string): boolean {
+  return Array.isArray(flags) && flags.includes(flag);
 }

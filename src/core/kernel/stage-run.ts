@@ -459,6 +459,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'budget_raised':
     case 'stage_checkpoint_recorded':
     case 'stage_start_reconciled':
+    case 'session_retried':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

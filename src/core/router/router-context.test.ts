@@ -68,6 +68,25 @@ describe('buildRouterContext', () => {
     expect(ContextManifestSchema.parse(pack.manifest)).toEqual(pack.manifest);
   });
 
+  it('says in L0 what the session waits for, so "what is it waiting for?" has an answer', () => {
+    const render = (pending: RouterState['pendingApprovals']) =>
+      renderRouterContext(
+        buildRouterContext(
+          { state: { ...state(0), pendingApprovals: pending }, history: turns(1) },
+          { maxTokens: 4096 },
+          tokenizer,
+        ),
+      )[0]!.content;
+    expect(render([])).toContain('Waiting for approval: nothing.');
+    const waiting = render([
+      { callId: 'verify.1.2.1', tool: 'exec', tier: 'T2', reason: 'runs npm test', sequence: 41 },
+    ]);
+    expect(waiting).toContain(
+      '- call verify.1.2.1 (exec, tier T2), requested at #41: runs npm test',
+    );
+    expect(waiting).not.toContain('Waiting for approval: nothing.');
+  });
+
   it('never carries raw events, artifact content or tool output: only what the projection kept', () => {
     const secret = 'SECRET-TOOL-OUTPUT-4242';
     const artifact = 'ARTIFACT-BODY-9999';

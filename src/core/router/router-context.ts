@@ -203,6 +203,18 @@ function statusText(state: RouterState, steering: boolean): string {
         : `${state.task.slice(0, MAX_TASK_CHARACTERS - 1)}…`;
     lines.push(`Task: ${task}`);
   }
+  // What the session waits for: the answer to "what is it waiting for?".
+  if (state.pendingApprovals.length === 0) {
+    if (state.workflowStatus === 'running') lines.push('Waiting for approval: nothing.');
+  } else {
+    lines.push(
+      'Waiting for approval (a person answers with correx approve/deny <session> <call>):',
+      ...state.pendingApprovals.map(
+        (pending) =>
+          `- call ${pending.callId} (${pending.tool}, tier ${pending.tier}), requested at #${pending.sequence}: ${pending.reason}`,
+      ),
+    );
+  }
   if (steering) {
     lines.push(
       "The user's latest message is a steering note: correx records it for the agent, which sees it in its next context pack. Acknowledge it briefly.",

@@ -76,9 +76,49 @@ describe('routerProjection (the router reducer)', () => {
       currentStageId: null,
       activeStage: null,
       task: null,
+      pendingApprovals: [],
       l2Memory: [],
       lastSequence: 0,
     });
+  });
+
+  it('keeps the approvals waiting now, with the request to cite, until each is decided or the workflow ends', () => {
+    const request = (callId: string, tool: string): EventPayload => ({
+      type: 'approval_requested',
+      callId,
+      tool,
+      tier: 'T2',
+      reason: `${tool} needs a person\nsecond line`,
+    });
+    const waiting = fold([
+      created,
+      started,
+      stage('implement'),
+      request('c1', 'exec'),
+      request('c2', 'write_file'),
+    ]);
+    expect(waiting.pendingApprovals).toEqual([
+      { callId: 'c1', tool: 'exec', tier: 'T2', reason: 'exec needs a person', sequence: 4 },
+      {
+        callId: 'c2',
+        tool: 'write_file',
+        tier: 'T2',
+        reason: 'write_file needs a person',
+        sequence: 5,
+      },
+    ]);
+    const oneLeft = fold(
+      [{ type: 'approval_granted', callId: 'c1', by: { kind: 'human', id: 'ana' } }],
+      waiting,
+    );
+    expect(oneLeft.pendingApprovals.map((pending) => pending.callId)).toEqual(['c2']);
+    const none = fold(
+      [{ type: 'approval_denied', callId: 'c2', by: { kind: 'human', id: 'ana' }, reason: 'no' }],
+      oneLeft,
+    );
+    expect(none.pendingApprovals).toEqual([]);
+    const ended = fold([{ type: 'workflow_cancelled', by: 'ana' } as EventPayload], waiting);
+    expect(ended.pendingApprovals).toEqual([]);
   });
 
   it('session_created keeps the task and stays idle; workflow_started makes it running at the first stage', () => {

@@ -17,6 +17,12 @@ import type {
   workflowStarted,
 } from '../sessions/session-events.js';
 import type { transitionTaken } from '../sessions/transition-events.js';
+import type { sessionRetried } from '../sessions/retry-events.js';
+import type {
+  approvalDenied,
+  approvalGranted,
+  approvalRequested,
+} from '../approvals/approval-events.js';
 import type { RouterL2Entry, RouterState } from './router-state.js';
 
 type RouterPayload = PayloadOf<
@@ -31,6 +37,10 @@ type RouterPayload = PayloadOf<
   | typeof stageCompleted
   | typeof stageFailed
   | typeof transitionTaken
+  | typeof approvalRequested
+  | typeof approvalGranted
+  | typeof approvalDenied
+  | typeof sessionRetried
 >;
 
 /** The event types the router state folds; every other type only advances `lastSequence`. */
@@ -46,6 +56,10 @@ export const ROUTER_FOLDED_TYPES: ReadonlySet<string> = new Set<RouterPayload['t
   'stage_completed',
   'stage_failed',
   'transition_taken',
+  'approval_requested',
+  'approval_granted',
+  'approval_denied',
+  'session_retried',
 ]);
 
 /** A summary line stays short: it is a pointer into the log, not a copy of it. */
@@ -58,13 +72,15 @@ export const MAX_SUMMARY_CHARACTERS = 200;
  */
 export const routerProjection: Projection<RouterState, PayloadShape> = {
   name: 'router',
-  version: 1,
+  // 2: pending approvals and retries are folded too.
+  version: 2,
   initial: () => ({
     sessionId: null,
     workflowStatus: 'idle',
     currentStageId: null,
     activeStage: null,
     task: null,
+    pendingApprovals: [],
     l2Memory: [],
     lastSequence: 0,
   }),
@@ -98,9 +114,45 @@ function evolveKnown(state: RouterState, payload: RouterPayload, event: StoredEv
     case 'orchestration_resumed':
       return { ...state, workflowStatus: 'running' };
     case 'workflow_completed':
-      return { ...state, workflowStatus: 'completed', currentStageId: null, activeStage: null };
+      return {
+        ...state,
+        workflowStatus: 'completed',
+        currentStageId: null,
+        activeStage: null,
+        pendingApprovals: [],
+      };
     case 'workflow_failed':
-      return { ...state, workflowStatus: 'failed', currentStageId: null, activeStage: null };
+      return {
+        ...state,
+        workflowStatus: 'failed',
+        currentStageId: null,
+        activeStage: null,
+        pendingApprovals: [],
+      };
+    case 'session_retried':
+      return { ...state, workflowStatus: 'running', currentStageId: payload.stageId };
+    case 'approval_requested':
+      return {
+        ...state,
+        pendingApprovals: [
+          ...state.pendingApprovals.filter((pending) => pending.callId !== payload.callId),
+          {
+            callId: payload.callId,
+            tool: payload.tool,
+            tier: payload.tier,
+            reason: clip(firstLine(payload.reason)),
+            sequence: event.sequence,
+          },
+        ],
+      };
+    case 'approval_granted':
+    case 'approval_denied':
+      return {
+        ...state,
+        pendingApprovals: state.pendingApprovals.filter(
+          (pending) => pending.callId !== payload.callId,
+        ),
+      };
     case 'workflow_cancelled': {
       // A stage that was running when the workflow was cancelled ends as CANCELLED.
       const running = state.activeStage;
@@ -109,6 +161,7 @@ function evolveKnown(state: RouterState, payload: RouterPayload, event: StoredEv
         workflowStatus: 'cancelled',
         currentStageId: null,
         activeStage: null,
+        pendingApprovals: [],
         l2Memory:
           running === null
             ? state.l2Memory

@@ -26,6 +26,15 @@ export type RouterL2Entry = {
   readonly timestamp: string;
 };
 
+/** One approval being waited for: the call, its tool and tier, and why it was asked. */
+export type RouterPendingApproval = {
+  readonly callId: string;
+  readonly tool: string;
+  readonly tier: string;
+  readonly reason: string;
+  readonly sequence: number;
+};
+
 /** Plain JSON, so it can be snapshotted like any projection state. */
 export type RouterState = {
   readonly sessionId: string | null;
@@ -36,6 +45,11 @@ export type RouterState = {
   readonly activeStage: { readonly stageId: string; readonly attempt: number } | null;
   /** The task the session was created for (the user's own words). */
   readonly task: string | null;
+  /**
+   * The tool calls waiting for a person's approval now, oldest first, so "what is it waiting
+   * for?" has an answer. `sequence` is the request's event, to cite.
+   */
+  readonly pendingApprovals: readonly RouterPendingApproval[];
   /** Stage outcomes, oldest first. */
   readonly l2Memory: readonly RouterL2Entry[];
   /** The last sequence folded in: "as of #N". */

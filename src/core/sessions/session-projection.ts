@@ -1,3 +1,4 @@
+import type { sessionRetried } from './retry-events.js';
 import type {
   approvalDenied,
   approvalGranted,
@@ -60,7 +61,8 @@ type SessionPayload =
   | PayloadOf<typeof approvalRequested>
   | PayloadOf<typeof approvalGranted>
   | PayloadOf<typeof approvalDenied>
-  | PayloadOf<(typeof transitionEvents)[number]>;
+  | PayloadOf<(typeof transitionEvents)[number]>
+  | PayloadOf<typeof sessionRetried>;
 
 const foldedTypes: ReadonlySet<string> = new Set<SessionPayload['type']>([
   'session_created',
@@ -78,6 +80,7 @@ const foldedTypes: ReadonlySet<string> = new Set<SessionPayload['type']>([
   'approval_granted',
   'approval_denied',
   'transition_taken',
+  'session_retried',
   'transition_rejected',
 ]);
 
@@ -155,6 +158,15 @@ function evolveKnown(
       };
     case 'workflow_cancelled':
       return { ...state, status: 'cancelled', nextStage: null };
+    case 'session_retried':
+      // A failed session runs again, from a new attempt of the stage that failed.
+      return {
+        ...state,
+        status: 'running',
+        activeStage: null,
+        nextStage: { stageId: payload.stageId, attempt: payload.attempt },
+        failure: null,
+      };
     case 'stage_started':
       return {
         ...state,

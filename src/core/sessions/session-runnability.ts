@@ -2,7 +2,7 @@
  * Whether a session needs a driver after an event, read from the event's type alone so that a
  * store can keep its table of runnable sessions in the append's own transaction:
  * - `runnable`: it goes on without a person (it was created, an approval or a resume was recorded,
- *   a redirect moved it to another stage);
+ *   a redirect moved it to another stage, a failed one was retried);
  * - `idle`: it waits for a person (an approval request, a pause);
  * - `final`: it ended;
  * - `child`: a sub-session, driven by its parent's driver and never on its own.
@@ -16,6 +16,7 @@ const BY_TYPE: Readonly<Record<string, Runnability>> = {
   approval_granted: 'runnable',
   approval_denied: 'runnable',
   stage_redirected: 'runnable',
+  session_retried: 'runnable',
   approval_requested: 'idle',
   orchestration_paused: 'idle',
   workflow_completed: 'final',

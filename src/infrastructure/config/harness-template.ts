@@ -57,6 +57,28 @@ policy: {}
 #   detect: true                       # false: only the checks listed here
 `;
 
+/**
+ * The user template with its `local` provider and model set to a server the environment already
+ * names (OPENAI_BASE_URL, CORREX_MODEL, OPENAI_API_KEY), so writing the file, whose models then
+ * win over the environment, keeps a working setup working. Values are written as JSON strings,
+ * which YAML reads verbatim.
+ */
+export function userHarnessTemplateFor(server: {
+  readonly baseUrl: string;
+  readonly model?: string | undefined;
+  readonly apiKeyEnv?: string | undefined;
+}): string {
+  const provider = `    baseUrl: ${JSON.stringify(server.baseUrl)}            # from OPENAI_BASE_URL when this file was written${
+    server.apiKeyEnv === undefined ? '' : `\n    apiKeyEnv: ${server.apiKeyEnv}`
+  }`;
+  return USER_HARNESS_TEMPLATE.replace('    baseUrl: http://127.0.0.1:8080/v1', provider).replace(
+    '    model: local-model                 # the name your server expects',
+    server.model === undefined
+      ? '    model: local-model                 # the name your server expects'
+      : `    model: ${JSON.stringify(server.model)}            # from CORREX_MODEL when this file was written`,
+  );
+}
+
 /** What `correx init --workspace DIR` writes: only what a repository may say about itself. */
 export const WORKSPACE_HARNESS_TEMPLATE = `# correx settings for this repository. They can only narrow the user's policy; providers,
 # model profiles and the approval mode are the user's own ($CORREX_HOME/harness.yaml).

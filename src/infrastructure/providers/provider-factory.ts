@@ -6,6 +6,7 @@ import type { ProviderConfig } from '../config/harness-config.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 import { LlamaCppProvider } from './llama-cpp-provider.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import { withProviderBackoff } from './provider-backoff.js';
 
 /** A provider named by a model profile cannot be built (missing key, unknown name). */
 export class ProviderSetupError extends CorrexError {
@@ -67,21 +68,26 @@ async function createProvider(
     case 'openai-compatible': {
       const apiKey =
         config.apiKeyEnv === undefined ? undefined : requireKey(name, config.apiKeyEnv, env);
-      return createOpenAICompatibleProvider({
-        name,
-        baseURL: config.baseUrl,
-        ...(apiKey === undefined ? {} : { apiKey }),
-        streaming: config.streaming,
-        supportsStructuredOutputs: config.structuredOutputs,
-      });
+      // A server that is down is retried after growing delays, not three times in a row.
+      return withProviderBackoff(
+        createOpenAICompatibleProvider({
+          name,
+          baseURL: config.baseUrl,
+          ...(apiKey === undefined ? {} : { apiKey }),
+          streaming: config.streaming,
+          supportsStructuredOutputs: config.structuredOutputs,
+        }),
+      );
     }
     case 'anthropic':
-      return createAnthropicProvider({
-        name,
-        apiKey: requireKey(name, config.apiKeyEnv, env),
-        ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }),
-        streaming: config.streaming,
-      });
+      return withProviderBackoff(
+        createAnthropicProvider({
+          name,
+          apiKey: requireKey(name, config.apiKeyEnv, env),
+          ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }),
+          streaming: config.streaming,
+        }),
+      );
     case 'llama-cpp':
       return LlamaCppProvider.load({
         name,
@@ -109,6 +115,6 @@ function requireKey(
   return key;
 }
 
-function expandHome(path: string): string {
+export function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
 }

@@ -83,6 +83,9 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
+/** The schema version this correx writes and reads (`PRAGMA user_version`). */
+export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
+
 /** Opens (creating if needed) a correx SQLite file in WAL mode and brings its schema up to date. */
 export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Database.Database {
   let db: Database.Database | undefined;

@@ -5,6 +5,7 @@ import type { RouterFacade } from '../../core/router/router-facade.js';
 import type { SessionHost } from '../session-host.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
 import type { McpServerListing } from '../../infrastructure/mcp/list-mcp-tools.js';
+import type { DoctorCheck } from '../../infrastructure/doctor/doctor-check.js';
 
 /** An opened store as the CLI sees it. */
 export type CliStores = {
@@ -118,6 +119,21 @@ export type CliContext = {
   status(text: string): void;
   out(text: string): void;
   err(text: string): void;
+  /** The checks of `correx doctor`, with this process's environment (keys, OPENAI_BASE_URL). */
+  readonly runDoctor?: (options: {
+    readonly store: string;
+    readonly workspace: string;
+  }) => Promise<DoctorCheck[]>;
+  /**
+   * What `correx init` must say about the environment: set when OPENAI_BASE_URL configures a
+   * model, which a harness.yaml with `models:` replaces.
+   */
+  readonly environmentModel?: {
+    readonly baseUrl: string;
+    readonly model: string | undefined;
+    /** `OPENAI_API_KEY` when that variable is set. */
+    readonly apiKeyEnv: string | undefined;
+  };
   /** Starts each MCP server configured for `workspace` (sandboxed), lists its tools, stops it. */
   readonly listMcpServers?: (workspace: string) => Promise<McpServerListing[]>;
 };

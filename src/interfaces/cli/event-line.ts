@@ -35,6 +35,10 @@ function describeEvent(event: CorrexEvent): string | null {
       return `    ${payload.outcome === 'succeeded' ? '✓' : '✗'} ${payload.tool} ${payload.outcome}${
         payload.exitCode === null ? '' : ` (exit ${payload.exitCode})`
       }`;
+    case 'inference_failed':
+      return `  ✗ model call failed (${payload.category}): ${clip(payload.message, 100)}`;
+    case 'retry_delay_started':
+      return `  … waiting ${(payload.delayMs / 1000).toFixed(1)}s before the next model call (${clip(payload.provider, 40)})`;
     case 'validation_failed':
       return `  ✗ artifact invalid (${payload.validator}): ${clip(payload.message, 100)}`;
     case 'stage_completed':
@@ -57,6 +61,8 @@ function describeEvent(event: CorrexEvent): string | null {
       return `✗ workflow failed (${payload.category}): ${clip(payload.message, 100)}`;
     case 'workflow_cancelled':
       return `✗ workflow cancelled by ${payload.by}`;
+    case 'session_retried':
+      return `↻ retried by ${payload.by} from stage ${payload.stageId} (attempt ${payload.attempt}): ${clip(payload.reason, 100)}`;
     default:
       return null;
   }

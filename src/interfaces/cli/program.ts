@@ -10,6 +10,7 @@ import { grantsCommands } from './commands/grants-command.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { showCommand } from './commands/show-command.js';
 import { initCommand } from './commands/init-command.js';
+import { doctorCommand } from './commands/doctor-command.js';
 import { migrateCommand } from './commands/migrate-command.js';
 import { sessionsCommand } from './commands/sessions-command.js';
 import { storeCommand } from './commands/store-command.js';
@@ -49,6 +50,7 @@ export function createProgram(context: CommandContext): Command {
     .exitOverride();
   for (const command of [
     initCommand(context),
+    doctorCommand(context),
     demoCommand(context),
     ...runCommands(context),
     sessionsCommand(context),

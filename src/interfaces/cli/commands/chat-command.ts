@@ -5,13 +5,18 @@ import { describeSteeringDelivery } from '../../../core/router/steering-delivery
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
+import { visibleText } from '../../../core/base/visible-text.js';
 
 const HELP = [
   'Type a question about the session, or:',
   '  /steer <note>   a steering note: recorded in the session, read by its next model call',
   '  /deliveries     which steering notes reached a model call, and when',
+  '  /help           this list',
   '  /quit           leave (the session keeps running)',
 ].join('\n');
+
+/** Shown before each line is read, on a terminal: where to type. */
+const PROMPT = 'you> ';
 
 /** One exchange with the router, printed as a person reads it. */
 async function exchange(
@@ -81,32 +86,53 @@ export function chatCommand(context: CommandContext): Command {
               return;
             }
             context.out(HELP);
+            const prompt = () => {
+              if (context.terminal) context.status(PROMPT);
+            };
+            prompt();
             for await (const raw of context.lines()) {
               const line = raw.trim();
-              if (line === '') continue;
-              if (line === '/quit' || abort.signal.aborted) break;
-              if (line === '/deliveries') {
-                const deliveries = await router.facade.deliveriesOf(sessionId);
-                if (deliveries.length === 0) context.out('no steering notes in this session');
-                for (const delivery of deliveries) context.out(describeSteeringDelivery(delivery));
+              if (abort.signal.aborted) break;
+              if (line === '') {
+                prompt();
                 continue;
               }
-              const steering = line.startsWith('/steer ');
+              // A slash command is the CLI's own: answered here, never sent to the router model.
+              if (line.startsWith('/')) {
+                const [name = '', ...rest] = line.split(/\s+/);
+                const argument = rest.join(' ');
+                if (name === '/quit') break;
+                if (name === '/help') context.out(HELP);
+                else if (name === '/deliveries') {
+                  const deliveries = await router.facade.deliveriesOf(sessionId);
+                  if (deliveries.length === 0) context.out('no steering notes in this session');
+                  for (const delivery of deliveries)
+                    context.out(describeSteeringDelivery(delivery));
+                } else if (name === '/steer' && argument !== '') {
+                  await talk(argument, 'steering');
+                } else if (name === '/steer') {
+                  context.out('usage: /steer <note>');
+                } else {
+                  context.out(
+                    `unknown command ${visibleText(name)}; /help lists the commands (nothing was sent to the router)`,
+                  );
+                }
+                prompt();
+                continue;
+              }
+              await talk(line, 'normal');
+              prompt();
+            }
+            async function talk(input: string, mode: RouterInputMode): Promise<void> {
               try {
-                await exchange(
-                  context,
-                  router.facade,
-                  sessionId,
-                  steering ? line.slice('/steer '.length) : line,
-                  steering ? 'steering' : 'normal',
-                  abort.signal,
-                );
+                await exchange(context, router.facade, sessionId, input, mode, abort.signal);
               } catch (error) {
                 // One failed exchange (the model is down) does not end the conversation.
                 context.err(`correx: ${(error as Error).message}`);
               }
             }
           } finally {
+            if (context.terminal) context.status('');
             stopListening();
             await router.dispose();
           }

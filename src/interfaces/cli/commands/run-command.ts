@@ -1,3 +1,4 @@
+import { formatEventLine } from '../event-line.js';
 import { Command, Option } from 'commander';
 import { OperatorModeSchema } from '../../../core/approvals/approval-tier.js';
 import { CorrexError } from '../../../core/base/correx-error.js';
@@ -141,22 +142,51 @@ export function runCommands(context: CommandContext): Command[] {
 
   const resume = new Command('resume')
     .description(
-      'continue a paused or interrupted session here, with the configuration it recorded at its start',
+      'continue a paused or interrupted session here (or, with --retry, a failed one), with the configuration it recorded at its start',
     )
     .argument('[session]', SESSION_ARGUMENT)
     .option('--max-tokens <n>', 'raise the token budget of a session that stopped at it')
     .option('--max-cost <usd>', 'raise its cost budget')
     .option('--max-duration <time>', 'raise its duration budget (90s, 30m, 2h)')
-    .action(async (typed: string | undefined, options: BudgetOptions, command: Command) => {
-      const budgets = budgetsOf(options);
-      await drive(context, command, async (host, store) => {
-        const sessionId = await resolveSessionRef(store, typed, command);
-        for (const [budget, limit] of raisedBudgets(budgets))
-          await host.command(sessionId, { type: 'raise_budget', budget, limit, by: context.user });
-        // A paused session is resumed by a person's command; an interrupted one just needs a driver.
-        await host.command(sessionId, { type: 'resume', by: context.user });
-        return host.resume(sessionId);
-      });
-    });
+    .option(
+      '--retry',
+      'run a failed session again from the stage that failed (recorded as session_retried)',
+    )
+    .option('--reason <text>', 'why it is retried (recorded with --retry)')
+    .action(
+      async (
+        typed: string | undefined,
+        options: BudgetOptions & { retry?: boolean; reason?: string },
+        command: Command,
+      ) => {
+        const budgets = budgetsOf(options);
+        await drive(context, command, async (host, store) => {
+          const sessionId = await resolveSessionRef(store, typed, command);
+          // First the retry, so a budget raised with it applies to the session running again.
+          if (options.retry === true) {
+            const recorded = await host.command(sessionId, {
+              type: 'retry',
+              by: context.user,
+              ...(options.reason === undefined ? {} : { reason: options.reason }),
+            });
+            for (const event of recorded) {
+              const line = formatEventLine(event);
+              if (line !== null) context.out(line);
+            }
+          }
+          for (const [budget, limit] of raisedBudgets(budgets))
+            await host.command(sessionId, {
+              type: 'raise_budget',
+              budget,
+              limit,
+              by: context.user,
+            });
+          // A paused session is resumed by a person's command; an interrupted one just needs a driver.
+          if (options.retry !== true)
+            await host.command(sessionId, { type: 'resume', by: context.user });
+          return host.resume(sessionId);
+        });
+      },
+    );
   return [run, resume];
 }

@@ -55,11 +55,13 @@ export function tailCommand(context: CommandContext): Command {
                 if (options.json) {
                   context.out(canonicalJson(event));
                 } else {
-                  view.lines(event).forEach((line, index) =>
-                    context.out(
-                      `${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${colourLine(line, context.terminal)}`,
-                    ),
-                  );
+                  view
+                    .lines(event)
+                    .forEach((line, index) =>
+                      context.out(
+                        `${index === 0 ? String(event.sequence).padStart(5) : '     '}  ${colourLine(line, context.terminal)}`,
+                      ),
+                    );
                 }
               }
               if (isFinalStatus(state.status) && (await events.lastSequence(sessionId)) === after)

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { canonicalJson } from '../../../core/events/canonical-json.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
+import { formatEventJson } from '../event-json.js';
 import { formatEventLine } from '../event-line.js';
 import { colourLine } from '../session-progress.js';
 import { withStore } from '../with-store.js';
@@ -48,7 +48,7 @@ export function tailCommand(context: CommandContext): Command {
                 after = event.sequence;
                 if (event.sequence < from) continue;
                 if (options.json) {
-                  context.out(canonicalJson(event));
+                  context.out(formatEventJson(event));
                 } else {
                   const line = formatEventLine(event);
                   if (line !== null)

@@ -63,6 +63,53 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
     expect(summary).toMatch(/^tokens {4}84 in, 14 out$/m);
     for (const next of [`correx show ${id}`, `correx diff ${id}`, `correx undo ${id}`])
       expect(summary).toContain(next);
+    // Without prices there is no COST column, and the JSON says null.
+    const plain = JSON.parse((await correx(home, ['sessions', '--json'])).stdout) as {
+      cost: number | null;
+    }[];
+    expect(plain.every((row) => row.cost === null)).toBe(true);
+    expect((await correx(home, ['sessions'])).stdout).not.toMatch(/\bCOST\b/);
+  }, 120_000);
+
+  it('prices a session by its profile: cost in the summary, a COST column in `sessions`, and `sessions --json`', async () => {
+    const pricedHome = join(root, 'priced-home');
+    mkdirSync(pricedHome, { recursive: true });
+    writeFileSync(
+      join(pricedHome, 'harness.yaml'),
+      [
+        'mode: auto',
+        'providers:',
+        `  wire: { kind: openai-compatible, baseUrl: '${model.url}/v1' }`,
+        'models:',
+        '  - id: priced',
+        '    provider: wire',
+        '    model: served-model',
+        '    capabilities: [tool_calling]',
+        '    contextWindow: 8192',
+        '    prices: { inputPerMillion: 3, outputPerMillion: 15 }',
+        '',
+      ].join('\n'),
+    );
+    model.reply(...writeThenFinish('hello.txt', 'priced\n'));
+    const result = await correx(pricedHome, [...runArgs(workspace('priced'), '--json')], {});
+    expect(result.code, result.stderr).toBe(0);
+    const summary = parseLines(result.stdout).at(-1)!;
+    // 84 input and 14 output tokens at $3 and $15 per million.
+    const cost = (84 * 3 + 14 * 15) / 1e6;
+    expect(summary.cost).toBeCloseTo(cost, 12);
+    expect(result.stderr).toMatch(/^tokens {4}84 in, 14 out; cost \$0\.0005$/m);
+    const listed = await correx(pricedHome, ['sessions']);
+    expect(listed.stdout).toMatch(/\bCOST\b/);
+    expect(listed.stdout).toContain('$0.0005');
+    const rows = JSON.parse((await correx(pricedHome, ['sessions', '--json'])).stdout) as {
+      sessionId: string;
+      cost: number | null;
+      tokens: { input: number; output: number };
+    }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.sessionId).toBe(summary.sessionId);
+    expect(rows[0]!.cost).toBeCloseTo(cost, 12);
+    expect(rows[0]!.tokens).toEqual({ input: 84, output: 14 });
   }, 120_000);
 
   it('refuses prompt mode without a terminal at once, with exit 2, naming the fix, recording nothing', async () => {

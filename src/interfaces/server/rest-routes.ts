@@ -35,6 +35,7 @@ import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
 import type { SessionIndex } from './session-index.js';
 import { reservedNameReason } from '../person-name.js';
+import { spendOf } from '../../core/kernel/session-spend.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;
@@ -139,6 +140,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
               session.state,
               running.has(summary.sessionId),
               session.mode,
+              spendOf(session.spend).costUsd,
             ),
             ...(drivers === undefined ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
           })),
@@ -152,6 +154,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         sessionId,
         host.running().includes(sessionId),
         session.mode,
+        spendOf(session.spend).costUsd,
       );
       return { body: response };
     },

@@ -153,6 +153,13 @@ describe.each([
       ]);
       expect(written).toEqual([join(dir, 'notes', 'hello.txt')]);
       expect(summary.next).toContain(`correx diff ${summary.sessionId}`);
+      // A later read of the store gives the same object, byte for byte.
+      const shown = await correx(
+        home,
+        ['--store', location, 'show', summary.sessionId, '--summary', '--json'],
+        env,
+      );
+      expect(shown.stdout.trimEnd()).toBe(lines.at(-1));
     },
     120_000,
   );

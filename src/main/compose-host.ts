@@ -1,4 +1,5 @@
 import { otelTraceSettingsFrom } from '../infrastructure/telemetry/otel-trace-settings.js';
+import { otelMetricsSettingsFrom } from '../infrastructure/telemetry/otel-metrics-settings.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Clock } from '../core/base/clock.js';
@@ -79,21 +80,35 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
 
 /**
  * The caller's event hook, plus the OpenTelemetry trace exporter when the standard variables
- * turn it on (`OTEL_TRACES_EXPORTER=otlp`): each session's trace is sent when it ends.
+ * turn it on (`OTEL_TRACES_EXPORTER=otlp`): each session's trace is sent when it ends; and the
+ * metrics exporter (`OTEL_METRICS_EXPORTER=otlp`), flushed when a session ends.
  */
 async function withTracing(
   options: ComposeHostOptions,
 ): Promise<((event: CorrexEvent) => void) | undefined> {
+  const observers: ((event: CorrexEvent) => void)[] = [];
+  if (options.onEvent !== undefined) observers.push(options.onEvent);
   const settings = otelTraceSettingsFrom(options.env);
-  if (settings === null) return options.onEvent;
-  const { createLiveTraceExporter } =
-    await import('../infrastructure/telemetry/live-trace-exporter.js');
-  const exporter = createLiveTraceExporter(settings, (error) =>
-    options.notice(`trace export failed: ${(error as Error).message}`, true),
-  );
-  const caller = options.onEvent;
+  if (settings !== null) {
+    const { createLiveTraceExporter } =
+      await import('../infrastructure/telemetry/live-trace-exporter.js');
+    const exporter = createLiveTraceExporter(settings, (error) =>
+      options.notice(`trace export failed: ${(error as Error).message}`, true),
+    );
+    observers.push(exporter.onEvent);
+  }
+  // Metrics have their own standard switch (`OTEL_METRICS_EXPORTER=otlp`).
+  const metrics = otelMetricsSettingsFrom(options.env);
+  if (metrics !== null) {
+    const { createLiveMetricsExporter } =
+      await import('../infrastructure/telemetry/live-metrics-exporter.js');
+    const exporter = createLiveMetricsExporter(metrics, (error) =>
+      options.notice(`metrics export failed: ${(error as Error).message}`, true),
+    );
+    observers.push(exporter.onEvent);
+  }
+  if (observers.length <= 1) return observers[0];
   return (event) => {
-    caller?.(event);
-    exporter.onEvent(event);
+    for (const observer of observers) observer(event);
   };
 }

@@ -12,6 +12,7 @@ import {
 } from '../../src/core/kernel/kernel-config.js';
 import { recordCommand } from '../../src/core/kernel/record-command.js';
 import { replaySession } from '../../src/core/kernel/replay-session.js';
+import type { KernelObserver } from '../../src/core/kernel/kernel-observer.js';
 import { runSession, startSession, type SessionRun } from '../../src/core/kernel/run-session.js';
 import {
   describeKernelConfig,
@@ -240,6 +241,48 @@ describe('a stage that runs a sub-session', () => {
     });
     expect(payloadsOf(parent, 'stage_completed')[0]?.artifactHash).toBe(proposed!.hash);
 
+    await expectBothReplay(store, 'p', 'p.delegate.1', config);
+  });
+
+  it("tells the parent's observer about the child's events and signals too", async () => {
+    const { workspace, store, config } = setup();
+    const model = scriptedModel([
+      { ...writeNote, usage: { inputTokens: 11, outputTokens: 3 } },
+      { ...wroteNote, usage: { inputTokens: 13, outputTokens: 5 } },
+    ]);
+    const sessions = new Set<string>();
+    const tokens: { input: number; output: number }[] = [];
+    const stages: string[] = [];
+    const observer: KernelObserver = {
+      onEvent: (event) => void sessions.add(event.sessionId),
+      onTokens: (signal) => void tokens.push({ input: signal.input, output: signal.output }),
+      onStageTiming: (timing) => void stages.push(`${timing.stageId} ${timing.outcome}`),
+    };
+    const outcome = await runSession(
+      {
+        store,
+        sessionId: 'p',
+        config,
+        ports: livePorts(model),
+        clock: newClock(),
+        ids: newIds(),
+        observer,
+      },
+      start(workspace),
+    );
+    expect(outcome.status).toBe('completed');
+    expect([...sessions]).toEqual(['p', 'p.delegate.1']);
+    // The model calls are all the child's: the delegating stage asks no model itself.
+    expect(tokens).toEqual([
+      { input: 11, output: 3 },
+      { input: 13, output: 5 },
+    ]);
+    const child = await eventsOf(store, 'p.delegate.1');
+    const parent = await eventsOf(store, 'p');
+    const finishedStages = [...parent, ...child].filter(
+      (event) => event.payload.type === 'stage_completed',
+    ).length;
+    expect(stages).toHaveLength(finishedStages);
     await expectBothReplay(store, 'p', 'p.delegate.1', config);
   });
 

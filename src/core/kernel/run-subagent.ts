@@ -66,9 +66,10 @@ export async function runSubagent(
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    // The child's events reach the same listener (a terminal shows the child's progress too);
-    // the observer's metrics stay per session.
-    const { observer: _observer, signal: _signal, ...shared } = options;
+    // The child's events reach the same listener (a terminal shows the child's progress too)
+    // and the same observer (a parent's tokens, calls and approvals include its children's);
+    // the child's run folds its own metrics, so each signal is the child's own.
+    const { signal: _signal, ...shared } = options;
     const run = start({ ...shared, sessionId: childId, config, signal: stop.signal }, command);
     attach(run);
     try {

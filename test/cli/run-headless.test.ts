@@ -98,6 +98,9 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
     const cost = (84 * 3 + 14 * 15) / 1e6;
     expect(summary.cost).toBeCloseTo(cost, 12);
     expect(result.stderr).toMatch(/^tokens {4}84 in, 14 out; cost \$0\.0005$/m);
+    // `show` prices it the same way.
+    const shown = await correx(pricedHome, ['show', summary.sessionId as string]);
+    expect(shown.stdout).toMatch(/^cost {6}\$0\.0005$/m);
     const listed = await correx(pricedHome, ['sessions']);
     expect(listed.stdout).toMatch(/\bCOST\b/);
     expect(listed.stdout).toContain('$0.0005');

@@ -1,8 +1,6 @@
 import { costOf, evolveBudget, INITIAL_BUDGET } from '../../../core/kernel/budget.js';
-import {
-  ModelProfileListSchema,
-  type ModelProfile,
-} from '../../../core/inference/model-profile.js';
+import type { ModelProfile } from '../../../core/inference/model-profile.js';
+import { recordedProfiles } from '../../../core/kernel/session-spend.js';
 import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
@@ -159,13 +157,6 @@ export function showCommand(context: CommandContext): Command {
         });
       },
     );
-}
-
-/** The model profiles a session recorded (with their prices); none if the record is unreadable. */
-function recordedProfiles(payload: { configuration: unknown }): readonly ModelProfile[] {
-  const models = (payload.configuration as { models?: unknown }).models;
-  const parsed = ModelProfileListSchema.safeParse(models);
-  return parsed.success ? parsed.data : [];
 }
 
 /** `show --summary`: the run summary read from the store now, as `run` printed it at its end. */

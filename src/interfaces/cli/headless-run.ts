@@ -64,7 +64,7 @@ export function refuseUnattendedPrompt(
 
 /** Says on stderr (and in the JSON stream) which call waits, until when, and how to decide it. */
 export async function announceWait(
-  context: Pick<CommandContext, 'err'>,
+  context: Pick<CommandContext, 'err' | 'ask'>,
   store: CorrexEventStore,
   rootSessionId: string,
   wait: { readonly sessionId: string; readonly callId: string; readonly until: number | null },
@@ -77,9 +77,10 @@ export async function announceWait(
     `correx deny ${wait.sessionId} ${wait.callId} --reason ...`,
   ];
   const until = wait.until === null ? null : new Date(wait.until).toISOString();
-  context.err(
-    `correx: waiting ${until === null ? '' : `until ${until} `}for a decision on ${wait.callId}${pending === undefined ? '' : ` (${pending.tool}, ${pending.tier})`}: ${decide[0]} | ${decide[1]} | or the session's page of correx serve`,
-  );
+  if (context.ask === undefined)
+    context.err(
+      `correx: waiting ${until === null ? '' : `until ${until} `}for a decision on ${wait.callId}${pending === undefined ? '' : ` (${pending.tool}, ${pending.tier})`}: ${decide[0]} | ${decide[1]} | or the session's page of correx serve`,
+    );
   await stream?.write({
     type: 'waiting',
     for: 'approval',

@@ -68,7 +68,8 @@ async function drive(
         }
         await followSession(human, host, events, run, location, {
           ...(waitMs === undefined ? {} : { timeoutMs: waitMs }),
-          ...(context.ask === undefined
+          // A terminal shows the question itself; the stream and a run without one are told here.
+          ...(context.ask === undefined || stream !== undefined
             ? { onWaiting: (wait) => announceWait(context, events, run.sessionId, wait, stream) }
             : {}),
         });

@@ -31,7 +31,7 @@ async function drive(
   context: CommandContext,
   command: Command,
   headless: HeadlessOptions,
-  begin: (host: SessionHost, store: CorrexEventStore, checks: HeadlessRun) => Promise<HostedRun>,
+  begin: (host: SessionHost, store: CorrexEventStore, headless: HeadlessRun) => Promise<HostedRun>,
 ): Promise<void> {
   const waitMs = waitDuration(headless.waitForApproval);
   await withStore(

@@ -23,6 +23,11 @@ export type StartSessionRequest = {
    * commit per accepted stage; the original working tree is left as it is.
    */
   readonly worktree?: boolean;
+  /**
+   * Called with the session's approval mode once its configuration is resolved, before anything
+   * is recorded; throwing refuses the start (`correx run` without a terminal in prompt mode).
+   */
+  readonly checkMode?: (mode: OperatorMode) => void;
 };
 
 /** Where an isolated session works, and what of the original tree it does not see. */

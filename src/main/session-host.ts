@@ -261,6 +261,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       let setup;
       try {
         setup = await prepareSession(isolated?.request ?? request, isolated?.options ?? options);
+        request.checkMode?.(setup.mode);
       } catch (error) {
         if (isolated !== null) removeSessionWorktree(isolated.worktree);
         throw error;

@@ -138,7 +138,8 @@ describe('the approval prompt in a real terminal', () => {
     expect(result.stdout).toContain('pausing after the current step');
     expect(result.stdout).toMatch(/session \S+ paused; continue with: correx resume/);
     expect(result.stdout).not.toMatch(/AbortError|\n\s+at /);
-    expect(result.code).toBe(0);
+    // Paused: the session waits for a person to resume it (docs/headless.md, exit codes).
+    expect(result.code).toBe(4);
     const show = await correx(home, ['show', sessionOf(result.stdout)]);
     expect(show.stdout).toContain('status    paused');
   });

@@ -77,6 +77,7 @@ describe('correx run --max-tokens', () => {
         workflowFile,
         '--mode',
         'prompt',
+        '--wait-for-approval',
         '--max-tokens',
         '40',
       ],
@@ -87,10 +88,16 @@ describe('correx run --max-tokens', () => {
     const id = sessionOf(running.output());
     expect((await correx(home, ['approve', id, asked[1]!], env)).code).toBe(0);
     const first = await running.exited;
+    // Stopped at its budget: open, waiting for a person to raise it.
+    expect(first.code).toBe(4);
     expect(first.stdout).toMatch(
       /stopped at its tokens budget \(40\); raise it to go on: correx resume \S+ --max-tokens N/,
     );
-    const resumed = await correx(home, ['resume', id, '--max-tokens', '1000'], env);
+    const resumed = await correx(
+      home,
+      ['resume', id, '--max-tokens', '1000', '--wait-for-approval'],
+      env,
+    );
     expect(resumed.stdout).toMatch(/completed/);
     expect(resumed.code).toBe(0);
     expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);

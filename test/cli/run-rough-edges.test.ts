@@ -63,6 +63,7 @@ describe('correx run and the commands around it', () => {
         workflowFile,
         '--mode',
         'prompt',
+        '--wait-for-approval',
       ],
       env,
     );

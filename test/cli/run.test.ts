@@ -47,6 +47,8 @@ describe('correx run, approve, replay and tail as processes', () => {
       workflowFile,
       '--mode',
       mode,
+      // No terminal here: prompt mode waits for `correx approve` from another process.
+      ...(mode === 'prompt' ? ['--wait-for-approval'] : []),
     ];
   }
 
@@ -109,13 +111,14 @@ describe('correx run, approve, replay and tail as processes', () => {
     first.child.kill('SIGINT');
     const paused = await first.exited;
     expect(paused.stdout).toContain(`session ${sessionId} paused`);
-    expect(paused.code).toBe(0);
+    // Paused: the session waits for a person to resume it.
+    expect(paused.code).toBe(4);
     expect((await correx(home, ['show', sessionId!])).stdout).toContain('status    paused');
 
     // The workflow file may change or vanish: resume uses what the session recorded.
     writeFileSync(workflowFile, 'not: a workflow\n');
     try {
-      const second = startCorrex(home, ['resume', sessionId!], env);
+      const second = startCorrex(home, ['resume', sessionId!, '--wait-for-approval'], env);
       await second.waitFor(new RegExp(`correx approve ${sessionId} ${callId}`));
       expect((await correx(home, ['approve', sessionId!, callId!])).code).toBe(0);
       const resumed = await second.exited;

@@ -197,6 +197,7 @@ describe('a stage that runs a sub-session', () => {
       { sessionId: 'p.delegate.1', input: 13 },
     ]);
     expect(stages).toEqual(['p.delegate.1:write', 'p:delegate']);
+    await expectBothReplay(store, 'p', 'p.delegate.1', config);
   });
 
   it('delegates to a child workflow, completes with its artifact, and both sessions replay', async () => {

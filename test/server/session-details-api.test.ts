@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  GetSessionResponseSchema,
   ListApprovalsResponseSchema,
   ListSessionsResponseSchema,
   SessionOptionsResponseSchema,
@@ -10,6 +11,7 @@ import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-p
 import type { ServerMessage } from '../../src/interfaces/protocol/server-message.js';
 import { api, closeAfterEach, connect, isType, startTestServer } from './support/server-fixture.js';
 import { WRITE_THEN_DONE, yieldingModel } from './support/session-scripts.js';
+import { implementOnlyWorkflow, scenarioConfig } from '../kernel/kernel-harness.js';
 
 closeAfterEach();
 
@@ -87,6 +89,60 @@ describe('session list rows, options and approval details', () => {
     expect((await api(address).get(`/api/sessions/${sessionId}`)).body).toMatchObject({
       mode: 'prompt',
     });
+  });
+
+  it('gives each session its cost by the recorded prices, in the list and the summary; null without prices', async () => {
+    const prices = { inputPerMillion: 3, outputPerMillion: 15 };
+    const [write, ...rest] = WRITE_THEN_DONE;
+    const priced = await startTestServer({
+      modelFor: () =>
+        yieldingModel([
+          { ...write, usage: { inputTokens: 1200, outputTokens: 300 } } as ScriptedTurn,
+          ...rest,
+        ]),
+      config: scenarioConfig({ workflow: implementOnlyWorkflow(), prices }),
+    });
+    const { sessionId } = (
+      await api(priced.address).post('/api/sessions', {
+        task: 'auto notes',
+        workspace: priced.workspace,
+        mode: 'auto',
+      })
+    ).body as { sessionId: string };
+    const client = await connect(priced.address);
+    client.send({ type: 'subscribe', sessionId });
+    await client.next(ended(sessionId));
+    // The cost from the log's own usage numbers, by the configured prices.
+    const usage = (await priced.store.read(sessionId)).flatMap((event) =>
+      event.payload.type === 'inference_completed' ? [event.payload.result.usage] : [],
+    );
+    expect(usage.length).toBeGreaterThan(0);
+    const expected = usage.reduce(
+      (sum, u) =>
+        sum +
+        (u.inputTokens * prices.inputPerMillion + u.outputTokens * prices.outputPerMillion) / 1e6,
+      0,
+    );
+    expect(expected).toBeGreaterThan(0);
+    const listed = ListSessionsResponseSchema.parse(
+      (await api(priced.address).get('/api/sessions')).body,
+    );
+    expect(listed.sessions.find((row) => row.sessionId === sessionId)?.cost).toBeCloseTo(
+      expected,
+      12,
+    );
+    const one = GetSessionResponseSchema.parse(
+      (await api(priced.address).get(`/api/sessions/${sessionId}`)).body,
+    );
+    expect(one.cost).toBeCloseTo(expected, 12);
+    expect(one.tokens).toEqual({
+      input: usage.reduce((sum, u) => sum + u.inputTokens, 0),
+      output: usage.reduce((sum, u) => sum + u.outputTokens, 0),
+    });
+
+    const { address, sessionId: unpriced } = await waitingSession();
+    const row = ListSessionsResponseSchema.parse((await api(address).get('/api/sessions')).body);
+    expect(row.sessions.find((r) => r.sessionId === unpriced)?.cost).toBeNull();
   });
 
   it('describes a pending approval with its arguments, resolved targets and findings, over REST and WebSocket', async () => {

@@ -1,7 +1,7 @@
 import type { CorrexEvent } from '../event-catalog.js';
-import { ModelProfileListSchema, type ModelProfile } from '../inference/model-profile.js';
+import type { ModelProfile } from '../inference/model-profile.js';
 import { tokenCost } from './budget.js';
-import { CACHED_INPUT_PRICES } from './kernel-flags.js';
+import { recordedProfiles, recordsCachedInputPrices } from './session-spend.js';
 
 /** What a session's model calls cost, by the prices its profiles recorded. */
 export type SessionCost = {
@@ -28,12 +28,8 @@ export function sessionCost(events: Iterable<CorrexEvent>): SessionCost {
   for (const event of events) {
     const payload = event.payload;
     if (payload.type === 'session_configured') {
-      const configuration = payload.configuration as { models?: unknown; flags?: unknown };
-      const parsed = ModelProfileListSchema.safeParse(configuration.models);
-      profiles = parsed.success ? parsed.data : [];
-      cachedPriced =
-        Array.isArray(configuration.flags) &&
-        configuration.flags.includes(CACHED_INPUT_PRICES.name);
+      profiles = recordedProfiles(payload);
+      cachedPriced = recordsCachedInputPrices(payload);
     } else if (payload.type === 'inference_requested') {
       requests.set(payload.requestId, { profileId: payload.profileId, stageId: payload.stageId });
     } else if (payload.type === 'inference_completed') {

@@ -10,6 +10,8 @@ import {
   type InstrumentName,
 } from './session-measures.js';
 
+const FINAL = new Set(['workflow_completed', 'workflow_failed', 'workflow_cancelled']);
+
 export type LiveMetricsExporter = {
   /** Give it every event the runner appends (a sub-session's too). */
   readonly onEvent: (event: CorrexEvent) => void;
@@ -22,7 +24,7 @@ export type LiveMetricsExporter = {
 /**
  * Reports tokens, cost, calls, approvals and durations through the official OpenTelemetry
  * metrics SDK and its OTLP/HTTP exporter: exported every `intervalMs` while the process runs,
- * and on `flush`. The values come from the recorded events (`createSessionMeasures`).
+ * when a session (not a sub-session) ends, and on `flush`. The values come from the recorded events (`createSessionMeasures`).
  */
 export function createLiveMetricsExporter(
   settings: OtelMetricSettings,
@@ -63,6 +65,7 @@ export function createLiveMetricsExporter(
   }
   const measures = createSessionMeasures();
   const flushing = (promise: Promise<void>) => promise.catch(report);
+  const children = new Set<string>();
   return {
     onEvent(event) {
       for (const measurement of measures.measure(event)) {
@@ -70,6 +73,10 @@ export function createLiveMetricsExporter(
         if ('add' in instrument) instrument.add(measurement.value, measurement.attributes);
         else instrument.record(measurement.value, measurement.attributes);
       }
+      const type = event.payload.type;
+      if (event.payload.type === 'subagent_started') children.add(event.payload.childSessionId);
+      // A session that ends is exported at once, not at the next interval.
+      if (FINAL.has(type) && !children.has(event.sessionId)) void flushing(provider.forceFlush());
     },
     flush: () => flushing(provider.forceFlush()),
     shutdown: () => flushing(provider.shutdown()),

@@ -1,5 +1,7 @@
 import type { CorrexEvent } from '../../core/event-catalog.js';
-import { ModelProfileListSchema, type ModelProfile } from '../../core/inference/model-profile.js';
+import type { ModelProfile } from '../../core/inference/model-profile.js';
+import { tokenCost } from '../../core/kernel/budget.js';
+import { recordedProfiles, recordsCachedInputPrices } from '../../core/kernel/session-spend.js';
 import type { SpanAttributes } from './session-spans.js';
 
 /** The instruments correx reports, named after the OpenTelemetry GenAI conventions where they exist. */
@@ -70,6 +72,7 @@ const seconds = (from: string, to: string) => Math.max(0, Date.parse(to) - Date.
 export function createSessionMeasures(): SessionMeasures {
   const started = new Map<string, string>();
   const profilesOf = new Map<string, readonly ModelProfile[]>();
+  const cachedPriced = new Set<string>();
   const requests = new Map<string, { model: string; profileId: string; time: string }>();
   const workflowOf = new Map<string, string>();
   return {
@@ -81,13 +84,10 @@ export function createSessionMeasures(): SessionMeasures {
         case 'session_created':
           workflowOf.set(session, payload.workflowId);
           return [];
-        case 'session_configured': {
-          const parsed = ModelProfileListSchema.safeParse(
-            (payload.configuration as { models?: unknown }).models,
-          );
-          profilesOf.set(session, parsed.success ? parsed.data : []);
+        case 'session_configured':
+          profilesOf.set(session, recordedProfiles(payload));
+          if (recordsCachedInputPrices(payload)) cachedPriced.add(session);
           return [];
-        }
         case 'stage_started':
           started.set(`stage:${session}:${payload.stageId}:${payload.attempt}`, time);
           return [];
@@ -151,10 +151,15 @@ export function createSessionMeasures(): SessionMeasures {
           if (prices !== undefined)
             measurements.push({
               instrument: 'correx.model.cost',
-              value:
-                (usage.inputTokens * prices.inputPerMillion +
-                  usage.outputTokens * prices.outputPerMillion) /
-                1e6,
+              value: tokenCost(
+                {
+                  input: usage.inputTokens,
+                  output: usage.outputTokens,
+                  cached: usage.cachedInputTokens ?? 0,
+                },
+                prices,
+                cachedPriced.has(session),
+              ),
               attributes: model,
             });
           return measurements;

@@ -1,7 +1,18 @@
 import type { ErrorCode } from '../../core/base/error-code.js';
 
-/** Stable exit codes, documented in `--help` and the README. */
-export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, storeUnavailable: 3 } as const;
+/**
+ * Stable exit codes, documented in `--help`, the README and docs/headless.md. `waitingForPerson`:
+ * a run stopped with its session open for a person (an approval not decided in time, a pause, a
+ * budget to raise); the session stays resumable. `cancelled`: the session was cancelled.
+ */
+export const EXIT_CODES = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  storeUnavailable: 3,
+  waitingForPerson: 4,
+  cancelled: 5,
+} as const;
 
 export type ExitOutcome = keyof typeof EXIT_CODES;
 
@@ -11,7 +22,9 @@ export type ExitOutcome = keyof typeof EXIT_CODES;
  * or is not migrated (exit 3), `failed` for the rest (exit 1). A `Record` over the closed list of
  * codes, so a new code cannot ship without a decision here.
  */
-export const EXIT_OUTCOME_OF: Readonly<Record<ErrorCode, Exclude<ExitOutcome, 'ok'>>> = {
+export const EXIT_OUTCOME_OF: Readonly<
+  Record<ErrorCode, Exclude<ExitOutcome, 'ok' | 'waitingForPerson' | 'cancelled'>>
+> = {
   non_canonical_value: 'failed',
   invalid_event: 'failed',
   invalid_append: 'failed',

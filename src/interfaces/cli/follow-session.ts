@@ -9,8 +9,21 @@ import { askApproval } from './approval-prompt.js';
 import { describeGrantScope } from '../always-allow-scope.js';
 import { visibleText } from '../../core/base/visible-text.js';
 import type { GrantScope } from '../../core/approvals/approval-events.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 const POLL_MS = 250;
+
+/** How a run without a person at its terminal waits for an approval (`--wait-for-approval`). */
+export type ApprovalWait = {
+  /** How long one call may wait for a decision before the run stops with the session open. */
+  readonly timeoutMs?: number;
+  /** Told when a call starts waiting (in `sessionId`, a sub-session's maybe), and until when. */
+  readonly onWaiting?: (wait: {
+    readonly sessionId: string;
+    readonly callId: string;
+    readonly until: number | null;
+  }) => Promise<void> | void;
+};
 
 /**
  * Stays with a session this process drives until it finishes or pauses: asks for approvals on
@@ -24,6 +37,7 @@ export async function followSession(
   first: HostedRun,
   /** Where the store is: the driver lock is held there while an approval is asked. */
   location?: string,
+  approvalWait: ApprovalWait = {},
 ): Promise<number> {
   const sessionId = first.sessionId;
   let interrupts = 0;
@@ -70,12 +84,22 @@ export async function followSession(
       // driven, and the lock is free again before it resumes here.
       const attending =
         location === undefined ? undefined : await context.attendSession?.(location, sessionId);
+      let decided: boolean;
       try {
-        await awaitDecision(context, host, store, sessionId, outcome, waiting.signal);
+        decided = await awaitDecision(
+          context,
+          host,
+          store,
+          sessionId,
+          outcome,
+          waiting.signal,
+          approvalWait,
+        );
         await recorded;
       } finally {
         await attending?.release();
       }
+      if (!decided && interrupts === 0) return EXIT_CODES.waitingForPerson;
       run = await host.resume(sessionId);
     }
   } finally {
@@ -153,7 +177,8 @@ async function awaitDecision(
   sessionId: string,
   outcome: RunOutcome,
   interrupted: AbortSignal,
-): Promise<void> {
+  approvalWait: ApprovalWait,
+): Promise<boolean> {
   const waitingFor = outcome.waiting?.kind === 'approval' ? outcome.waiting : undefined;
   const callId = waitingFor?.callId ?? '';
   // A stage that delegated to a sub-session waits on the child's approval: it is decided there.
@@ -170,6 +195,12 @@ async function awaitDecision(
   context.out(
     `  answer here, or elsewhere: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,
   );
+  const until = approvalWait.timeoutMs === undefined ? null : Date.now() + approvalWait.timeoutMs;
+  await approvalWait.onWaiting?.({ sessionId: target, callId, until });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((settle) => {
+    if (until !== null) timer = setTimeout(() => settle(false), until - Date.now());
+  });
   try {
     const elsewhere = changed(store, target, seen, done.signal);
     // An answer given elsewhere aborts the question; that rejection is expected.
@@ -179,8 +210,9 @@ async function awaitDecision(
         : askHere().catch((error: unknown) => {
             if (!done.signal.aborted) throw error;
           });
-    await Promise.race([elsewhere, here]);
+    return await Promise.race([elsewhere.then(() => true), here.then(() => true), timedOut]);
   } finally {
+    clearTimeout(timer);
     done.abort();
     interrupted.removeEventListener('abort', stop);
   }

@@ -40,7 +40,7 @@ export function createProgram(context: CommandContext): Command {
     .showHelpAfterError('(correx --help lists the commands)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 success, 1 failed (a workflow or a verification), 2 usage or configuration error, 3 store unavailable.',
+      '\nExit codes: 0 success, 1 failed (a workflow or a verification), 2 usage or configuration error, 3 store unavailable,\n4 waiting for a person (run/resume: an approval, a pause, a budget; resumable), 5 cancelled.',
     )
     .configureOutput({
       writeOut: (text) => context.out(text.trimEnd()),

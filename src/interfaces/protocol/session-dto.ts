@@ -96,6 +96,8 @@ export const SessionDtoSchema = z.strictObject({
   lastStageId: z.string().nullable(),
   pendingApprovals: z.array(PendingApprovalDtoSchema),
   tokens: TokensDtoSchema,
+  /** US dollars by the prices of the model profiles the session recorded; null when none has prices. */
+  cost: z.number().nonnegative().nullable(),
   failure: z.strictObject({ category: z.string(), message: z.string() }).nullable(),
   lastSequence: z.number().int().min(0),
   /** Whether this server process is driving the session now. */
@@ -114,6 +116,8 @@ export const SessionListItemDtoSchema = z.strictObject({
   stage: z.string().nullable(),
   mode: OperatorModeDtoSchema.nullable(),
   tokens: TokensDtoSchema,
+  /** US dollars by the recorded profiles' prices; null when none has prices. */
+  cost: z.number().nonnegative().nullable(),
   /** How many tool calls wait for a person. */
   pendingApprovals: z.number().int().min(0),
   lastSequence: z.number().int().min(0),

@@ -22,6 +22,8 @@ export function toSessionDto(
   sessionId: string,
   running: boolean,
   mode: OperatorMode | null,
+  /** The session's cost in US dollars (`spendOf`), null when no profile has prices. */
+  cost: number | null,
 ): SessionDto {
   return {
     sessionId,
@@ -39,18 +41,20 @@ export function toSessionDto(
       tier,
     })),
     tokens: { input: state.tokens.input, output: state.tokens.output },
+    cost,
     failure: state.failure && { category: state.failure.category, message: state.failure.message },
     lastSequence: state.lastSequence,
     running,
   };
 }
 
-/** A list row: the projection's status, stage, tokens and pending count, and the session's mode. */
+/** A list row: the projection's status, stage, tokens, cost and pending count, and the session's mode. */
 export function toSessionListItemDto(
   summary: SessionSummary,
   state: SessionState,
   running: boolean,
   mode: OperatorMode | null,
+  cost: number | null,
 ): SessionListItemDto {
   return {
     sessionId: summary.sessionId,
@@ -60,6 +64,7 @@ export function toSessionListItemDto(
     stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
     mode,
     tokens: { input: state.tokens.input, output: state.tokens.output },
+    cost,
     pendingApprovals: state.pendingApprovals.length,
     lastSequence: summary.lastSequence,
     firstTimestamp: summary.firstTimestamp,

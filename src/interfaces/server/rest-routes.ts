@@ -59,6 +59,7 @@ import {
 import { ALWAYS_ALLOW_REASON, recordGrant } from '../record-grant.js';
 import { pendingApprovalExtras, writesFile } from './pending-approval-extras.js';
 import { refuseRunningUndo, undoResponse } from './undo-response.js';
+import { spendOf } from '../../core/kernel/session-spend.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;
@@ -167,6 +168,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
               session.state,
               running.has(summary.sessionId),
               session.mode,
+              spendOf(session.spend).costUsd,
             ),
             ...(drivers === undefined ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
           })),
@@ -180,6 +182,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         sessionId,
         host.running().includes(sessionId),
         session.mode,
+        spendOf(session.spend).costUsd,
       );
       return { body: response };
     },

@@ -2,6 +2,7 @@ import type { OperatorMode } from '../../core/approvals/approval-tier.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionSummary } from '../../core/events/event-store.js';
 import { sessionProjection, type SessionState } from '../../core/sessions/session-projection.js';
+import { sessionSpendProjection, type SpendState } from '../../core/kernel/session-spend.js';
 
 /** Who the server records as the decider when it pauses sessions on shutdown. */
 export const SHUTDOWN_ACTOR = 'correx serve';
@@ -9,6 +10,8 @@ export const SHUTDOWN_REASON = 'server shutdown';
 
 export type IndexedSession = {
   readonly state: SessionState;
+  /** Tokens per profile and the recorded prices: the session's cost (`spendOf`). */
+  readonly spend: SpendState;
   /** Paused by a server shutdown and not resumed since: the next start resumes it. */
   readonly pausedByShutdown: boolean;
   /** The operator mode `session_created` recorded (the projection does not keep it). */
@@ -36,6 +39,7 @@ export function createSessionIndex(store: CorrexEventStore): SessionIndex {
   const refresh = async (sessionId: string): Promise<IndexedSession> => {
     let entry = cache.get(sessionId) ?? {
       state: sessionProjection.initial(),
+      spend: sessionSpendProjection.initial(),
       pausedByShutdown: false,
       mode: null,
       firstTimestamp: '',
@@ -47,6 +51,7 @@ export function createSessionIndex(store: CorrexEventStore): SessionIndex {
       const payload = event.payload;
       entry = {
         state: sessionProjection.evolve(entry.state, event),
+        spend: sessionSpendProjection.evolve(entry.spend, event),
         pausedByShutdown:
           payload.type === 'orchestration_paused'
             ? payload.by === SHUTDOWN_ACTOR && payload.reason === SHUTDOWN_REASON

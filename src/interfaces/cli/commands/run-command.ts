@@ -10,6 +10,20 @@ import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { followSession } from '../follow-session.js';
 import { createSessionProgress } from '../session-progress.js';
 import { withStore } from '../with-store.js';
+import {
+  announceWait,
+  JSON_HELP,
+  refuseUnattendedPrompt,
+  storedText,
+  WAIT_HELP,
+  waitDuration,
+  type HeadlessOptions,
+  type HeadlessRun,
+} from '../headless-run.js';
+import { createJsonEventStream } from '../json-event-stream.js';
+import { readSessionLogs, runSummary } from '../run-summary.js';
+import { runSummaryLines } from '../run-summary-lines.js';
+import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 import type { HostedRun, SessionHost } from '../../session-host.js';
 import type { CorrexEventStore } from '../../../core/event-catalog.js';
 
@@ -17,31 +31,58 @@ import type { CorrexEventStore } from '../../../core/event-catalog.js';
 async function drive(
   context: CommandContext,
   command: Command,
-  begin: (host: SessionHost, store: CorrexEventStore) => Promise<HostedRun>,
+  headless: HeadlessOptions,
+  begin: (host: SessionHost, store: CorrexEventStore, headless: HeadlessRun) => Promise<HostedRun>,
 ): Promise<void> {
+  const waitMs = waitDuration(headless.waitForApproval);
   await withStore(
     context,
     command,
     async ({ events, location }) => {
-      const progress = createSessionProgress(context, context.terminal);
+      const json = headless.json === true;
+      const stream = json ? createJsonEventStream(events, context.out) : undefined;
+      // With --json, standard output carries the stream alone: what a person reads goes to stderr.
+      const human: CommandContext = json ? { ...context, out: context.err } : context;
+      const progress = createSessionProgress(human, context.terminal);
       try {
         const host = await context.createSessionHost({
           store: events,
           location,
-          onEvent: progress.onEvent,
+          onEvent: (event) => {
+            progress.onEvent(event);
+            stream?.onEvent(event);
+          },
         });
-        const run = await begin(host, events);
-        context.out(`session ${run.sessionId}`);
+        const run = await begin(host, events, {
+          follow: (sessionId, after) => stream?.follow(sessionId, after),
+          checkMode: (mode) => refuseUnattendedPrompt(context, mode, headless),
+        });
+        stream?.follow(run.sessionId, 0);
+        human.out(`session ${run.sessionId}`);
         if (run.worktree !== undefined) {
           const { path, branch, base, uncommitted } = run.worktree;
-          context.out(`worktree ${path} on branch ${branch} (from ${base})`);
+          human.out(`worktree ${path} on branch ${branch} (from ${base})`);
           if (uncommitted.length > 0)
-            context.out(
+            human.out(
               `note: ${uncommitted.length} uncommitted change(s) in the original tree are not in the worktree and stay where they are`,
             );
         }
-        const code = await followSession(context, host, events, run, location);
-        if (code !== 0) context.fail(code);
+        await followSession(human, host, events, run, location, {
+          ...(waitMs === undefined ? {} : { timeoutMs: waitMs }),
+          // A terminal shows the question itself; the stream and a run without one are told here.
+          ...(context.ask === undefined || stream !== undefined
+            ? { onWaiting: (wait) => announceWait(context, events, run.sessionId, wait, stream) }
+            : {}),
+        });
+        const summary = runSummary(
+          run.sessionId,
+          await readSessionLogs(events, run.sessionId),
+          storedText(context.correxHome),
+          nodeSha256,
+        );
+        for (const line of runSummaryLines(summary)) human.out(line);
+        if (stream !== undefined) await stream.write(summary);
+        if (summary.exitCode !== 0) context.fail(summary.exitCode);
       } finally {
         progress.dispose();
       }
@@ -105,13 +146,15 @@ export function runCommands(context: CommandContext): Command[] {
     .option('--max-tokens <n>', 'stop before a model call once the session used this many tokens')
     .option('--max-cost <usd>', "stop once the session cost this much (by the profiles' prices)")
     .option('--max-duration <time>', 'stop once the session ran this long (90s, 30m, 2h)')
+    .option('--json', JSON_HELP)
+    .option('--wait-for-approval [duration]', WAIT_HELP)
     .option(
       '--worktree',
       'work in a git worktree on branch correx/<session>, a commit per accepted stage (see correx merge)',
     )
     .addHelpText(
       'after',
-      '\nIn prompt mode each gated call is shown with its findings and tier and asked here (or decided\nwith `correx approve`/`deny` from another terminal). Ctrl-C pauses; a second Ctrl-C cancels.',
+      '\nIn prompt mode each gated call is shown with its findings and tier and asked here (or decided\nwith `correx approve`/`deny` from another terminal). Ctrl-C pauses; a second Ctrl-C cancels.\nWithout a terminal, prompt mode needs --wait-for-approval (or another --mode).\nExit codes: 0 completed, 1 failed, 2 usage or configuration, 3 store unavailable,\n4 waiting for a person (approval, pause, budget; resumable), 5 cancelled. See docs/headless.md.',
     )
     .action(
       async (
@@ -122,12 +165,14 @@ export function runCommands(context: CommandContext): Command[] {
           model?: string;
           mode?: string;
           worktree?: boolean;
-        } & BudgetOptions,
+        } & BudgetOptions &
+          HeadlessOptions,
         command: Command,
       ) => {
         const budgets = budgetsOf(options);
-        await drive(context, command, (host) =>
+        await drive(context, command, options, (host, _store, headless) =>
           host.start({
+            checkMode: headless.checkMode,
             ...(Object.keys(budgets).length === 0 ? {} : { budgets }),
             task,
             workspace: options.workspace ?? context.cwd,
@@ -153,15 +198,22 @@ export function runCommands(context: CommandContext): Command[] {
       'run a failed session again from the stage that failed (recorded as session_retried)',
     )
     .option('--reason <text>', 'why it is retried (recorded with --retry)')
+    .option('--json', JSON_HELP)
+    .option('--wait-for-approval [duration]', WAIT_HELP)
     .action(
       async (
         typed: string | undefined,
-        options: BudgetOptions & { retry?: boolean; reason?: string },
+        options: BudgetOptions & HeadlessOptions & { retry?: boolean; reason?: string },
         command: Command,
       ) => {
         const budgets = budgetsOf(options);
-        await drive(context, command, async (host, store) => {
+        await drive(context, command, options, async (host, store, headless) => {
           const sessionId = await resolveSessionRef(store, typed, command);
+          // Its mode is recorded at its start (after its configuration).
+          for (const event of await store.read(sessionId, { limit: 10 }))
+            if (event.payload.type === 'session_created') headless.checkMode(event.payload.mode);
+          // The stream starts with what this resume appends.
+          headless.follow(sessionId, await store.lastSequence(sessionId));
           // First the retry, so a budget raised with it applies to the session running again.
           if (options.retry === true) {
             const recorded = await host.command(sessionId, {
@@ -169,10 +221,12 @@ export function runCommands(context: CommandContext): Command[] {
               by: context.user,
               ...(options.reason === undefined ? {} : { reason: options.reason }),
             });
-            for (const event of recorded) {
-              const line = formatEventLine(event);
-              if (line !== null) context.out(line);
-            }
+            // With --json the stream carries them.
+            if (options.json !== true)
+              for (const event of recorded) {
+                const line = formatEventLine(event);
+                if (line !== null) context.out(line);
+              }
           }
           for (const [budget, limit] of raisedBudgets(budgets))
             await host.command(sessionId, {

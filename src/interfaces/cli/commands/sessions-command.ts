@@ -1,6 +1,13 @@
 import { Command } from 'commander';
 import { replay } from '../../../core/events/replay.js';
-import { sessionProjection } from '../../../core/sessions/session-projection.js';
+import type { CorrexEvent } from '../../../core/event-catalog.js';
+import type { Projection } from '../../../core/events/projection.js';
+import {
+  sessionSpendProjection,
+  spendOf,
+  type SpendState,
+} from '../../../core/kernel/session-spend.js';
+import { sessionProjection, type SessionState } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';
 import { storeLocation, withStore } from '../with-store.js';
@@ -11,9 +18,31 @@ function clip(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
+/** A list row's fold: where the session stands and what it spent, in one pass over its log. */
+type RowState = {
+  readonly session: SessionState;
+  readonly spend: SpendState;
+};
+const rowProjection: Projection<RowState, CorrexEvent['payload']> = {
+  name: 'session-row',
+  version: 1,
+  initial: () => ({
+    session: sessionProjection.initial(),
+    spend: sessionSpendProjection.initial(),
+  }),
+  evolve: (state, event) => ({
+    session: sessionProjection.evolve(state.session, event),
+    spend: sessionSpendProjection.evolve(state.spend, event),
+  }),
+};
+
+function cost(usd: number | null): string {
+  return usd === null ? '-' : `$${usd.toFixed(4)}`;
+}
+
 /**
  * `correx sessions`: the newest sessions with where each stands (status, stage, what it waits
- * for, task). Each listed session's log is folded, so the listing is bounded by `--limit`.
+ * for, task), and their cost when a profile has prices. Each listed session's log is folded, so the listing is bounded by `--limit`.
  */
 export function sessionsCommand(context: CommandContext): Command {
   return new Command('sessions')
@@ -27,7 +56,9 @@ export function sessionsCommand(context: CommandContext): Command {
         const drivers = (await context.sessionDrivers?.(storeLocation(context, command))) ?? null;
         const rows = [];
         for (const summary of newest) {
-          const { state } = await replay(events, sessionProjection, summary.sessionId);
+          const { state: folded } = await replay(events, rowProjection, summary.sessionId);
+          const state = folded.session;
+          const spend = spendOf(folded.spend);
           rows.push({
             ...summary,
             status: state.status,
@@ -36,6 +67,9 @@ export function sessionsCommand(context: CommandContext): Command {
             stage: state.activeStage?.stageId ?? state.nextStage?.stageId ?? state.lastStageId,
             pendingApprovals: state.pendingApprovals.length,
             task: state.task,
+            tokens: spend.tokens,
+            /** US dollars by the recorded profiles' prices; null when none has prices. */
+            cost: spend.costUsd,
             ...(drivers === null ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
           });
         }
@@ -49,6 +83,7 @@ export function sessionsCommand(context: CommandContext): Command {
             ),
           );
         if (rows.length === 0) return context.out('no sessions yet');
+        const priced = rows.some((row) => row.cost !== null);
         context.out(
           formatTable(
             [
@@ -57,6 +92,7 @@ export function sessionsCommand(context: CommandContext): Command {
               'STAGE',
               'EVENTS',
               'LAST EVENT',
+              ...(priced ? ['COST'] : []),
               ...(drivers === null ? [] : ['DRIVER']),
               'TASK',
             ],
@@ -68,6 +104,7 @@ export function sessionsCommand(context: CommandContext): Command {
               row.stage ?? '-',
               String(row.lastSequence),
               row.lastTimestamp,
+              ...(priced ? [cost(row.cost)] : []),
               ...(drivers === null ? [] : [row.driver ?? '-']),
               clip(row.task ?? '', 60),
             ]),

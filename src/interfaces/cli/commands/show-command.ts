@@ -11,7 +11,11 @@ import { withStore } from '../with-store.js';
 import { drivenStatus } from '../driven-status.js';
 import { visibleText } from '../../../core/base/visible-text.js';
 import { checkReportLines } from '../check-report.js';
-import type { CorrexEvent } from '../../../core/event-catalog.js';
+import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
+import { storedText } from '../headless-run.js';
+import { readSessionLogs, runSummary } from '../run-summary.js';
+import { runSummaryLines } from '../run-summary-lines.js';
+import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 
 /** The events the evidence lines of the header are read from. */
 const EVIDENCE: ReadonlySet<string> = new Set([
@@ -51,14 +55,19 @@ export function showCommand(context: CommandContext): Command {
     .argument('[session]', SESSION_ARGUMENT)
     .option('--json', 'print the session projection as JSON')
     .option('--no-diffs', 'leave out the diffs of file changes')
+    .option(
+      '--summary',
+      'only the summary `correx run` ends with (with --json: the object `run --json` ends with)',
+    )
     .action(
       async (
         typed: string | undefined,
-        options: { json?: boolean; diffs?: boolean },
+        options: { json?: boolean; diffs?: boolean; summary?: boolean },
         command: Command,
       ) => {
         await withStore(context, command, async ({ events }) => {
           const sessionId = await resolveSessionRef(events, typed, command);
+          if (options.summary === true) return showSummary(context, events, sessionId, options);
           let state = sessionProjection.initial();
           const timeline: string[] = [];
           const proposed = new Map<string, { tool: string; argsRaw: string }>();
@@ -173,4 +182,18 @@ export function showCommand(context: CommandContext): Command {
         });
       },
     );
+}
+
+/** `show --summary`: the run summary read from the store now, as `run` printed it at its end. */
+async function showSummary(
+  context: CommandContext,
+  store: CorrexEventStore,
+  sessionId: string,
+  options: { json?: boolean },
+): Promise<void> {
+  const logs = await readSessionLogs(store, sessionId);
+  if ((logs.get(sessionId) ?? []).length === 0) throw new UnknownSessionError(sessionId);
+  const summary = runSummary(sessionId, logs, storedText(context.correxHome), nodeSha256);
+  if (options.json) return context.out(JSON.stringify(summary));
+  for (const line of runSummaryLines(summary).slice(1)) context.out(line);
 }

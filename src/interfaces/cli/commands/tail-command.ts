@@ -1,11 +1,11 @@
 import { Command } from 'commander';
-import { canonicalJson } from '../../../core/events/canonical-json.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { createEventLines } from '../paired-event-lines.js';
+import { formatEventJson } from '../event-json.js';
 import { colourLine } from '../session-progress.js';
 import { withStore } from '../with-store.js';
 import { parseCount } from './events-command.js';
@@ -53,7 +53,7 @@ export function tailCommand(context: CommandContext): Command {
                   continue;
                 }
                 if (options.json) {
-                  context.out(canonicalJson(event));
+                  context.out(formatEventJson(event));
                 } else {
                   view
                     .lines(event)

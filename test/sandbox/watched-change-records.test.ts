@@ -20,6 +20,7 @@ import { createExecExecutor } from '../../src/infrastructure/tools/exec-tool.js'
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { tempDir } from '../support/temp-dir.js';
 import { availability } from './sandbox-support.js';
+import { inotifyIsComplete } from '../../src/infrastructure/sandbox/inotify-support.js';
 
 /**
  * The change recorder once warm narrows its walks to the directories inotify reported (issue
@@ -130,6 +131,13 @@ describe('the watching change recorder', () => {
       writeFileSync(ws('src/b.txt'), 'after the flood\n');
     });
     expect(paths(record)).toEqual([ws('src/b.txt')]);
+  });
+});
+
+describe('where inotify is trusted', () => {
+  it('watches only local file systems on Linux; elsewhere every sync walks', () => {
+    expect(inotifyIsComplete('/proc')).toBe(false); // procfs changes come from the kernel, unreported
+    expect(inotifyIsComplete(join(workspace, 'missing'))).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, readFileSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { lstatSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
+import { drainEvents, inotifyIsComplete, inotifyQueueLength } from './inotify-support.js';
 
 /** A regular file's or symlink's stat key (kind, inode, size, mtime and ctime in ns) and mode. */
 export type TreeEntry = { readonly key: string; readonly mode: number; readonly links: number };
@@ -48,6 +49,9 @@ type Directory = {
  * - a watch could not be added (the user's `max_user_watches`, ENOSPC), a watcher reported an
  *   error, the root was replaced, or the tree passed MAX_WATCHED_DIRECTORIES or `limit`
  *   entries: watching stops and every sync walks (a walk stops at `limit`, `complete: false`).
+ * - watching only happens on Linux and on a local file system (ext4, xfs, btrfs, tmpfs,
+ *   overlayfs, zfs, f2fs): elsewhere (macOS's FSEvents delivers late; NFS, 9p, virtiofs and
+ *   FUSE do not report changes made on the other side) every sync walks.
  * The bound that remains: inotify does not see a write made only through a shared memory
  * mapping (mmap) to a file nothing else in its directory touched; such a change is seen by
  * the next whole walk.
@@ -60,7 +64,7 @@ export function createWatchedTree(root: string, options: { readonly limit: numbe
   /** Directories with events since the last sync, each with the names created, deleted or moved in it. */
   let dirty = new Map<string, Set<string>>();
   let events = 0;
-  let watching = true;
+  let watching = inotifyIsComplete(root);
   let trusted = false;
   let complete = true;
 
@@ -68,7 +72,8 @@ export function createWatchedTree(root: string, options: { readonly limit: numbe
     events++;
     const names = dirty.get(directory) ?? new Set<string>();
     dirty.set(directory, names);
-    if (name === null) trusted = false; // a name the event could not carry: only a walk knows
+    if (name === null)
+      trusted = false; // a name the event could not carry: only a walk knows
     else if (kind === 'rename') names.add(name);
   };
   const stopWatching = () => {
@@ -162,7 +167,8 @@ export function createWatchedTree(root: string, options: { readonly limit: numbe
         restat(childPath, changes);
       }
     }
-    for (const file of directory.files) if (!seenFiles.has(file)) setEntry(file, undefined, changes);
+    for (const file of directory.files)
+      if (!seenFiles.has(file)) setEntry(file, undefined, changes);
     for (const subdirectory of directory.subdirectories)
       if (!seenDirectories.has(subdirectory)) forget(subdirectory, changes);
     directory.files = seenFiles;
@@ -247,8 +253,7 @@ export function createWatchedTree(root: string, options: { readonly limit: numbe
         read(path, directory, renamed, changes);
       }
       for (const path of [...multiLinked]) restat(path, changes);
-      if (directories.size > MAX_WATCHED_DIRECTORIES || files.size > options.limit)
-        stopWatching();
+      if (directories.size > MAX_WATCHED_DIRECTORIES || files.size > options.limit) stopWatching();
       if (!trusted) {
         const rest = walk();
         return { changes: [...changes, ...rest.changes], complete: rest.complete };
@@ -259,21 +264,6 @@ export function createWatchedTree(root: string, options: { readonly limit: numbe
       stopWatching();
     },
   };
-}
-
-/** Lets the event loop run a poll phase, so every inotify event already queued is delivered. */
-function drainEvents(): Promise<void> {
-  // The first turn may run in the check phase of the current iteration, before its poll.
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-}
-
-function inotifyQueueLength(): number {
-  try {
-    const value = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
-    return Number.isInteger(value) && value > 0 ? value : 16_384;
-  } catch {
-    return 16_384;
-  }
 }
 
 function inodeOf(path: string): bigint | null {

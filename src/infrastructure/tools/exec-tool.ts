@@ -126,8 +126,7 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
     );
     const executable = await resolveExecutable(argv[0]!, searchPath, cwd);
     const output = createOutputBuffer(options.maxOutputBytes);
-    const baseline =
-      recorder === null ? null : await recorder.before(context.roots.workspaceRoot);
+    const baseline = recorder === null ? null : await recorder.before(context.roots.workspaceRoot);
     const run = await runConfinedProcess(
       {
         argv,
@@ -142,7 +141,11 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
         onOutput: (chunk) => output.push(chunk),
       },
       options.sandbox,
-    );
+    ).catch(async (error: unknown) => {
+      // The command never ran to an ending: close the record (its journal window) and fail.
+      if (baseline !== null) await recorder!.after(baseline);
+      throw error;
+    });
     const outcome =
       run.ending === 'timed_out' || run.ending === 'aborted'
         ? run.ending

@@ -70,7 +70,25 @@ describe('formatEventLine', () => {
     ]);
   });
 
-  it('clips long text to one short line', () => {
+  it('says what a stage entered again starts from', () => {
+    expect(
+      formatEventLine(
+        event({
+          type: 'stage_start_reconciled',
+          stageId: 'implement',
+          attempt: 1,
+          reason: 'rework',
+          basis: 'as_left',
+          checkpointSequence: 9,
+          changedSince: ['/w/a.ts', '/w/b.ts'],
+        }),
+      ),
+    ).toBe(
+      '↺ stage implement (rework) starts from the workspace as left: 2 file(s) changed since its checkpoint #9',
+    );
+  });
+
+    it('clips long text to one short line', () => {
     const line = formatEventLine(
       event({
         type: 'workflow_failed',

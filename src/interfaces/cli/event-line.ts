@@ -17,6 +17,8 @@ function describeEvent(event: CorrexEvent): string | null {
   switch (payload.type) {
     case 'stage_started':
       return `▶ stage ${payload.stageId} (attempt ${payload.attempt})`;
+    case 'stage_start_reconciled':
+      return `↺ stage ${payload.stageId} (${payload.reason}) starts from the workspace as left: ${payload.changedSince.length} file(s) changed since its checkpoint #${payload.checkpointSequence}`;
     case 'tool_call_proposed':
       return `  call ${payload.tool} ${clip(payload.argsRaw, 70)}`;
     case 'tool_call_rejected':

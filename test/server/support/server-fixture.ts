@@ -4,6 +4,7 @@ import { afterEach, expect } from 'vitest';
 import WebSocket from 'ws';
 import type { CorrexEventStore } from '../../../src/core/event-catalog.js';
 import type { InferenceProvider } from '../../../src/core/inference/inference-provider.js';
+import type { KernelConfig } from '../../../src/core/kernel/kernel-config.js';
 import type { ClientMessageInput } from '../../../src/interfaces/protocol/client-message.js';
 import {
   ServerMessageSchema,
@@ -52,6 +53,8 @@ export async function startTestServer(
     /** Reuse a store and workspace (a restart). */
     readonly reuse?: { store: CorrexEventStore; workspace: string; storePath: string };
     readonly idPrefix?: string;
+    /** The kernel configuration sessions run with (default: the implement-only scenario). */
+    readonly config?: KernelConfig;
   } = {},
 ): Promise<TestServer> {
   const { workspace, storePath } = options.reuse ?? scenarioWorkspace(options.files ?? {});
@@ -65,6 +68,7 @@ export async function startTestServer(
         throw new Error('this test starts no sessions');
       }),
     ...(options.idPrefix === undefined ? {} : { idPrefix: options.idPrefix }),
+    ...(options.config === undefined ? {} : { config: options.config }),
   });
   const server = createCorrexServer({
     store,

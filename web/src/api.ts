@@ -19,7 +19,17 @@ import {
   type ReplayVerifyResponse,
   type SessionOptionsResponse,
   type SteeringNoteRequest,
+  type RedirectRequest,
 } from '../../src/interfaces/protocol/rest-dto.js';
+import {
+  AddGrantResponseSchema,
+  AlwaysAllowResponseSchema,
+  ListGrantsResponseSchema,
+  type AddGrantRequest,
+  type AddGrantResponse,
+  type AlwaysAllowResponse,
+  type ListGrantsResponse,
+} from '../../src/interfaces/protocol/grants-dto.js';
 import type { SessionDto } from '../../src/interfaces/protocol/session-dto.js';
 import {
   SessionDiffResponseSchema,
@@ -157,6 +167,28 @@ export function createApi(token: string, base = '') {
         409,
         UndoRefusedResponseSchema,
       ]),
+    /** "Always allow" a waiting call: the CLI's exact scoped grant, then the approval. */
+    alwaysAllow: (sessionId: string, callId: string): Promise<AlwaysAllowResponse> =>
+      call(
+        'POST',
+        `${sessionPath(sessionId)}/approvals/${encode(callId)}/always-allow`,
+        AlwaysAllowResponseSchema,
+        {},
+      ),
+    grants: (sessionId: string): Promise<ListGrantsResponse> =>
+      call('GET', `${sessionPath(sessionId)}/grants`, ListGrantsResponseSchema),
+    addGrant: (sessionId: string, body: AddGrantRequest): Promise<AddGrantResponse> =>
+      call('POST', `${sessionPath(sessionId)}/grants`, AddGrantResponseSchema, body),
+    revokeGrant: (sessionId: string, grantId: string): Promise<AddGrantResponse> =>
+      call(
+        'POST',
+        `${sessionPath(sessionId)}/grants/${encode(grantId)}/revoke`,
+        AddGrantResponseSchema,
+        {},
+      ),
+    /** Ask the session to move to stage `to`; it decides (`stage_redirected` or `redirect_rejected`). */
+    redirect: (sessionId: string, body: RedirectRequest): Promise<CommandResponse> =>
+      call('POST', `${sessionPath(sessionId)}/redirect`, CommandResponseSchema, body),
     createSession: (body: CreateSessionRequest) =>
       call('POST', '/api/sessions', CreateSessionResponseSchema, body),
   };

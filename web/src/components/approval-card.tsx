@@ -15,6 +15,8 @@ export function ApprovalCard(props: {
   sessionId: string;
   call: ToolCallItem;
   change: FileChange | undefined;
+  /** The exact grant "always allow" records (the server says which), or null/absent: none. */
+  alwaysAllow?: { readonly description: string } | null;
   onDecided?: () => void;
 }) {
   const { api } = useConnection();
@@ -44,6 +46,25 @@ export function ApprovalCard(props: {
           : decision === 'approve'
             ? 'Approved.'
             : 'Denied.',
+      );
+      props.onDecided?.();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const always = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      // The server records the same scoped grant as the CLI's "always allow", then approves.
+      const result = await api.alwaysAllow(props.sessionId, call.callId);
+      setDone(
+        result.refused
+          ? 'The session refused the decision.'
+          : `Always allowed (${result.grantId}) and approved.`,
       );
       props.onDecided?.();
     } catch (caught) {
@@ -138,6 +159,16 @@ export function ApprovalCard(props: {
             >
               Approve
             </button>
+            {props.alwaysAllow && (
+              <button
+                type="button"
+                disabled={busy}
+                title="Record a standing grant for exactly this, for the rest of the session"
+                onClick={() => void always()}
+              >
+                Always allow: {visibleText(props.alwaysAllow.description)}
+              </button>
+            )}
             <button type="button" class="deny" disabled={busy} onClick={() => void decide('deny')}>
               Deny
             </button>

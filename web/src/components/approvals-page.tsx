@@ -88,7 +88,8 @@ export function ApprovalsPage() {
                 key={approval.callId}
                 sessionId={session.sessionId}
                 call={call}
-                change={changeFromArguments(call)}
+                change={changeFromArguments(call, approval.recordedContent)}
+                alwaysAllow={approval.alwaysAllow}
                 onDecided={list.refresh}
               />
             );

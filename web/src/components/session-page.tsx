@@ -15,6 +15,8 @@ import { useConnection } from '../session-context.js';
 import { ApprovalCard } from './approval-card.js';
 import { FileChanges } from './file-changes.js';
 import { OutcomeHeader } from './outcome-header.js';
+import { GrantsPanel } from './grants-panel.js';
+import { RedirectControl } from './redirect-control.js';
 import { RouterPanel } from './router-panel.js';
 import { SessionControls } from './session-controls.js';
 import { StageCharts } from './stage-charts.js';
@@ -215,7 +217,11 @@ export function SessionPage(props: { sessionId: string }) {
             sections={timeline.sections}
           />
           <StageCharts sections={timeline.sections} now={now} />
+          {!final && <RedirectControl session={dto} graph={timeline.graph} />}
           <RouterPanel sessionId={dto.sessionId} stages={stageIds} final={final} />
+          {!final && (
+            <GrantsPanel sessionId={dto.sessionId} stageId={dto.activeStage?.stageId ?? null} />
+          )}
           {/* A finished session lists its real changes in the outcome above. */}
           {!final && <FileChanges changes={timeline.fileChanges} />}
         </aside>

@@ -1,5 +1,5 @@
 import type { PendingApprovalDetailsDto } from '../../../src/interfaces/protocol/session-dto.js';
-import { createTimeline, proposedChange } from './session-timeline.js';
+import { createTimeline, proposedChange, proposedChangeAgainst } from './session-timeline.js';
 import type { FileChange, ToolCallItem } from './timeline-types.js';
 
 /**
@@ -31,9 +31,15 @@ export function toolCallOfApproval(approval: PendingApprovalDetailsDto): ToolCal
 }
 
 /**
- * The diff preview of a write from its arguments alone: `write_file` shows the new text,
- * `edit_file` its search replaced (the earlier file content is not known here).
+ * The diff preview of a write: against the file content the session's log recorded before the
+ * call (`recordedContent` of the approval), else from its arguments alone (`write_file` shows the
+ * new text, `edit_file` its search replaced).
  */
-export function changeFromArguments(call: ToolCallItem): FileChange | undefined {
-  return proposedChange(createTimeline(), call);
+export function changeFromArguments(
+  call: ToolCallItem,
+  recordedContent: string | null = null,
+): FileChange | undefined {
+  return recordedContent === null
+    ? proposedChange(createTimeline(), call)
+    : proposedChangeAgainst(call, () => recordedContent);
 }

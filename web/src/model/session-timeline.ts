@@ -148,13 +148,21 @@ export function proposedChange(
   timeline: SessionTimeline,
   call: ToolCallItem,
 ): FileChange | undefined {
+  return proposedChangeAgainst(call, (path) => knownContent.get(timeline)?.get(path));
+}
+
+/** The file change a write call proposes, diffed against the content `known` gives for its path. */
+export function proposedChangeAgainst(
+  call: ToolCallItem,
+  knownOf: (path: string) => string | undefined,
+): FileChange | undefined {
   if (call.tool !== 'write_file' && call.tool !== 'edit_file') return undefined;
   const args = parseArgs(call.argsRaw);
   if (!args) return undefined;
   const target = call.assessment?.targets.find((t) => t.write);
   const path = target?.realPath ?? target?.resolved ?? text(args, 'path');
   if (path === undefined) return undefined;
-  const known = knownContent.get(timeline)?.get(path);
+  const known = knownOf(path);
   let before: string;
   let after: string;
   let beforeKnown: boolean;

@@ -121,11 +121,12 @@ export async function runReplayScaleBench(
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
-    // Warm up the replay path (not only the recording one) so the first size is not the one
-    // that pays for compiling it.
+    // Warm up the replay path (not only the recording one) on a session as long as the first
+    // size, so that size is not the one that pays for compiling it.
     const warm = join(dir, 'warm.db');
-    await recordSqliteSession(warm, 2_000);
+    await recordSqliteSession(warm, sizes[0]!);
     await replayInProcess(warm);
+    rmSync(warm, { force: true });
     let baselineWall: BenchRow | undefined;
     let baselineCpu: BenchRow | undefined;
     let baselineCli: BenchRow | undefined;

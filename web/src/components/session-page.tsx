@@ -164,7 +164,8 @@ export function SessionPage(props: { sessionId: string }) {
             <dd class="mono small">{dto.sessionId}</dd>
           </div>
         </dl>
-        {dto.failure && (
+        {/* A finished session says how it failed in its outcome, just below. */}
+        {dto.failure && !(final && caughtUp) && (
           <p class="error">
             Failed ({dto.failure.category}): {dto.failure.message}
           </p>

@@ -138,6 +138,11 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
     const page = await open(server, `#/sessions/${encodeURIComponent(sessionId)}`);
     const redirect = page.getByRole('region', { name: 'Redirect' });
     await redirect.waitFor();
+    // The waiting card here offers the same "always allow" as the inbox.
+    await page
+      .locator('article.approval-card')
+      .getByRole('button', { name: 'Always allow: write_file on README.md' })
+      .waitFor();
     expect(
       await redirect
         .getByLabel(/From implement to/)

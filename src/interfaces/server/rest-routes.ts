@@ -1,7 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { KernelCommand } from '../../core/kernel/kernel-input.js';
 import { IdentifierSchema } from '../protocol/wire-values.js';
@@ -44,20 +43,10 @@ import {
 } from '../protocol/session-changes-dto.js';
 import { describeSessionDiff } from '../session-diff.js';
 import { undoSessionChanges } from '../session-undo.js';
-import { activeGrants, approvalGrantsProjection } from '../../core/approvals/approval-grants.js';
-import { replay } from '../../core/events/replay.js';
-import { appendToSession } from '../../core/kernel/append-decided.js';
-import { alwaysAllowScope, describeGrantScope } from '../always-allow-scope.js';
-import {
-  AddGrantRequestSchema,
-  AlwaysAllowRequestSchema,
-  RevokeGrantRequestSchema,
-  type AddGrantResponse,
-  type AlwaysAllowResponse,
-  type ListGrantsResponse,
-} from '../protocol/grants-dto.js';
-import { ALWAYS_ALLOW_REASON, recordGrant } from '../record-grant.js';
 import { pendingApprovalExtras, writesFile } from './pending-approval-extras.js';
+import { grantHandlers } from './grant-routes.js';
+import type { Handler, Request } from './rest-handler.js';
+import { parseRequestPart as parse } from './parse-request-part.js';
 import { refuseRunningUndo, undoResponse } from './undo-response.js';
 import { spendOf } from '../../core/kernel/session-spend.js';
 
@@ -80,12 +69,6 @@ export type RestContext = {
   /** Settles the promise of a session started here (logs how it ended). */
   onStarted(sessionId: string, done: Promise<unknown>): void;
 };
-
-type Request = FastifyRequest<{
-  Params: { sessionId?: string; callId?: string; grantId?: string };
-  Querystring: Record<string, unknown>;
-}>;
-type Handler = (request: Request) => Promise<{ status?: number; body: unknown }>;
 
 /** The REST API. Every route here is listed in `apiRoutes` and so in the OpenAPI document. */
 export function registerRestRoutes(app: FastifyInstance, context: RestContext): void {
@@ -252,100 +235,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
           : { type: 'deny', callId, by, reason: body.reason },
       );
     },
-    async alwaysAllow(request) {
-      const { sessionId, session } = await sessionOf(request);
-      const callId = parse(IdentifierSchema, request.params.callId, 'call id');
-      const body = parse(AlwaysAllowRequestSchema, request.body ?? {}, 'body');
-      const by = decider(body.by);
-      if (!session.state.pendingApprovals.some((approval) => approval.callId === callId))
-        throw new ApiError(409, 'conflict', `call ${callId} is not waiting for approval`);
-      const details = (
-        await readApprovalDetails(store, sessionId, [callId], {
-          upToSequence: session.state.lastSequence,
-        })
-      ).get(callId);
-      const scope =
-        details === undefined || session.state.workspace === null
-          ? null
-          : alwaysAllowScope(details, session.state.workspace);
-      if (scope === null)
-        throw new ApiError(
-          409,
-          'conflict',
-          `no single exact grant covers just call ${callId}; approve it once instead`,
-        );
-      const granted = await recordGrant(context.recording, store, sessionId, {
-        scope,
-        stageId: null,
-        expiresAt: null,
-        by,
-        reason: ALWAYS_ALLOW_REASON,
-      });
-      const { body: approved } = await record(request, {
-        type: 'approve',
-        callId,
-        by,
-        reason: `always allowed: ${granted.grantId}`,
-      });
-      const response: AlwaysAllowResponse = {
-        grantId: granted.grantId,
-        scope,
-        events: [toEventDto(granted.event), ...approved.events],
-        refused: approved.refused,
-      };
-      return { body: response };
-    },
-    async listGrants(request) {
-      const { sessionId } = await sessionOf(request);
-      const { state } = await replay(store, approvalGrantsProjection, sessionId);
-      const response: ListGrantsResponse = {
-        grants: activeGrants(state, context.recording.clock.now()).map((grant) => ({
-          grantId: grant.grantId,
-          scope: grant.scope,
-          description: describeGrantScope(grant.scope),
-          stageId: grant.stageId,
-          expiresAt: grant.expiresAt,
-          by: grant.by,
-          reason: grant.reason,
-        })),
-      };
-      return { body: response };
-    },
-    async addGrant(request) {
-      const { sessionId } = await sessionOf(request);
-      const body = parse(AddGrantRequestSchema, request.body, 'body');
-      const granted = await recordGrant(context.recording, store, sessionId, {
-        scope: body.scope,
-        stageId: body.stage ?? null,
-        expiresAt: body.until === undefined ? null : new Date(body.until).toISOString(),
-        by: decider(body.by),
-        reason: body.reason,
-      });
-      const response: AddGrantResponse = {
-        grantId: granted.grantId,
-        event: toEventDto(granted.event),
-      };
-      return { body: response };
-    },
-    async revokeGrant(request) {
-      const { sessionId } = await sessionOf(request);
-      const grantId = parse(IdentifierSchema, request.params.grantId, 'grant id');
-      const body = parse(RevokeGrantRequestSchema, request.body ?? {}, 'body');
-      const by = decider(body.by);
-      const { state } = await replay(store, approvalGrantsProjection, sessionId);
-      const grant = state.grants[grantId];
-      if (grant === undefined)
-        throw new ApiError(404, 'not_found', `session ${sessionId} has no grant ${grantId}`);
-      if (grant.revoked) throw new ApiError(409, 'conflict', `${grantId} was already revoked`);
-      const event = await appendToSession(context.recording, store, sessionId, {
-        type: 'approval_grant_revoked',
-        grantId,
-        by,
-        reason: body.reason ?? 'revoked from the web page',
-      });
-      const response: AddGrantResponse = { grantId, event: toEventDto(event) };
-      return { body: response };
-    },
+    ...grantHandlers({ store, recording: context.recording, sessionOf, decider, record }),
     async addSteeringNote(request) {
       const body = parse(SteeringNoteRequestSchema, request.body, 'body');
       return record(request, {
@@ -434,19 +324,6 @@ const noPreimages: PreimageStore = {
   get: () => null,
   has: () => false,
 };
-
-function parse<Schema extends z.ZodType>(
-  schema: Schema,
-  value: unknown,
-  what: string,
-): z.infer<Schema> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || what}: ${issue.message}`);
-  throw new ApiError(400, 'invalid_request', `invalid ${what}: ${issues.join('; ')}`);
-}
 
 /** The workspace's real path, when it is an existing folder inside an allowed root. */
 async function allowedWorkspace(path: string, roots: readonly string[]): Promise<string> {

@@ -103,6 +103,27 @@ export function SessionPage(props: { sessionId: string }) {
     performance.mark('correx:timeline-rendered', { detail: { events: timeline.eventCount } });
   }, [caughtUp, version]);
 
+  const pendingKey = pendingCalls(timeline)
+    .map((call) => call.callId)
+    .join(',');
+  // What the server says "always allow" would grant for each waiting call (as the inbox shows).
+  const alwaysAllow = useAsync(
+    () =>
+      pendingKey === ''
+        ? Promise.resolve(new Map<string, { description: string }>())
+        : api
+            .approvals(props.sessionId)
+            .then(
+              ({ approvals }) =>
+                new Map(
+                  approvals.flatMap((approval) =>
+                    approval.alwaysAllow === null ? [] : [[approval.callId, approval.alwaysAllow]],
+                  ),
+                ),
+            ),
+    [api, props.sessionId, pendingKey],
+  );
+
   if (session.state.status === 'loading') return <Loading what="the session" />;
   if (session.state.status === 'failed') {
     const error = session.state.error;
@@ -164,7 +185,8 @@ export function SessionPage(props: { sessionId: string }) {
             <dd class="mono small">{dto.sessionId}</dd>
           </div>
         </dl>
-        {dto.failure && (
+        {/* A finished session says how it failed in its outcome, just below. */}
+        {dto.failure && !(final && caughtUp) && (
           <p class="error">
             Failed ({dto.failure.category}): {dto.failure.message}
           </p>
@@ -185,6 +207,11 @@ export function SessionPage(props: { sessionId: string }) {
               sessionId={dto.sessionId}
               call={call}
               change={proposedChange(timeline, call)}
+              alwaysAllow={
+                alwaysAllow.state.status === 'ready'
+                  ? (alwaysAllow.state.value.get(call.callId) ?? null)
+                  : null
+              }
               onDecided={session.refresh}
             />
           ))}

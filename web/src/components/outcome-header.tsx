@@ -134,10 +134,10 @@ export function OutcomeHeader(props: {
         <div>
           <dt>Cost</dt>
           <dd data-testid="outcome-cost">
-            {outcome.cost === null ? (
+            {session.cost === null ? (
               <span class="muted">no prices configured</span>
             ) : (
-              `$${outcome.cost.toFixed(4)}`
+              `$${session.cost.toFixed(4)}`
             )}
           </dd>
         </div>

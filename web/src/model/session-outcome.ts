@@ -12,12 +12,10 @@ export type CheckRun = {
   readonly sequence: number;
 };
 
-type Prices = { readonly inputPerMillion: number; readonly outputPerMillion: number };
-
 /**
- * How a session ended and what it cost, folded from its events: the result, the checks (the
- * latest run of each), tokens, and the cost by the prices of the model profiles the session
- * recorded in `session_configured` (null when none of them is priced), as `correx show` says.
+ * How a session ended, folded from its events: the result, the checks (the latest run of each)
+ * and tokens. Its cost comes with the session from the server (`SessionDto.cost`), computed by
+ * the rule the session ran under, as `correx show` and the cost budget compute it.
  */
 export type SessionOutcome = {
   result:
@@ -29,12 +27,7 @@ export type SessionOutcome = {
   detected: { name: string; command: string }[];
   readonly checks: Map<string, CheckRun>;
   tokens: { input: number; output: number };
-  cost: number | null;
 };
-
-const prices = new WeakMap<SessionOutcome, Map<string, Prices>>();
-/** The profile of each model request not yet answered. */
-const requested = new WeakMap<SessionOutcome, Map<string, string>>();
 
 export function createOutcome(): SessionOutcome {
   return {
@@ -42,33 +35,13 @@ export function createOutcome(): SessionOutcome {
     detected: [],
     checks: new Map(),
     tokens: { input: 0, output: 0 },
-    cost: null,
   };
-}
-
-function readPrices(configuration: Payload | undefined): Map<string, Prices> {
-  const priced = new Map<string, Prices>();
-  for (const model of records(configuration ?? {}, 'models')) {
-    const id = text(model, 'id');
-    const price = record(model, 'prices');
-    const input = price && num(price, 'inputPerMillion');
-    const output = price && num(price, 'outputPerMillion');
-    if (id !== undefined && input !== undefined && output !== undefined)
-      priced.set(id, { inputPerMillion: input, outputPerMillion: output });
-  }
-  return priced;
 }
 
 /** Folds one event (the next in sequence) into the outcome. */
 export function addOutcomeEvent(outcome: SessionOutcome, event: EventDto): void {
   const payload: Payload = event.payload;
   switch (event.type) {
-    case 'session_configured': {
-      const priced = readPrices(record(payload, 'configuration'));
-      prices.set(outcome, priced);
-      if (priced.size > 0) outcome.cost ??= 0;
-      return;
-    }
     case 'project_checks_detected':
       outcome.detected = records(payload, 'checks').map((check) => ({
         name: text(check, 'name') ?? '?',
@@ -90,14 +63,6 @@ export function addOutcomeEvent(outcome: SessionOutcome, event: EventDto): void 
       });
       return;
     }
-    case 'inference_requested': {
-      const map = requested.get(outcome) ?? new Map<string, string>();
-      requested.set(outcome, map);
-      const requestId = text(payload, 'requestId');
-      const profileId = text(payload, 'profileId');
-      if (requestId !== undefined && profileId !== undefined) map.set(requestId, profileId);
-      return;
-    }
     case 'inference_completed': {
       const usage = record(record(payload, 'result') ?? {}, 'usage') ?? {};
       const input = num(usage, 'inputTokens') ?? 0;
@@ -106,14 +71,6 @@ export function addOutcomeEvent(outcome: SessionOutcome, event: EventDto): void 
         input: outcome.tokens.input + input,
         output: outcome.tokens.output + output,
       };
-      const requestId = text(payload, 'requestId') ?? '';
-      const profileId = requested.get(outcome)?.get(requestId);
-      requested.get(outcome)?.delete(requestId);
-      const price = profileId === undefined ? undefined : prices.get(outcome)?.get(profileId);
-      if (price !== undefined)
-        outcome.cost =
-          (outcome.cost ?? 0) +
-          (input * price.inputPerMillion + output * price.outputPerMillion) / 1e6;
       return;
     }
     case 'workflow_completed':

@@ -42,6 +42,8 @@ describe('correx chat in a terminal', () => {
         workflowFile,
         '--mode',
         'prompt',
+        // No terminal here: the run waits for a decision made elsewhere.
+        '--wait-for-approval',
       ],
       env,
     );

@@ -1,55 +1,41 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { describe, expect, it } from 'vitest';
+import { json } from '../providers/fake-http-server.js';
 import { writeThenFinish } from '../support/model-turns.js';
-import { tempDir } from '../support/temp-dir.js';
-import { WRITE_ONCE_WORKFLOW } from '../support/write-once-workflow.js';
+import { writeOnceWorld } from './write-once-world.js';
 import { correx } from './cli-process.js';
 
 type Envelope = { payload: { type: string } & Record<string, unknown> };
 
 /** Issue #21: a failed session can be retried, and the log says it was. */
 describe('correx resume --retry', () => {
-  const root = realpathSync(tempDir('correx-retry-test-'));
-  const home = join(root, 'home');
-  const workflowFile = join(root, 'write-once.yaml');
-  let model: FakeHttpServer;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    mkdirSync(home, { recursive: true });
-    writeFileSync(workflowFile, WRITE_ONCE_WORKFLOW);
-    model = await startFakeHttpServer();
-    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
-  });
-  afterAll(async () => {
-    await model.close();
-  });
+  const world = writeOnceWorld('correx-retry-test-');
+  const { root, home, workflowFile } = world;
 
   it('goes on from the failed stage in a new attempt, records who retried and why, and replays', async () => {
     // The model refuses the request: the one stage fails, and with it the workflow.
-    model.reply(json(400, { error: { message: 'the request is not valid today' } }));
+    world.model.reply(json(400, { error: { message: 'the request is not valid today' } }));
     const dir = join(root, 'work');
     mkdirSync(dir, { recursive: true });
     const failed = await correx(
       home,
       ['run', 'write hello.txt', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
-      env,
+      world.env,
     );
     expect(failed.code).toBe(1);
     const sessionId = /^session (\S+)$/m.exec(failed.stdout)![1]!;
     expect(failed.stdout).toContain(`session ${sessionId} failed`);
 
     // A plain resume does not bring a failed session back.
-    const plain = await correx(home, ['resume', sessionId], env);
+    const plain = await correx(home, ['resume', sessionId], world.env);
     expect(plain.stdout).not.toContain('✓ workflow completed');
 
-    model.reply(...writeThenFinish('hello.txt', 'hello again\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'hello again\n'));
     const retried = await correx(
       home,
       ['resume', sessionId, '--retry', '--reason', 'the server is fixed'],
-      { ...env, USER: 'ana' },
+      { ...world.env, USER: 'ana' },
     );
     expect(retried.stdout, retried.stderr).toContain(
       '↻ retried by ana from stage implement (attempt 2): the server is fixed',
@@ -85,7 +71,7 @@ describe('correx resume --retry', () => {
     expect(replay.code).toBe(0);
 
     // A completed session is not retried.
-    const again = await correx(home, ['resume', sessionId, '--retry'], env);
+    const again = await correx(home, ['resume', sessionId, '--retry'], world.env);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('only a failed session can be retried');
   }, 90_000);

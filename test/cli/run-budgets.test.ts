@@ -1,28 +1,14 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { describe, expect, it } from 'vitest';
 import { writeThenFinish } from '../support/model-turns.js';
-import { tempDir } from '../support/temp-dir.js';
+import { writeOnceWorld } from './write-once-world.js';
 import { correx, startCorrex } from './cli-process.js';
-import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
 
 /** Budgets on `correx run` and `correx resume`, through a real process and a loopback model. */
 describe('correx run --max-tokens', () => {
-  const root = realpathSync(tempDir('correx-budget-test-'));
-  const home = join(root, 'home');
-  const workflowFile = join(root, 'write-once.yaml');
-  let model: FakeHttpServer;
-  let env: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    mkdirSync(home, { recursive: true });
-    writeFileSync(workflowFile, WORKFLOW);
-    model = await startFakeHttpServer();
-    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
-  });
-  afterAll(async () => {
-    await model.close();
-  });
+  const world = writeOnceWorld('correx-budget-test-');
+  const { root, home, workflowFile } = world;
 
   const run = (dir: string, mode: string, ...extra: string[]) =>
     correx(
@@ -38,33 +24,29 @@ describe('correx run --max-tokens', () => {
         mode,
         ...extra,
       ],
-      env,
+      world.env,
     );
-  const workspace = (name: string) => {
-    const dir = join(root, name);
-    mkdirSync(dir, { recursive: true });
-    return dir;
-  };
+  const workspace = (name: string) => world.workspace(name);
   const sessionOf = (stdout: string) => /session (\S+)/.exec(stdout)![1]!;
 
   it('fails an auto-mode session at its token budget, naming it', async () => {
     // Each answer on the wire reports 42 input and 7 output tokens.
-    model.reply(...writeThenFinish('hello.txt', 'hello\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'hello\n'));
     const result = await run(workspace('auto'), 'auto', '--max-tokens', '40');
     expect(result.code).toBe(1);
     const id = sessionOf(result.stdout);
-    const events = await correx(home, ['events', id, '--json'], env);
+    const events = await correx(home, ['events', id, '--json'], world.env);
     const types = events.stdout
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { payload: { type: string } }).payload.type);
     expect(types.filter((type) => type === 'inference_requested')).toHaveLength(1);
     expect(types.slice(-2)).toEqual(['budget_exhausted', 'workflow_failed']);
-    expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
+    expect((await correx(home, ['replay', id, '--verify'], world.env)).code).toBe(0);
   });
 
   it('stops a prompt-mode session at its budget, and `resume --max-tokens` raises it and goes on', async () => {
-    model.reply(...writeThenFinish('hello.txt', 'hello\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'hello\n'));
     const dir = workspace('prompt');
     const running = startCorrex(
       home,
@@ -81,12 +63,12 @@ describe('correx run --max-tokens', () => {
         '--max-tokens',
         '40',
       ],
-      env,
+      world.env,
     );
     // The write waits for a person; it is approved from another process.
     const asked = await running.waitFor(/approval needed for (\S+):/);
     const id = sessionOf(running.output());
-    expect((await correx(home, ['approve', id, asked[1]!], env)).code).toBe(0);
+    expect((await correx(home, ['approve', id, asked[1]!], world.env)).code).toBe(0);
     const first = await running.exited;
     // Stopped at its budget: open, waiting for a person to raise it.
     expect(first.code).toBe(4);
@@ -96,11 +78,11 @@ describe('correx run --max-tokens', () => {
     const resumed = await correx(
       home,
       ['resume', id, '--max-tokens', '1000', '--wait-for-approval'],
-      env,
+      world.env,
     );
     expect(resumed.stdout).toMatch(/completed/);
     expect(resumed.code).toBe(0);
-    expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
+    expect((await correx(home, ['replay', id, '--verify'], world.env)).code).toBe(0);
   });
 
   it("shows what each model call, each stage and the session cost, by the profile's prices", async () => {
@@ -110,7 +92,7 @@ describe('correx run --max-tokens', () => {
       join(pricedHome, 'harness.yaml'),
       [
         'providers:',
-        '  wire: { kind: openai-compatible, baseUrl: "' + model.url + '/v1" }',
+        '  wire: { kind: openai-compatible, baseUrl: "' + world.model.url + '/v1" }',
         'models:',
         '  - id: priced',
         '    provider: wire',
@@ -121,7 +103,7 @@ describe('correx run --max-tokens', () => {
         '',
       ].join('\n'),
     );
-    model.reply(...writeThenFinish('hello.txt', 'hello\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'hello\n'));
     const ran = await correx(pricedHome, [
       'run',
       'write hello.txt',

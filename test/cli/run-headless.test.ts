@@ -1,10 +1,8 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { describe, expect, it } from 'vitest';
 import { writeThenFinish } from '../support/model-turns.js';
-import { tempDir } from '../support/temp-dir.js';
-import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
+import { writeOnceWorld } from './write-once-world.js';
 import { correx, startCorrex } from './cli-process.js';
 
 type Line = Record<string, unknown> & { type?: string; payload?: { type: string } };
@@ -19,26 +17,10 @@ function parseLines(stdout: string): Line[] {
 
 /** `correx run --json`, `--wait-for-approval` and exit codes, through real processes. */
 describe('correx run for scripts: --json, --wait-for-approval, exit codes', () => {
-  const root = realpathSync(tempDir('correx-headless-test-'));
-  const home = join(root, 'home');
-  const workflowFile = join(root, 'write-once.yaml');
-  let model: FakeHttpServer;
-  let env: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    mkdirSync(home, { recursive: true });
-    writeFileSync(workflowFile, WORKFLOW);
-    model = await startFakeHttpServer();
-    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
-  });
-  afterAll(async () => {
-    await model.close();
-  });
+  const world = writeOnceWorld('correx-headless-test-');
+  const { root, home, workflowFile } = world;
 
-  const workspace = (name: string) => {
-    const dir = join(root, name);
-    mkdirSync(dir, { recursive: true });
-    return dir;
-  };
+  const workspace = (name: string) => world.workspace(name);
   const runArgs = (dir: string, ...extra: string[]) => [
     'run',
     'write hello.txt',
@@ -50,8 +32,8 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
   ];
 
   it('prints a human summary at the end of a normal run: outcome, checks, files with +/- lines, tokens, next commands', async () => {
-    model.reply(...writeThenFinish('hello.txt', 'one\ntwo\n'));
-    const result = await correx(home, runArgs(workspace('human'), '--mode', 'auto'), env);
+    world.model.reply(...writeThenFinish('hello.txt', 'one\ntwo\n'));
+    const result = await correx(home, runArgs(workspace('human'), '--mode', 'auto'), world.env);
     expect(result.code).toBe(0);
     const id = /^session (\S+)$/m.exec(result.stdout)![1]!;
     const summary = result.stdout.slice(result.stdout.indexOf('── summary'));
@@ -79,7 +61,7 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
       [
         'mode: auto',
         'providers:',
-        `  wire: { kind: openai-compatible, baseUrl: '${model.url}/v1' }`,
+        `  wire: { kind: openai-compatible, baseUrl: '${world.model.url}/v1' }`,
         'models:',
         '  - id: priced',
         '    provider: wire',
@@ -90,7 +72,7 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
         '',
       ].join('\n'),
     );
-    model.reply(...writeThenFinish('hello.txt', 'priced\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'priced\n'));
     const result = await correx(pricedHome, [...runArgs(workspace('priced'), '--json')], {});
     expect(result.code, result.stderr).toBe(0);
     const summary = parseLines(result.stdout).at(-1)!;
@@ -116,33 +98,33 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
   }, 120_000);
 
   it('refuses prompt mode without a terminal at once, with exit 2, naming the fix, recording nothing', async () => {
-    const before = await correx(home, ['sessions', '--json'], env);
-    const result = await correx(home, runArgs(workspace('refused'), '--mode', 'prompt'), env);
+    const before = await correx(home, ['sessions', '--json'], world.env);
+    const result = await correx(home, runArgs(workspace('refused'), '--mode', 'prompt'), world.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/stdin is not one: pass --mode auto .*--wait-for-approval/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    const after = await correx(home, ['sessions', '--json'], env);
+    const after = await correx(home, ['sessions', '--json'], world.env);
     expect(JSON.parse(after.stdout)).toHaveLength((JSON.parse(before.stdout) as unknown[]).length);
     const badWait = await correx(
       home,
       runArgs(workspace('bad-wait'), '--mode', 'prompt', '--wait-for-approval', 'soon'),
-      env,
+      world.env,
     );
     expect(badWait.code).toBe(2);
     expect(badWait.stderr).toContain('--wait-for-approval takes a duration');
   }, 120_000);
 
   it('with --wait-for-approval, waits for `correx approve` from another process, announced on stderr and in the stream', async () => {
-    model.reply(...writeThenFinish('hello.txt', 'approved\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'approved\n'));
     const running = startCorrex(
       home,
       runArgs(workspace('waits'), '--mode', 'prompt', '--json', '--wait-for-approval'),
-      env,
+      world.env,
     );
     const [, id, call] = await running.waitFor(
       /"callId":"(?:[^"]+)"[^\n]*"decide":\["correx approve (\S+) ([^"\s]+)"/,
     );
-    expect((await correx(home, ['approve', id!, call!], env)).code).toBe(0);
+    expect((await correx(home, ['approve', id!, call!], world.env)).code).toBe(0);
     const result = await running.exited;
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
@@ -164,11 +146,11 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
   }, 120_000);
 
   it('stops with exit 4 when no decision comes in time; the session stays open and `resume --json` finishes it', async () => {
-    model.reply(...writeThenFinish('hello.txt', 'later\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'later\n'));
     const result = await correx(
       home,
       runArgs(workspace('times-out'), '--mode', 'prompt', '--json', '--wait-for-approval', '1s'),
-      env,
+      world.env,
     );
     expect(result.code).toBe(4);
     const lines = parseLines(result.stdout);
@@ -185,42 +167,46 @@ describe('correx run for scripts: --json, --wait-for-approval, exit codes', () =
     });
     expect(summary.next).toContain(`correx approve ${id} ${call}`);
 
-    expect((await correx(home, ['approve', id, call], env)).code).toBe(0);
-    const resumed = await correx(home, ['resume', id, '--json', '--wait-for-approval', '1s'], env);
+    expect((await correx(home, ['approve', id, call], world.env)).code).toBe(0);
+    const resumed = await correx(
+      home,
+      ['resume', id, '--json', '--wait-for-approval', '1s'],
+      world.env,
+    );
     expect(resumed.code).toBe(0);
     const after = parseLines(resumed.stdout);
     // The resumed stream starts after the log's end when it began: no event twice.
     const first = after[0]!;
     expect(first.sequence).toBeGreaterThan(summary.lastSequence as number);
     expect(after.at(-1)).toMatchObject({ type: 'summary', status: 'completed', exitCode: 0 });
-    expect((await correx(home, ['replay', id, '--verify'], env)).code).toBe(0);
+    expect((await correx(home, ['replay', id, '--verify'], world.env)).code).toBe(0);
   }, 120_000);
 
   it('exits 5 for a session cancelled from another process while it waits', async () => {
     // Only the write is asked for: the session ends while it waits.
-    model.reply(writeThenFinish('hello.txt', 'never\n')[0]);
+    world.model.reply(writeThenFinish('hello.txt', 'never\n')[0]);
     const running = startCorrex(
       home,
       runArgs(workspace('cancelled'), '--mode', 'prompt', '--wait-for-approval'),
-      env,
+      world.env,
     );
     const [, id] = await running.waitFor(/correx approve (\S+) (\S+)/);
-    expect((await correx(home, ['cancel', id!, '--reason', 'not needed'], env)).code).toBe(0);
+    expect((await correx(home, ['cancel', id!, '--reason', 'not needed'], world.env)).code).toBe(0);
     const result = await running.exited;
     expect(result.code).toBe(5);
     expect(result.stdout).toMatch(/^outcome {3}cancelled \(exit 5\)$/m);
   }, 120_000);
 
   it('refuses `resume` of a prompt-mode session without a terminal unless told to wait', async () => {
-    model.reply(writeThenFinish('hello.txt', 'x\n')[0]);
+    world.model.reply(writeThenFinish('hello.txt', 'x\n')[0]);
     const first = await correx(
       home,
       runArgs(workspace('resume-refused'), '--mode', 'prompt', '--wait-for-approval', '1s'),
-      env,
+      world.env,
     );
     expect(first.code).toBe(4);
     const id = /^session (\S+)$/m.exec(first.stdout)![1]!;
-    const resumed = await correx(home, ['resume', id], env);
+    const resumed = await correx(home, ['resume', id], world.env);
     expect(resumed.stderr + resumed.stdout).toMatch(/stdin is not one/);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toContain('--wait-for-approval');

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { sse } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { writeThenFinish } from '../support/model-turns.js';
-import { writeOnceWorld } from './write-once-world.js';
+import { cliWorld } from './cli-world.js';
 import { startCorrex } from './cli-process.js';
 import { startCorrexInTerminal } from './terminal-process.js';
 
 /** `correx chat` in a real terminal, beside a session that waits for an approval. */
 describe('correx chat in a terminal', () => {
-  const world = writeOnceWorld('correx-chat-test-');
+  const world = cliWorld('correx-chat-test-');
   const { root, home, workflowFile } = world;
 
   it('shows a prompt, answers /help and unknown commands itself, and the router knows the pending approval', async () => {

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json } from '../providers/fake-http-server.js';
 import { writeThenFinish } from '../support/model-turns.js';
-import { writeOnceWorld } from './write-once-world.js';
+import { cliWorld } from './cli-world.js';
 import { correx } from './cli-process.js';
 
 type Envelope = { payload: { type: string } & Record<string, unknown> };
 
 /** Issue #21: a failed session can be retried, and the log says it was. */
 describe('correx resume --retry', () => {
-  const world = writeOnceWorld('correx-retry-test-');
+  const world = cliWorld('correx-retry-test-');
   const { root, home, workflowFile } = world;
 
   it('goes on from the failed stage in a new attempt, records who retried and why, and replays', async () => {

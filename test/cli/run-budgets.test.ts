@@ -2,12 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeThenFinish } from '../support/model-turns.js';
-import { writeOnceWorld } from './write-once-world.js';
+import { cliWorld } from './cli-world.js';
 import { correx, startCorrex } from './cli-process.js';
 
 /** Budgets on `correx run` and `correx resume`, through a real process and a loopback model. */
 describe('correx run --max-tokens', () => {
-  const world = writeOnceWorld('correx-budget-test-');
+  const world = cliWorld('correx-budget-test-');
   const { root, home, workflowFile } = world;
 
   const run = (dir: string, mode: string, ...extra: string[]) =>

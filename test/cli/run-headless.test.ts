@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeThenFinish } from '../support/model-turns.js';
-import { writeOnceWorld } from './write-once-world.js';
+import { cliWorld } from './cli-world.js';
 import { correx, startCorrex } from './cli-process.js';
 
 type Line = Record<string, unknown> & { type?: string; payload?: { type: string } };
@@ -17,7 +17,7 @@ function parseLines(stdout: string): Line[] {
 
 /** `correx run --json`, `--wait-for-approval` and exit codes, through real processes. */
 describe('correx run for scripts: --json, --wait-for-approval, exit codes', () => {
-  const world = writeOnceWorld('correx-headless-test-');
+  const world = cliWorld('correx-headless-test-');
   const { root, home, workflowFile } = world;
 
   const workspace = (name: string) => world.workspace(name);

@@ -1,9 +1,9 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { describe, expect, it } from 'vitest';
+import { sse } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
-import { tempDir } from '../support/temp-dir.js';
+import { cliWorld } from './cli-world.js';
 import { correx } from './cli-process.js';
 
 const WORKFLOW = `id: exec-once
@@ -34,24 +34,11 @@ const FAILING = 'for i in $(seq 1 50); do echo "out $i"; done; exit 3';
 
 /** What a person watching `run`, `tail` and `show` reads of a turn with two parallel calls. */
 describe('correx run progress: the model text, paired calls, a failed command’s output', () => {
-  const root = realpathSync(tempDir('correx-progress-test-'));
-  const home = join(root, 'home');
-  const workflowFile = join(root, 'exec-once.yaml');
-  let model: FakeHttpServer;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    mkdirSync(home, { recursive: true });
-    writeFileSync(workflowFile, WORKFLOW);
-    model = await startFakeHttpServer();
-    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
-  });
-  afterAll(async () => {
-    await model.close();
-  });
+  const world = cliWorld('correx-progress-test-', WORKFLOW);
+  const { root, home, workflowFile } = world;
 
   it('prints what the model said, each call with its verdict and result under one tag, and the failed output bounded', async () => {
-    model.reply(
+    world.model.reply(
       sse(
         chatCompletionStream({
           text: ['I will write the note ', 'and run the check.'],
@@ -82,7 +69,7 @@ describe('correx run progress: the model text, paired calls, a failed command’
     const result = await correx(
       home,
       ['run', 'write a note', '--workspace', dir, '--workflow', workflowFile, '--mode', 'auto'],
-      env,
+      world.env,
     );
     expect(result.stdout, result.stderr).toContain('✓ workflow completed');
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;

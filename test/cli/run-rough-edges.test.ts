@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
+import { describe, expect, it } from 'vitest';
 import { writeThenFinish } from '../support/model-turns.js';
-import { tempDir } from '../support/temp-dir.js';
+import { cliWorld } from './cli-world.js';
 import { correx, startCorrex } from './cli-process.js';
 
 const WORKFLOW = `id: write-once
@@ -32,24 +31,11 @@ stages:
 
 /** The command line's rough edges, met as processes: what a person sees after things go wrong. */
 describe('correx run and the commands around it', () => {
-  const root = realpathSync(tempDir('correx-rough-test-'));
-  const home = join(root, 'home');
-  const workflowFile = join(root, 'write-once.yaml');
-  let model: FakeHttpServer;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    mkdirSync(home, { recursive: true });
-    writeFileSync(workflowFile, WORKFLOW);
-    model = await startFakeHttpServer();
-    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
-  });
-  afterAll(async () => {
-    await model.close();
-  });
+  const world = cliWorld('correx-rough-test-', WORKFLOW);
+  const { root, home, workflowFile } = world;
 
   it('shows a session whose driver was killed -9 as interrupted (nobody driving); prefixes and --last find it', async () => {
-    model.reply(...writeThenFinish('hello.txt', 'hi\n'));
+    world.model.reply(...writeThenFinish('hello.txt', 'hi\n'));
     const dir = join(root, 'killed');
     mkdirSync(dir, { recursive: true });
     const running = startCorrex(
@@ -65,7 +51,7 @@ describe('correx run and the commands around it', () => {
         'prompt',
         '--wait-for-approval',
       ],
-      env,
+      world.env,
     );
     const [, sessionId] = await running.waitFor(/correx approve (\S+) (\S+)/);
     const shownWhileDriven = await correx(home, ['show', sessionId!]);

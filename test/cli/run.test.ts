@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   json,
   sse,
@@ -10,7 +10,7 @@ import {
 } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { writeThenFinish } from '../support/model-turns.js';
-import { tempDir } from '../support/temp-dir.js';
+import { cliWorld } from './cli-world.js';
 import { correx, startCorrex } from './cli-process.js';
 import { WRITE_ONCE_WORKFLOW as WORKFLOW } from '../support/write-once-workflow.js';
 
@@ -20,21 +20,8 @@ function scriptModel(server: FakeHttpServer) {
 }
 
 describe('correx run, approve, replay and tail as processes', () => {
-  const root = realpathSync(tempDir('correx-run-test-'));
-  const home = join(root, 'home');
-  const workflowFile = join(root, 'write-once.yaml');
-  let model: FakeHttpServer;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    mkdirSync(home, { recursive: true });
-    writeFileSync(workflowFile, WORKFLOW);
-    model = await startFakeHttpServer();
-    env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
-  });
-  afterAll(async () => {
-    await model.close();
-  });
+  const world = cliWorld('correx-run-test-', WORKFLOW);
+  const { root, home, workflowFile } = world;
 
   /** `correx run` of the one-stage task on `dir`, under `mode`. */
   function runArgs(dir: string, mode: 'auto' | 'prompt'): string[] {
@@ -59,16 +46,16 @@ describe('correx run, approve, replay and tail as processes', () => {
   }
 
   it('runs a task in auto mode with a model from the environment, then replays byte for byte', async () => {
-    scriptModel(model);
+    scriptModel(world.model);
     const dir = workspace('auto');
-    const result = await correx(home, runArgs(dir, 'auto'), env);
+    const result = await correx(home, runArgs(dir, 'auto'), world.env);
     expect(result.stdout).toContain('✓ workflow completed');
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hello from the model\n');
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
     // The quick start (OPENAI_BASE_URL + CORREX_MODEL) sends the stage schema as the finishing
     // tool's parameters on every request.
-    for (const request of model.requests.slice(-2)) {
+    for (const request of world.model.requests.slice(-2)) {
       const tools = (
         request.body as { tools: { function: { name: string; parameters: unknown } }[] }
       ).tools;
@@ -87,9 +74,9 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('waits in prompt mode until another process approves, then finishes', async () => {
-    scriptModel(model);
+    scriptModel(world.model);
     const dir = workspace('prompt');
-    const running = startCorrex(home, runArgs(dir, 'prompt'), env);
+    const running = startCorrex(home, runArgs(dir, 'prompt'), world.env);
     const [, sessionId, callId] = await running.waitFor(/correx approve (\S+) (\S+)/);
     expect(running.output()).toContain('call      write_file');
     const approvals = await correx(home, ['approvals', sessionId!]);
@@ -104,9 +91,9 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('pauses on Ctrl-C while waiting, and resume continues with the recorded configuration', async () => {
-    scriptModel(model);
+    scriptModel(world.model);
     const dir = workspace('interrupt');
-    const first = startCorrex(home, runArgs(dir, 'prompt'), env);
+    const first = startCorrex(home, runArgs(dir, 'prompt'), world.env);
     const [, sessionId, callId] = await first.waitFor(/correx approve (\S+) (\S+)/);
     first.child.kill('SIGINT');
     const paused = await first.exited;
@@ -118,7 +105,7 @@ describe('correx run, approve, replay and tail as processes', () => {
     // The workflow file may change or vanish: resume uses what the session recorded.
     writeFileSync(workflowFile, 'not: a workflow\n');
     try {
-      const second = startCorrex(home, ['resume', sessionId!, '--wait-for-approval'], env);
+      const second = startCorrex(home, ['resume', sessionId!, '--wait-for-approval'], world.env);
       await second.waitFor(new RegExp(`correx approve ${sessionId} ${callId}`));
       expect((await correx(home, ['approve', sessionId!, callId!])).code).toBe(0);
       const resumed = await second.exited;
@@ -132,7 +119,7 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('refuses to resume a session another live process is driving', async () => {
-    model.reply(
+    world.model.reply(
       (request, response) =>
         void setTimeout(
           () =>
@@ -151,9 +138,9 @@ describe('correx run, approve, replay and tail as processes', () => {
         ),
     );
     const dir = workspace('busy');
-    const running = startCorrex(home, runArgs(dir, 'auto'), env);
+    const running = startCorrex(home, runArgs(dir, 'auto'), world.env);
     const [, sessionId] = await running.waitFor(/^session (\S+)$/m);
-    const second = await correx(home, ['resume', sessionId!], env);
+    const second = await correx(home, ['resume', sessionId!], world.env);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/is being driven by process \d+/);
     const first = await running.exited;
@@ -162,19 +149,19 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('answers questions about a session; a steering note to a finished one is refused', async () => {
-    scriptModel(model);
+    scriptModel(world.model);
     const dir = workspace('chat');
-    const result = await correx(home, runArgs(dir, 'auto'), env);
+    const result = await correx(home, runArgs(dir, 'auto'), world.env);
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
-    model.reply(
+    world.model.reply(
       sse(chatCompletionStream({ text: ['It completed: the implement stage wrote hello.txt.'] })),
     );
-    const ask = await correx(home, ['chat', sessionId, '--ask', 'how did it go?'], env);
+    const ask = await correx(home, ['chat', sessionId, '--ask', 'how did it go?'], world.env);
     expect(ask.stderr).toBe('');
     expect(ask.stdout).toContain('router: It completed');
     const before = await correx(home, ['events', sessionId, '--json']);
     // The session completed: no model call would ever read a note, so none is recorded.
-    const steer = await correx(home, ['chat', sessionId, '--steer', 'prefer tabs'], env);
+    const steer = await correx(home, ['chat', sessionId, '--steer', 'prefer tabs'], world.env);
     expect(steer.code).toBe(1);
     expect(steer.stderr).toContain('is completed; a steering note could never reach its model');
     const direct = await correx(home, ['steer', sessionId, 'prefer tabs']);
@@ -182,13 +169,13 @@ describe('correx run, approve, replay and tail as processes', () => {
     const after = await correx(home, ['events', sessionId, '--json']);
     expect(after.stdout).toBe(before.stdout);
     // The router's question went to the model with the session's state, not its raw events.
-    const question = JSON.stringify(model.requests.at(-1)?.body);
+    const question = JSON.stringify(world.model.requests.at(-1)?.body);
     expect(question).toContain('how did it go?');
     expect(question).not.toContain('hello from the model');
   });
 
   it('runs a stage as a sub-session of a workflow from harness.yaml, and both replay', async () => {
-    scriptModel(model);
+    scriptModel(world.model);
     const dir = workspace('delegate');
     const configured = join(root, 'delegate-home');
     mkdirSync(configured, { recursive: true });
@@ -217,7 +204,7 @@ describe('correx run, approve, replay and tail as processes', () => {
     const result = await correx(
       configured,
       ['run', 'write hello.txt', '--workspace', dir, '--workflow', 'delegate', '--mode', 'auto'],
-      env,
+      world.env,
     );
     expect(result.stdout).toContain('✓ workflow completed');
     // The child's progress shows too, marked as the sub-session's.
@@ -236,9 +223,9 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('replay --verify fails on a tampered store, naming the event', async () => {
-    scriptModel(model);
+    scriptModel(world.model);
     const dir = workspace('tamper');
-    const result = await correx(home, runArgs(dir, 'auto'), env);
+    const result = await correx(home, runArgs(dir, 'auto'), world.env);
     const sessionId = /^session (\S+)$/m.exec(result.stdout)![1]!;
     const db = new Database(join(home, 'correx.db'));
     try {
@@ -271,21 +258,21 @@ describe('correx run, approve, replay and tail as processes', () => {
     // The real file, not a variable the person has to expand.
     expect(noModel.stderr).toContain(join(home, 'harness.yaml'));
     expect(noModel.stderr).not.toMatch(/\n\s+at /);
-    const badMode = await correx(home, ['run', 'anything', '--mode', 'reckless'], env);
+    const badMode = await correx(home, ['run', 'anything', '--mode', 'reckless'], world.env);
     expect(badMode.code).toBe(2);
     const noWorkflow = await correx(
       home,
       ['run', 'x', '--workspace', dir, '--workflow', 'nope'],
-      env,
+      world.env,
     );
     expect(noWorkflow.code).toBe(2);
     expect(noWorkflow.stderr).toContain('no workflow "nope"');
-    const inHome = await correx(home, ['run', 'x', '--workspace', root], env);
+    const inHome = await correx(home, ['run', 'x', '--workspace', root], world.env);
     expect(inHome.code).toBe(2);
     expect(inHome.stderr).toContain("keeps out of the agent's reach");
     const insideHome = join(home, 'project');
     mkdirSync(insideHome, { recursive: true });
-    const underHome = await correx(home, ['run', 'x', '--workspace', insideHome], env);
+    const underHome = await correx(home, ['run', 'x', '--workspace', insideHome], world.env);
     expect(underHome.code).toBe(2);
     expect(underHome.stderr).toContain(
       `is inside ${home}, which correx keeps out of the agent's reach`,
@@ -295,7 +282,7 @@ describe('correx run, approve, replay and tail as processes', () => {
       'mode: auto\nmodels:\n  - id: broken\n    provider: nowhere\n',
     );
     try {
-      const broken = await correx(home, ['run', 'x', '--workspace', dir], env);
+      const broken = await correx(home, ['run', 'x', '--workspace', dir], world.env);
       expect(broken.code).toBe(2);
       expect(broken.stderr).toMatch(/harness\.yaml:\d+/);
     } finally {

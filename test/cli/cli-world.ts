@@ -5,8 +5,8 @@ import { startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http
 import { tempDir } from '../support/temp-dir.js';
 import { WRITE_ONCE_WORKFLOW } from '../support/write-once-workflow.js';
 
-/** What a CLI process test of one write-once session works in. */
-export type WriteOnceWorld = {
+/** What a CLI process test of sessions of one workflow works in. */
+export type CliWorld = {
   readonly root: string;
   /** The CORREX_HOME of the processes. */
   readonly home: string;
@@ -20,13 +20,13 @@ export type WriteOnceWorld = {
 };
 
 /**
- * Sets up, inside a `describe`, a temporary root with a correx home, the write-once workflow file
- * and a loopback model server, closed after the tests.
+ * Sets up, inside a `describe`, a temporary root with a correx home, a workflow file (the
+ * write-once workflow unless given) and a loopback model server, closed after the tests.
  */
-export function writeOnceWorld(prefix: string): WriteOnceWorld {
+export function cliWorld(prefix: string, workflow: string = WRITE_ONCE_WORKFLOW): CliWorld {
   const root = realpathSync(tempDir(prefix));
   let model: FakeHttpServer | undefined;
-  const world: WriteOnceWorld = {
+  const world: CliWorld = {
     root,
     home: join(root, 'home'),
     workflowFile: join(root, 'write-once.yaml'),
@@ -45,7 +45,7 @@ export function writeOnceWorld(prefix: string): WriteOnceWorld {
   };
   beforeAll(async () => {
     mkdirSync(world.home, { recursive: true });
-    writeFileSync(world.workflowFile, WRITE_ONCE_WORKFLOW);
+    writeFileSync(world.workflowFile, workflow);
     model = await startFakeHttpServer();
   });
   afterAll(async () => {

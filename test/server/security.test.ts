@@ -158,3 +158,20 @@ describe('the server refuses who it should', () => {
     });
   });
 });
+
+describe('a shutdown', () => {
+  it('is not held by a socket that never answers the close (a frozen tab)', async () => {
+    const server = await startTestServer();
+    const frozen = await connect(server.address);
+    // The peer stops reading: it never sees the server's close frame, so never answers it.
+    const raw = (frozen.socket as unknown as { _socket: { pause(): void; resume(): void } })
+      ._socket;
+    raw.pause();
+    const closed = await Promise.race([
+      server.close().then(() => 'closed'),
+      new Promise((done) => setTimeout(() => done('still closing'), 8_000)),
+    ]);
+    raw.resume();
+    expect(closed).toBe('closed');
+  }, 20_000);
+});

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../src/core/event-catalog.js';
 import { sessionConfiguredPayload } from '../../src/core/kernel/session-configuration.js';
 import { scenarioConfig } from '../kernel/kernel-harness.js';
@@ -33,9 +33,15 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
   afterAll(async () => {
     await browser?.close();
   });
+  // Pages close before their server does (this describe's hooks run before the file's).
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
 
   const openSession = async (server: TestServer, sessionId: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
     await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);

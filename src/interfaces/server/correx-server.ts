@@ -31,6 +31,8 @@ import { createSessionListFeed } from './session-list-feed.js';
 import { serveSocket } from './socket-connection.js';
 import { registerWebAssets } from './web-assets.js';
 
+/** How long a socket gets to answer the server's close before it is cut at shutdown. */
+const SOCKET_CLOSE_GRACE_MS = 1_000;
 export type ServerAddress = {
   readonly host: string;
   readonly port: number;
@@ -261,8 +263,22 @@ export function createCorrexServer(
       await deps.host.shutdown();
       await Promise.all(runs);
       if (app !== null) {
-        for (const client of app.websocketServer.clients)
-          client.close(1001, 'server shutting down');
+        const clients = [...app.websocketServer.clients];
+        for (const client of clients) client.close(1001, 'server shutting down');
+        // A peer that does not answer the close (a busy or frozen tab) must not hold the shutdown.
+        await Promise.race([
+          Promise.all(
+            clients.map(
+              (client) =>
+                new Promise<void>((done) => {
+                  if (client.readyState === client.CLOSED) done();
+                  else client.once('close', () => done());
+                }),
+            ),
+          ),
+          new Promise<void>((done) => setTimeout(done, SOCKET_CLOSE_GRACE_MS).unref()),
+        ]);
+        for (const client of clients) if (client.readyState !== client.CLOSED) client.terminate();
       }
       await feed.close();
       await sessionList.close();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChangeArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';
@@ -67,9 +67,15 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
   afterAll(async () => {
     await browser?.close();
   });
+  // Pages close before their server does (this describe's hooks run before the file's).
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
 
   const open = async (server: TestServer, hash: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
     await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -131,7 +137,7 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
       by: 'alice',
       reason: ALWAYS_ALLOW_REASON,
     });
-  });
+  }, 90_000);
 
   it('redirects the running stage to one its workflow allows, and adds and revokes a grant', async () => {
     const { server, sessionId } = await waitingWrite(TWO_STAGES);
@@ -187,5 +193,6 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
       type: 'approval_grant_revoked',
       by: 'alice',
     });
-  });
+    // A dozen browser steps, each waiting on the server: more than the default on a loaded machine.
+  }, 90_000);
 });

@@ -193,6 +193,19 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
       type: 'approval_grant_revoked',
       by: 'alice',
     });
+    // Ended here, so the server's close has no session to pause (serve.test covers that path).
+    await api(server.address).post(`/api/sessions/${sessionId}/cancel`, { reason: 'test over' });
+    await expect
+      .poll(
+        async () =>
+          (await server.store.read(sessionId)).some((e) =>
+            ['workflow_completed', 'workflow_failed', 'workflow_cancelled'].includes(
+              e.payload.type,
+            ),
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     // A dozen browser steps, each waiting on the server: more than the default on a loaded machine.
   }, 90_000);
 });

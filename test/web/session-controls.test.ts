@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChangeArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';
@@ -11,14 +9,11 @@ import {
   api,
   closeAfterEach,
   startTestServer,
-  TOKEN,
   type TestServer,
 } from '../server/support/server-fixture.js';
 import { yieldingModel } from '../server/support/session-scripts.js';
-import { buildWebPage } from './support/build-web.js';
-import { browserTestsEnabled, launchChromium } from './support/chromium.js';
-
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
+import { pageHarness, WEB_ARTIFACTS } from './support/page-harness.js';
+import { browserTestsEnabled } from './support/chromium.js';
 
 closeAfterEach();
 
@@ -57,36 +52,13 @@ const TWO_STAGES = parseWorkflow(
 );
 
 describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from the page', () => {
-  let browser: Browser;
-  let webRoot: string;
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [webRoot, browser] = await Promise.all([buildWebPage(), launchChromium()]);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  // Pages close before their server does (this describe's hooks run before the file's).
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
-
-  const open = async (server: TestServer, hash: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${server.address.url}/${hash}`);
-    return page;
-  };
+  const pages = pageHarness();
+  const open = (server: TestServer, hash: string) => pages.open(server, hash);
 
   const waitingWrite = async (workflow?: typeof TWO_STAGES) => {
     const server = await startTestServer({
       files: { 'README.md': 'hello\n' },
-      deps: { webRoot, user: 'alice' },
+      deps: { webRoot: pages.webRoot(), user: 'alice' },
       modelFor: () => yieldingModel(READ_THEN_WRITE),
       ...(workflow === undefined ? {} : { config: scenarioConfig({ workflow }) }),
     });
@@ -120,7 +92,7 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
     expect(await lines('add')).toEqual(['added: + world']);
     const always = card.getByRole('button', { name: 'Always allow: write_file on README.md' });
     await always.waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'inbox-always-allow.png'), fullPage: true });
+    await page.screenshot({ path: join(WEB_ARTIFACTS, 'inbox-always-allow.png'), fullPage: true });
     await always.click();
     // Decided, the card goes: the session no longer waits.
     await card.waitFor({ state: 'detached' });
@@ -176,7 +148,7 @@ describe.runIf(browserTestsEnabled())('redirect, grants and "always allow" from 
     await listed.waitFor();
     expect(await listed.innerText()).toContain('command: npm test');
     expect(await listed.innerText()).toContain('in implement');
-    await page.screenshot({ path: join(ARTIFACTS, 'session-controls.png'), fullPage: true });
+    await page.screenshot({ path: join(WEB_ARTIFACTS, 'session-controls.png'), fullPage: true });
     const added = (await server.store.read(sessionId)).find(
       (event) => event.payload.type === 'approval_grant_added',
     );

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../src/core/event-catalog.js';
 import { sessionConfiguredPayload } from '../../src/core/kernel/session-configuration.js';
 import { scenarioConfig } from '../kernel/kernel-harness.js';
@@ -9,43 +9,21 @@ import { appendSession, createExecRecorder } from '../server/support/exec-change
 import {
   closeAfterEach,
   startTestServer,
-  TOKEN,
   type TestServer,
 } from '../server/support/server-fixture.js';
 import { tempDir } from '../support/temp-dir.js';
-import { buildWebPage } from './support/build-web.js';
-import { browserTestsEnabled, launchChromium } from './support/chromium.js';
+import { browserTestsEnabled } from './support/chromium.js';
+import { pageHarness, WEB_ARTIFACTS } from './support/page-harness.js';
 import { loadGoldenSession } from './support/golden-session.js';
 
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
 const ORIGINAL = 'one\ntwo\nthree\n';
 
 closeAfterEach();
 
 describe.runIf(browserTestsEnabled())('a finished session opens with its outcome', () => {
-  let browser: Browser;
-  let webRoot: string;
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [webRoot, browser] = await Promise.all([buildWebPage(), launchChromium()]);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-  // Pages close before their server does (this describe's hooks run before the file's).
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
-
+  const pages = pageHarness();
   const openSession = async (server: TestServer, sessionId: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${server.address.url}/#/sessions/${encodeURIComponent(sessionId)}`);
+    const page = await pages.open(server, `#/sessions/${encodeURIComponent(sessionId)}`);
     await page.getByTestId('outcome').waitFor();
     return page;
   };
@@ -58,7 +36,7 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     const preimageDirectory = join(tempDir('correx-preimages-'), 'preimages');
     const server = await startTestServer({
       files: { 'src/a.txt': ORIGINAL, 'src/keep.txt': 'untouched\n' },
-      deps: { webRoot, user: 'alice', preimageDirectory },
+      deps: { webRoot: pages.webRoot(), user: 'alice', preimageDirectory },
     });
     const run = createExecRecorder(server.workspace, preimageDirectory);
     const payloads: EventPayload[] = [
@@ -140,7 +118,7 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
       page.getByRole('heading', { name: 'Timeline' }).boundingBox(),
     ]);
     expect(outcomeBox!.y).toBeLessThan(timelineBox!.y);
-    await page.screenshot({ path: join(ARTIFACTS, 'session-outcome.png'), fullPage: true });
+    await page.screenshot({ path: join(WEB_ARTIFACTS, 'session-outcome.png'), fullPage: true });
 
     // A dismissed confirmation undoes nothing; an accepted one restores the exact bytes.
     page.once('dialog', (dialog) => void dialog.dismiss());
@@ -166,7 +144,10 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     expect(restored!.payload).toMatchObject({ type: 'workspace_restored', by: 'alice' });
     // The undo is itself a recorded change, shown with the others.
     await changes.getByText('undo by alice').waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'session-outcome-undone.png'), fullPage: true });
+    await page.screenshot({
+      path: join(WEB_ARTIFACTS, 'session-outcome-undone.png'),
+      fullPage: true,
+    });
   });
 
   it('lists the files changed outside correx when it refuses to undo', async () => {
@@ -181,13 +162,13 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     expect(await refused.locator('li').allTextContents()).toEqual([file('src/gen/b.txt')]);
     expect(readFileSync(file('src/a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
     await page.screenshot({
-      path: join(ARTIFACTS, 'session-outcome-undo-refused.png'),
+      path: join(WEB_ARTIFACTS, 'session-outcome-undo-refused.png'),
       fullPage: true,
     });
   });
 
   it('renders a recorded run: plan steps, the review verdict, change summaries, exec as a command with its exit code, tokens and cost', async () => {
-    const server = await startTestServer({ deps: { webRoot } });
+    const server = await startTestServer({ deps: { webRoot: pages.webRoot() } });
     // The demo run of the corpus, its model profile priced (as harness.yaml would price it).
     const sessionId = await loadGoldenSession(server.store, 'cli-demo', (payload) =>
       payload.type === 'session_configured'
@@ -228,7 +209,7 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     // The exit code is said once: in the summary, not again when the call is opened.
     await first.locator('summary').click();
     expect((await first.innerText()).match(/exit 1/g)).toHaveLength(1);
-    await page.screenshot({ path: join(ARTIFACTS, 'session-artifacts.png'), fullPage: true });
+    await page.screenshot({ path: join(WEB_ARTIFACTS, 'session-artifacts.png'), fullPage: true });
 
     // A run over the OpenAI-compatible wire that used tokens: 84 in, 14 out at $3/$15 a million.
     const wireId = await loadGoldenSession(server.store, 'cli-run-openai-compatible', (payload) =>
@@ -242,7 +223,7 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
   });
 
   it('shows a failed check on its stage and in the outcome of a failed session', async () => {
-    const server = await startTestServer({ deps: { webRoot } });
+    const server = await startTestServer({ deps: { webRoot: pages.webRoot() } });
     const sessionId = await loadGoldenSession(server.store, 'definition-of-done-fail');
     const page = await openSession(server, sessionId);
     expect(await page.getByTestId('outcome-result').textContent()).toBe('failed');
@@ -257,7 +238,10 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     expect(await stage.locator('li[data-kind="check"]').innerText()).toContain(
       'greet.js:1:1: error: says bad',
     );
-    await page.screenshot({ path: join(ARTIFACTS, 'session-failed-check.png'), fullPage: true });
+    await page.screenshot({
+      path: join(WEB_ARTIFACTS, 'session-failed-check.png'),
+      fullPage: true,
+    });
   });
 });
 

@@ -14,6 +14,7 @@ import { PRE_TOOL_USE_HOOKS } from '../toolintent/toolintent-flags.js';
 import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
+import { callFingerprint } from './call-fingerprint.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
 import {
@@ -191,7 +192,7 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
   if (!stage.allowedTools.includes(tool.name)) {
     return refuse('tool_not_allowed', `stage ${stage.id} does not grant ${tool.name}`);
   }
-  if ((run.failures[call.fingerprint] ?? 0) >= config.limits.maxRepeatedFailures) {
+  if (repeatedFailures(run, call) >= config.limits.maxRepeatedFailures) {
     const message = `the model proposed the same failing ${call.tool} call ${config.limits.maxRepeatedFailures + 1} times; stopping the attempt instead of running it again`;
     const failed = stageFailed(run, 'tool', message);
     // Every proposal ends with exactly one outcome: the repeat is refused, then the attempt ends.
@@ -232,6 +233,15 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     proposed,
     paths: pathsToObserve(config.policy, viewOf(config, state), proposed),
   };
+}
+
+/**
+ * How often this attempt already saw the same call fail. The fingerprint is hashed only once
+ * something has failed: most calls never need it, and hashing every proposal cost replay ~9%.
+ */
+function repeatedFailures(run: StageContext['run'], call: CallRecord): number {
+  for (const _ in run.failures) return run.failures[callFingerprint(call.tool, call.args, call.argsRaw)] ?? 0;
+  return 0;
 }
 
 /** A call a crash interrupted: its targets probed afresh, then classified (and maybe asked). */

@@ -16,7 +16,6 @@ function call(tool: string, args: CallRecord['args'], targets: CallRecord['targe
     tool,
     argsRaw: JSON.stringify(args),
     args,
-    fingerprint: 'f',
     status: 'interrupted',
     observed: targets.map((target) => target.path),
     tier: 'T1',

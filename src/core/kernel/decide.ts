@@ -73,8 +73,13 @@ export function decide(config: KernelConfig, state: KernelState, input: CorrexEv
         payload,
       };
       events.push(decided);
+      // Listed, not spread: V8 copies a spread with overrides on its slow path.
       current = kernelProjection.evolve(current, {
-        ...decided,
+        eventId: decided.eventId,
+        sessionId: decided.sessionId,
+        causationId: decided.causationId,
+        correlationId: decided.correlationId,
+        payload,
         sequence: current.session.lastSequence + 1,
         timestamp: input.timestamp,
         version: 1,

@@ -30,7 +30,6 @@ export type CallRecord = {
   readonly argsLength?: number;
   /** The decoded arguments, or null when the text was not a JSON object. */
   readonly args: { readonly [key: string]: JsonValue } | null;
-  readonly fingerprint: string;
   readonly status: CallStatus;
   /** Paths observed for this call since it was proposed (or since it was interrupted). */
   readonly observed: readonly string[];
@@ -240,7 +239,6 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         argsRaw: payload.argsRaw,
         ...(payload.argsLength === undefined ? {} : { argsLength: payload.argsLength }),
         args,
-        fingerprint: callFingerprint(payload.tool, args, payload.argsRaw),
         status: 'proposed',
         observed: [],
         tier: null,
@@ -509,9 +507,10 @@ function finishCall(
   const mapped = mapCall(run, callId, from, (record) => ({ ...record, status: 'done', failed }));
   // A missing reference has its own budget (three strikes per path), not the fingerprint's.
   if (!failed || call.referenceBlocked) return mapped;
+  const fingerprint = callFingerprint(call.tool, call.args, call.argsRaw);
   return {
     ...mapped,
-    failures: { ...run.failures, [call.fingerprint]: (run.failures[call.fingerprint] ?? 0) + 1 },
+    failures: { ...run.failures, [fingerprint]: (run.failures[fingerprint] ?? 0) + 1 },
   };
 }
 
@@ -534,12 +533,17 @@ export function mapCall(
   from: readonly CallStatus[],
   change: (call: CallRecord) => CallRecord,
 ): StageRunState {
-  return mapActingOnly(run, (turn) => ({
-    ...turn,
-    calls: turn.calls.map((call) =>
-      call.callId === callId && from.includes(call.status) ? change(call) : call,
-    ),
-  }));
+  return mapActingOnly(run, (turn) => {
+    // Copied only when a call changes: most events name one call of a turn that may hold many.
+    let calls: CallRecord[] | undefined;
+    for (let index = 0; index < turn.calls.length; index++) {
+      const call = turn.calls[index]!;
+      if (call.callId !== callId || !from.includes(call.status)) continue;
+      calls ??= turn.calls.slice();
+      calls[index] = change(call);
+    }
+    return calls === undefined ? turn : { ...turn, calls };
+  });
 }
 
 function mapTurn(
@@ -547,7 +551,7 @@ function mapTurn(
   requestId: string,
   change: (turn: TurnRecord) => TurnRecord,
 ): StageRunState {
-  return run.turn?.requestId === requestId ? { ...run, turn: change(run.turn) } : run;
+  return run.turn?.requestId === requestId ? withTurn(run, change(run.turn)) : run;
 }
 
 /** An answered turn starts acting (calls or an artifact); an acting one goes on. */
@@ -563,7 +567,24 @@ function mapActingOnly(
   run: StageRunState,
   change: (turn: ActingTurn) => ActingTurn,
 ): StageRunState {
-  return run.turn?.status === 'acting' ? { ...run, turn: change(run.turn) } : run;
+  return run.turn?.status === 'acting' ? withTurn(run, change(run.turn)) : run;
+}
+
+/** The run with its turn replaced; fields listed, not spread, because every call event does this. */
+function withTurn(run: StageRunState, turn: TurnRecord): StageRunState {
+  return {
+    stageId: run.stageId,
+    attempt: run.attempt,
+    turns: run.turns,
+    turn,
+    transcript: run.transcript,
+    failures: run.failures,
+    referenceBlocks: run.referenceBlocks,
+    checks: run.checks,
+    subagent: run.subagent,
+    diagnostics: run.diagnostics,
+    commands: run.commands,
+  };
 }
 
 function mapArtifact(

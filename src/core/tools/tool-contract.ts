@@ -70,11 +70,20 @@ export function isMutatingTool(tool: ToolDefinition): boolean {
 /** The JSON Schema a model is shown for the tool's arguments. */
 export function toolArgsJsonSchema(tool: ToolDefinition): Record<string, unknown> {
   if (tool.inputJsonSchema !== undefined) return { ...tool.inputJsonSchema };
-  return z.toJSONSchema(tool.argsSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
-    string,
-    unknown
-  >;
+  let schema = argsJsonSchemas.get(tool.argsSchema);
+  if (schema === undefined) {
+    schema = z.toJSONSchema(tool.argsSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
+      string,
+      unknown
+    >;
+    argsJsonSchemas.set(tool.argsSchema, schema);
+  }
+  // A copy: callers adapt schemas for their wire, and the cached one must stay as converted.
+  return structuredClone(schema);
 }
+
+// Converting a zod schema is costly and every stage request and refusal asks for it again.
+const argsJsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 
 /** The description a model is shown: name, description, argument JSON Schema. */
 export function describeToolForModel(tool: ToolDefinition): {

@@ -66,7 +66,11 @@ export function resolveToolPath(raw: unknown, roots: ToolPathRoots, base?: strin
     return reject('too_long', `a path may be at most ${MAX_TOOL_PATH_LENGTH} characters`);
   }
   for (const segment of absolute.split('/')) {
-    if (encoder.encode(segment).length > MAX_SEGMENT_BYTES) {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only a long segment needs encoding to measure.
+    if (
+      segment.length * 3 > MAX_SEGMENT_BYTES &&
+      encoder.encode(segment).length > MAX_SEGMENT_BYTES
+    ) {
       return reject('segment_too_long', `a path segment may be at most ${MAX_SEGMENT_BYTES} bytes`);
     }
   }

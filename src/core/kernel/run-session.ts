@@ -1,5 +1,6 @@
 import { CorrexError } from '../base/correx-error.js';
-import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
+import { correxEventCatalog, type CorrexEvent, type CorrexEventStore } from '../event-catalog.js';
+import { createEventCodec } from '../events/event-codec.js';
 import { isFinalStatus } from '../sessions/session-status.js';
 import { egressAllowlistSeed } from '../toolintent/egress-allowlist-seed.js';
 import { decide, pendingEffect } from './decide.js';
@@ -23,6 +24,9 @@ export { KernelWiringError };
 export type { RunOutcome, RunSessionOptions, SessionRun };
 
 type Payload = CorrexEvent['payload'];
+
+// Folds a result the way the store will return it (appendResultsAndDecide).
+const inputCodec = createEventCodec(correxEventCatalog);
 
 /** The config a runner was given is not the one the session recorded at its start. */
 export class SessionConfigurationMismatchError extends CorrexError {
@@ -187,9 +191,11 @@ async function drive(
       correlationId: string | null;
       payload: Payload;
     }[],
+    stampedAt?: string,
   ) => {
+    const timestamp = stampedAt ?? clock.now();
     const stored = await store.appendAll(
-      events.map((event) => ({ ...event, sessionId, timestamp: clock.now() })),
+      events.map((event) => ({ ...event, sessionId, timestamp })),
       { expectedSequence: state.session.lastSequence },
     );
     for (const event of stored) {
@@ -252,6 +258,57 @@ async function drive(
     await appendInputs(payloads, null, correlation);
   }
 
+  /**
+   * An effect's results and the decision that answers them, appended in one transaction: one
+   * commit per effect instead of two, with the same events in the same order and ids. The
+   * decision is taken on the results folded exactly as the store will return them (normalized by
+   * the catalog, stamped with the time they are appended at), so replay derives it again. On a
+   * conflict (something was appended meanwhile) the results go in alone, as facts, and the loop
+   * decides on the newer state. Returns the effect the decision awaits, or undefined when the
+   * loop must decide itself.
+   */
+  const appendResultsAndDecide = async (
+    payloads: readonly Payload[],
+  ): Promise<{ effect: Effect | null } | undefined> => {
+    const timestamp = clock.now();
+    const inputs = payloads.map((payload) => ({
+      eventId: ids.next(),
+      causationId: null,
+      correlationId: null,
+      payload,
+    }));
+    let provisional = state;
+    let input: CorrexEvent | undefined;
+    for (const event of inputs) {
+      const normalized = inputCodec.normalize({ ...event, sessionId, timestamp });
+      input = {
+        ...normalized,
+        sequence: provisional.session.lastSequence + 1,
+        position: 0,
+        hash: '',
+      };
+      provisional = kernelProjection.evolve(provisional, input);
+    }
+    const decision = decide(config, provisional, input!);
+    try {
+      await appendOnce([...inputs, ...decision.events], timestamp);
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      await catchUp();
+      for (;;) {
+        try {
+          await appendOnce(inputs);
+          return undefined;
+        } catch (retryError) {
+          if (!isConflict(retryError)) throw retryError;
+          await catchUp();
+        }
+      }
+    }
+    for (const artifact of decision.artifacts) await options.artifacts?.put(artifact);
+    return { effect: decision.effect };
+  };
+
   /** Waits for commands issued in this process and reads them; true when anything new was read. */
   const readCommands = async () => {
     const before = state.session.lastSequence;
@@ -260,9 +317,14 @@ async function drive(
     return state.session.lastSequence !== before;
   };
 
+  // The effect the last combined append's decision awaits (see appendResultsAndDecide).
+  let decided: { effect: Effect | null } | undefined;
   for (;;) {
     let effect: Effect | null;
-    if (awaitsDecision(state)) {
+    if (decided !== undefined) {
+      effect = decided.effect;
+      decided = undefined;
+    } else if (awaitsDecision(state)) {
       const decision = decide(config, state, last!);
       effect = decision.effect;
       if (decision.events.length > 0) {
@@ -327,6 +389,11 @@ async function drive(
     // What was recorded meanwhile (a cancel, a pause, a note) is read before the result goes in.
     const before = state.session.lastSequence;
     await readCommands();
+    // A sub-session's results may leave this run waiting with it, so they are not decided on here.
+    if (child === null && results.length > 0 && !isFinalStatus(state.session.status)) {
+      decided = await appendResultsAndDecide(results);
+      continue;
+    }
     await appendInputs(results, null);
     // The sub-session waits for a person (or was paused on its own): so does this run, unless
     // something for this session was recorded meanwhile (a pause or cancel forwarded to the child).

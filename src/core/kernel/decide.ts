@@ -29,6 +29,8 @@ export type Decision = {
   readonly artifacts: readonly Artifact[];
   /** The state with the decided events folded in (provisional timestamps). */
   readonly state: KernelState;
+  /** The model requests built while deciding, by request id (what their `infer` effects send). */
+  readonly built: BuiltRequests;
 };
 
 // A decision is a handful of events; a loop this long is a kernel bug, not a long session.
@@ -56,6 +58,7 @@ export function decide(config: KernelConfig, state: KernelState, input: CorrexEv
         effect: step.kind === 'await' ? step.effect : null,
         artifacts,
         state: current,
+        built,
       };
     artifacts.push(...(step.artifacts ?? []));
     for (const payload of step.events) {
@@ -96,10 +99,15 @@ export type PendingEffect =
 
 /**
  * The effect a session waits on, read from its state alone (also after a restart): `next`'s own
- * answer. A state whose last input still calls for events is not settled.
+ * answer. A state whose last input still calls for events is not settled. `built` holds requests
+ * a decision already built (replay passes them), so only a request nobody built is rebuilt.
  */
-export function pendingEffect(config: KernelConfig, state: KernelState): PendingEffect {
-  const step = nextStep(config, state, new Map());
+export function pendingEffect(
+  config: KernelConfig,
+  state: KernelState,
+  built: BuiltRequests = new Map(),
+): PendingEffect {
+  const step = nextStep(config, state, built);
   if (step.kind === 'emit') return { settled: false };
   return { settled: true, effect: step.kind === 'await' ? step.effect : null };
 }

@@ -7,6 +7,7 @@ import { decide, pendingEffect, type DecidedEvent } from './decide.js';
 import { answersEffect, effectResultTypes, type Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { isInputEvent } from './input-events.js';
+import type { BuiltRequests } from './step.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
 import { kernelConfigFromConfiguration } from './session-configuration.js';
 
@@ -52,6 +53,9 @@ export async function replaySession(
   let nextExpected = 0;
   // The effect the session waited on when the last decision settled: what a result must answer.
   let pending: Effect | null = null;
+  // The requests the last decision built: the pending effect reuses them instead of building the
+  // stage request (context pack and all) a second time; `decide` already checked their digests.
+  let built: BuiltRequests = new Map();
   let inputs = 0;
   let decided = 0;
   let events = 0;
@@ -96,7 +100,7 @@ export async function replaySession(
     let awaited: Effect | null = pending;
     if (effectResultTypes.has(event.payload.type)) {
       try {
-        const now = pendingEffect(kernelConfig, state);
+        const now = pendingEffect(kernelConfig, state, built);
         if (now.settled) awaited = now.effect;
       } catch (error) {
         if (!CorrexError.isInstance(error)) throw error;
@@ -126,6 +130,7 @@ export async function replaySession(
       expected = decision.events;
       nextExpected = 0;
       pending = decision.effect;
+      built = decision.built;
       batchMatched = 0;
     } catch (error) {
       if (!CorrexError.isInstance(error)) throw error;

@@ -176,6 +176,8 @@ async function drive(
   };
   /** Reads what was appended after the last folded event (by anyone: a command, another process). */
   const catchUp = async () => {
+    // Nearly always nothing is new: one look at the head instead of opening a read of the log.
+    if ((await store.lastSequence(sessionId)) === state.session.lastSequence) return;
     for await (const event of store.stream(sessionId, {
       afterSequence: state.session.lastSequence,
     })) {

@@ -199,7 +199,7 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
 export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState {
   const payload = event.payload;
   const entry = transcriptEntryOf(event);
-  const withEntry = entry === null ? run : { ...run, transcript: [...run.transcript, entry] };
+  const withEntry = entry === null ? run : withTranscript(run, [...run.transcript, entry]);
   switch (payload.type) {
     case 'inference_requested':
       return {
@@ -570,14 +570,29 @@ function mapActingOnly(
   return run.turn?.status === 'acting' ? withTurn(run, change(run.turn)) : run;
 }
 
-/** The run with its turn replaced; fields listed, not spread, because every call event does this. */
-function withTurn(run: StageRunState, turn: TurnRecord): StageRunState {
+/**
+ * The run with its turn or transcript replaced. Fields listed, not spread: nearly every event does
+ * this, and V8 copies a spread with overrides on its slow path.
+ */
+function withTurn(run: StageRunState, turn: TurnRecord | null): StageRunState {
+  return stageRunWith(run, turn, run.transcript);
+}
+
+function withTranscript(run: StageRunState, transcript: readonly TranscriptEntry[]): StageRunState {
+  return stageRunWith(run, run.turn, transcript);
+}
+
+function stageRunWith(
+  run: StageRunState,
+  turn: TurnRecord | null,
+  transcript: readonly TranscriptEntry[],
+): StageRunState {
   return {
     stageId: run.stageId,
     attempt: run.attempt,
     turns: run.turns,
     turn,
-    transcript: run.transcript,
+    transcript,
     failures: run.failures,
     referenceBlocks: run.referenceBlocks,
     checks: run.checks,

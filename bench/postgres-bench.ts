@@ -27,7 +27,8 @@ export async function runPostgresBench(
     return [];
   }
   const schema = `correx_bench_${randomBytes(4).toString('hex')}`;
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // Room for 16 writers on connections of their own, plus the store's wake-ups.
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
   try {
     const store = await openPostgresEventStore({
       pool,
@@ -99,33 +100,47 @@ export async function runPostgresBench(
       ),
     );
 
-    const perWriter = Math.round(1000 * scale);
-    const concurrently = async (write: (writer: number, index: number) => Promise<unknown>) => {
+    // Each writer appends to its own session, one event per transaction; the raw baseline
+    // inserts the same bytes at the same concurrency through the same pool.
+    const concurrently = async (
+      writers: number,
+      perWriter: number,
+      write: (writer: number, index: number) => Promise<unknown>,
+    ) => {
       const start = process.hrtime.bigint();
       await Promise.all(
-        [0, 1, 2, 3].map(async (writer) => {
+        Array.from({ length: writers }, async (_, writer) => {
           for (let index = 0; index < perWriter; index++) await write(writer, index);
         }),
       );
-      return (4 * perWriter) / (Number(process.hrtime.bigint() - start) / 1e9);
+      return (writers * perWriter) / (Number(process.hrtime.bigint() - start) / 1e9);
     };
-    const rawConcurrent = row(
-      'pg raw insert, 4 writers',
-      await concurrently((w, i) => insertOne(rawEventRow(`raw-writer-${w}`, i + 1))),
-      'events/s',
-    );
-    const writerEvents = [0, 1, 2, 3].map((w) =>
-      Array.from({ length: perWriter }, (_, i) => benchEvent(`writer-${w}`, i + 1)),
-    );
-    rows.push(
-      rawConcurrent,
-      row(
-        'pg append, 4 writers, 4 sessions',
-        await concurrently((w, i) => store.append(writerEvents[w]![i]!, { expectedSequence: i })),
+    for (const [writers, perWriter] of [
+      [4, Math.round(1000 * scale)],
+      [16, Math.round(250 * scale)],
+    ] as const) {
+      const rawConcurrent = row(
+        `pg raw insert, ${writers} writers`,
+        await concurrently(writers, perWriter, (w, i) =>
+          insertOne(rawEventRow(`raw-writer-${writers}-${w}`, i + 1)),
+        ),
         'events/s',
+      );
+      const writerEvents = Array.from({ length: writers }, (_, w) =>
+        Array.from({ length: perWriter }, (_, i) => benchEvent(`writer-${writers}-${w}`, i + 1)),
+      );
+      rows.push(
         rawConcurrent,
-      ),
-    );
+        row(
+          `pg append, ${writers} writers, ${writers} sessions`,
+          await concurrently(writers, perWriter, (w, i) =>
+            store.append(writerEvents[w]![i]!, { expectedSequence: i }),
+          ),
+          'events/s',
+          rawConcurrent,
+        ),
+      );
+    }
 
     const total = Math.round(100_000 * scale);
     for (let from = 1; from <= total; from += 1000)

@@ -30,7 +30,10 @@ export function createPglitePool(db: PGlite): pg.Pool {
     const client = new EventEmitter() as EventEmitter & Record<string, unknown>;
     let unlock: (() => void) | undefined;
     const unlisten: (() => Promise<void>)[] = [];
-    client.query = async (text: string, values?: unknown[]) => {
+    client.query = async (query: string | pg.QueryConfig, values?: unknown[]) => {
+      // A prepared statement's name only saves planning on a server: run its text.
+      const text = typeof query === 'string' ? query : query.text;
+      values = typeof query === 'string' ? values : query.values;
       const listen = /^LISTEN "([^"]+)"$/.exec(text);
       if (listen) {
         unlisten.push(await db.listen(listen[1]!, () => client.emit('notification')));

@@ -7,6 +7,7 @@ import {
   settleRetry,
   toStoredEvent,
   type AppendOptions,
+  type SealedEvent,
 } from '../../core/events/append-batch.js';
 import { ConcurrencyError } from '../../core/events/concurrency-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
@@ -55,8 +56,10 @@ import {
   PostgresConnectError,
 } from './postgres-errors.js';
 import { createFeedListener, type FeedListener } from './postgres-feed-listener.js';
+import { SessionHeadCache, type SessionHead } from './postgres-head-cache.js';
 import { checkSchema, migratePool } from './postgres-migrations.js';
 import { createPostgresStatements, type PostgresStatements } from './postgres-statements.js';
+import { createWakeSender, type WakeSender } from './postgres-wake-sender.js';
 
 export type PostgresStoreTarget =
   | { readonly connectionString: string; readonly pool?: undefined }
@@ -133,6 +136,8 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
   readonly #settleTimeoutMs: number;
   readonly #listener: FeedListener;
   readonly #runnability: ((payloads: readonly Payload[]) => Runnability | null) | undefined;
+  readonly #heads = new SessionHeadCache();
+  readonly #wakes: WakeSender;
   #closed = false;
 
   /** Use `openPostgresEventStore`, which checks the connection and schema first. */
@@ -153,6 +158,9 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
     this.#runnability = options.runnability;
     this.#listener = createFeedListener(pool, this.#sql.channel, () => this.#notifier.notify());
+    this.#wakes = createWakeSender((runnable) =>
+      pool.query(runnable ? this.#sql.notifyRunnable : this.#sql.notify),
+    );
   }
 
   async append(event: NewEvent<Payload>, options?: AppendOptions): Promise<StoredEvent<Payload>> {
@@ -166,15 +174,22 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
   ): Promise<StoredEvent<Payload>[]> {
     this.#open();
     const batch = normalizeBatch(this.#codec, events);
+    const sessionId = batch[0]!.sessionId;
+    const runnability = this.#runnability?.(batch.map((event) => event.payload)) ?? 'unchanged';
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#appendOnce(batch, options);
+        // First at the head this store expects, in one statement; a wrong guess, a retry to
+        // settle and a conflict to report go through the head lock.
+        return (
+          (attempt === 1 ? await this.#appendAtHead(batch, options, runnability) : undefined) ??
+          (await this.#appendLocked(batch, options, runnability))
+        );
       } catch (error) {
+        this.#heads.forget(sessionId);
         // Another writer stored one of these ids between our check and our insert: settle
         // against what it stored (a retry returns it, a different event is a DuplicateEventError).
         if (isUniqueViolation(error, UNIQUE_EVENT_ID) && attempt < MAX_APPEND_ATTEMPTS) continue;
         if (isUniqueViolation(error, UNIQUE_SEQUENCE)) {
-          const sessionId = batch[0]!.sessionId;
           const actual = await this.lastSequence(sessionId);
           throw new ConcurrencyError(sessionId, options?.expectedSequence ?? actual, actual);
         }
@@ -183,9 +198,82 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     }
   }
 
-  async #appendOnce(
+  /**
+   * The append as one round trip: seals the batch after the head this store last saw for the
+   * session (or reads it, without a lock), and writes it in one statement that checks the head
+   * under its row lock. Undefined when the head was not the one expected (another writer moved
+   * it, or `expectedSequence` differs): nothing was stored, and the locked path decides.
+   */
+  async #appendAtHead(
     batch: readonly NormalizedEvent<Payload>[],
     options: AppendOptions | undefined,
+    runnability: Runnability | 'unchanged',
+  ): Promise<StoredEvent<Payload>[] | undefined> {
+    const sessionId = batch[0]!.sessionId;
+    const expected = options?.expectedSequence;
+    const client = await this.#connect();
+    let broken = false;
+    try {
+      const head =
+        this.#expectedHead(sessionId, expected) ?? (await this.#readHead(client, sessionId));
+      if (!head || (expected !== undefined && expected !== head.sequence)) return undefined;
+      const sealed = sealBatch(this.#codec, this.#sha256, batch, head);
+      const result = (
+        await client.query<{ first: string; stored: number }>({
+          ...(head.sequence === 0 ? this.#sql.appendToNew : this.#sql.appendAtHead),
+          values: [
+            sessionId,
+            head.sequence,
+            head.hash,
+            sealed.map((row) => row.eventId),
+            sealed.map((row) => row.type),
+            sealed.map((row) => row.timestamp),
+            sealed.map((row) => row.bytes),
+            sealed.map((row) => row.hash),
+            sealed.map((row) => row.previousHash),
+            runnability,
+          ],
+        })
+      ).rows[0]!;
+      if (result.stored === 0) return undefined;
+      return this.#stored(batch, sealed, Number(result.first), runnability);
+    } catch (error) {
+      broken = isConnectionFailure(error);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * The head to seal after without asking the server: the one this store last wrote or read,
+   * or the empty head when the caller says the session is new. Undefined: not known here (read
+   * it), or `false` when the caller expects another head than the one this store saw last.
+   */
+  #expectedHead(sessionId: string, expected: number | undefined): SessionHead | false | undefined {
+    const cached = this.#heads.get(sessionId);
+    if (cached) return expected === undefined || expected === cached.sequence ? cached : false;
+    return expected === 0 ? { sequence: 0, hash: GENESIS_HASH } : undefined;
+  }
+
+  /** The committed head, read without a lock (the append statement re-checks it under one). */
+  async #readHead(client: pg.PoolClient, sessionId: string): Promise<SessionHead> {
+    const head = (
+      await client.query<{ last_sequence: string; last_hash: string }>(this.#sql.head, [sessionId])
+    ).rows[0];
+    return head
+      ? { sequence: Number(head.last_sequence), hash: head.last_hash }
+      : { sequence: 0, hash: GENESIS_HASH };
+  }
+
+  /**
+   * The append under the session's head lock, in one transaction: settles a retried batch,
+   * reports a stale `expectedSequence`, and otherwise writes after whatever head it finds.
+   */
+  async #appendLocked(
+    batch: readonly NormalizedEvent<Payload>[],
+    options: AppendOptions | undefined,
+    runnability: Runnability | 'unchanged',
   ): Promise<StoredEvent<Payload>[]> {
     const sessionId = batch[0]!.sessionId;
     const eventIds = batch.map((event) => event.eventId);
@@ -232,7 +320,6 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         hash: head.last_hash,
       });
       const last = sealed.at(-1)!;
-      const runnability = this.#runnability?.(batch.map((event) => event.payload)) ?? 'unchanged';
       await client.query(this.#sql.insert, [
         sealed.map((_, index) => first + index),
         sealed.map((row) => row.sessionId),
@@ -252,15 +339,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         runnability,
       ]);
       await client.query('COMMIT');
-      this.#notifier.notify();
-      // Wakes subscribers (and workers) in other processes; if it is lost they find the events
-      // by polling (and the runnable sessions by their sweep).
-      await client
-        .query(runnability === 'runnable' ? this.#sql.notifyRunnable : this.#sql.notify)
-        .catch((error: unknown) => {
-          broken = isConnectionFailure(error);
-        });
-      return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
+      return this.#stored(batch, sealed, first, runnability);
     } catch (error) {
       broken = isConnectionFailure(error);
       if (!broken) await client.query('ROLLBACK').catch(() => undefined);
@@ -268,6 +347,22 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     } finally {
       client.release(broken);
     }
+  }
+
+  /** After a commit: remembers the new head, wakes local and remote subscribers, returns the envelopes. */
+  #stored(
+    batch: readonly NormalizedEvent<Payload>[],
+    sealed: readonly SealedEvent[],
+    first: number,
+    runnability: Runnability | 'unchanged',
+  ): StoredEvent<Payload>[] {
+    const last = sealed.at(-1)!;
+    this.#heads.set(last.sessionId, { sequence: last.sequence, hash: last.hash });
+    this.#notifier.notify();
+    // Wakes subscribers (and workers) in other processes; if it is lost they find the events
+    // by polling (and the runnable sessions by their sweep).
+    this.#wakes.wake(runnability === 'runnable');
+    return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {
@@ -346,6 +441,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     if (this.#closed) return;
     this.#closed = true;
     this.#notifier.notify();
+    await this.#wakes.flush();
     await this.#listener.close();
     if (this.#ownsPool) await this.#pool.end();
   }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { GENESIS_HASH } from '../../core/events/hash-chain.js';
 import { quoteSchema } from './postgres-connection.js';
 
 const ROW_COLUMNS = 'position, session_id, sequence, event_id, bytes, hash, previous_hash';
@@ -53,6 +55,17 @@ export function createPostgresStatements(schema: string, location: string) {
         runnable_since = CASE WHEN is_child OR $16 IN ('child', 'idle', 'final') THEN NULL
           WHEN $16 = 'runnable' THEN coalesce(runnable_since, clock_timestamp()) ELSE runnable_since END
       WHERE session_id = $10`,
+    /**
+     * The whole append as one statement in its own transaction, for a writer that knows (or
+     * guesses) the session's head: $2 and $3 are that head, the arrays the sealed rows. The
+     * positions come first (the head and event writes read them, so nothing assigns the
+     * transaction id before allocate_positions); the head row moves on only if it is still
+     * that head, and the events are written only if it did. `stored` 0: the guess was wrong
+     * and nothing but the positions was taken.
+     */
+    appendAtHead: prepared(appendAtHead(s, 'existing')),
+    /** `appendAtHead` for a session expected to be new ($2 = 0): creates its head row. */
+    appendToNew: prepared(appendAtHead(s, 'new')),
     head: `SELECT last_sequence, last_hash FROM ${s}.sessions WHERE session_id = $1 AND last_sequence > 0`,
     hashAt: `SELECT hash FROM ${s}.events WHERE session_id = $1 AND sequence = $2`,
     sessionPage: `SELECT ${ROW_COLUMNS} FROM ${s}.events
@@ -68,6 +81,64 @@ export function createPostgresStatements(schema: string, location: string) {
     sessions: `SELECT session_id, last_sequence, first_timestamp, last_timestamp
       FROM ${s}.sessions WHERE last_sequence > 0 ORDER BY first_position`,
   };
+}
+
+/**
+ * A statement each connection parses and plans once, then reuses: planning the append's
+ * statement costs about as much as running it. Named by its text, so stores of different
+ * schemas sharing a pool never clash.
+ */
+function prepared(text: string): { readonly name: string; readonly text: string } {
+  return { name: `correx_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
+}
+
+/**
+ * Parameters: $1 session id, $2 and $3 the head the rows were sealed after (sequence, hash),
+ * $4-$9 the rows (event ids, types, timestamps, bytes, hashes, previous hashes), $10 the
+ * batch's runnability (see core/sessions/session-runnability.ts, or 'unchanged').
+ */
+function appendAtHead(s: string, session: 'new' | 'existing'): string {
+  const n = 'cardinality($4::text[])';
+  const lastHash = `($8::text[])[${n}]`;
+  const lastTimestamp = `($6::text[])[${n}]`;
+  const firstTimestamp = '($6::text[])[1]';
+  const runnability = '$10::text';
+  const head =
+    session === 'new'
+      ? // A head row that exists already (another writer got there first) is a wrong guess.
+        `INSERT INTO ${s}.sessions (session_id, last_sequence, last_hash, last_timestamp,
+           first_position, first_timestamp, is_child, runnable, runnable_since)
+         SELECT $1::text, ${n}, ${lastHash}, ${lastTimestamp}, alloc.first, ${firstTimestamp},
+           ${runnability} = 'child', ${runnability} = 'runnable',
+           CASE WHEN ${runnability} = 'runnable' THEN clock_timestamp() END
+         FROM alloc WHERE $2::bigint = 0 AND $3::text = '${GENESIS_HASH}'
+         ON CONFLICT (session_id) DO NOTHING
+         RETURNING 1`
+      : // Waits for the row lock of a writer ahead of it, then re-checks against what it committed.
+        `UPDATE ${s}.sessions h SET last_sequence = $2::bigint + ${n}, last_hash = ${lastHash},
+           last_timestamp = ${lastTimestamp},
+           first_position = coalesce(h.first_position, alloc.first),
+           first_timestamp = coalesce(h.first_timestamp, ${firstTimestamp}),
+           is_child = h.is_child OR ${runnability} = 'child',
+           runnable = CASE WHEN h.is_child OR ${runnability} = 'child' THEN false
+             WHEN ${runnability} = 'runnable' THEN true
+             WHEN ${runnability} IN ('idle', 'final') THEN false ELSE h.runnable END,
+           runnable_since = CASE WHEN h.is_child OR ${runnability} IN ('child', 'idle', 'final') THEN NULL
+             WHEN ${runnability} = 'runnable' THEN coalesce(h.runnable_since, clock_timestamp())
+             ELSE h.runnable_since END
+         FROM alloc
+         WHERE h.session_id = $1::text AND h.last_sequence = $2::bigint AND h.last_hash = $3::text
+         RETURNING 1`;
+  return `WITH alloc AS MATERIALIZED (SELECT ${s}.allocate_positions(${n}) AS first),
+    head AS (${head}),
+    inserted AS (
+      INSERT INTO ${s}.events
+        (position, session_id, sequence, event_id, type, event_timestamp, bytes, hash, previous_hash)
+      SELECT alloc.first + e.ord - 1, $1::text, $2::bigint + e.ord, e.event_id, e.type, e.at,
+        e.bytes, e.hash, e.previous_hash
+      FROM alloc, head, unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+        WITH ORDINALITY AS e(event_id, type, at, bytes, hash, previous_hash, ord))
+    SELECT alloc.first, (SELECT count(*) FROM head)::int AS stored FROM alloc`;
 }
 
 export type PostgresStatements = ReturnType<typeof createPostgresStatements>;

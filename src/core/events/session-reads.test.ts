@@ -48,6 +48,31 @@ describe('shared session reads', () => {
     expect(await collectEvents(streamSession(source, codec, sha256Hex, 's'), 2)).toHaveLength(2);
   });
 
+  it('streams from a store whose pages and hashes arrive later, one call at a time', async () => {
+    const rows = rowsOf(READ_PAGE_SIZE + 3);
+    const source = sourceOf(rows);
+    const later: SessionRowSource = {
+      page: async (...args) => source.page(...args),
+      hashAt: async (...args) => source.hashAt(...args),
+      head: source.head,
+    };
+    const events = await collectEvents(streamSession(later, codec, sha256Hex, 's', 1));
+    expect(events.map((event) => event.sequence)).toEqual(rows.slice(1).map((row) => row.sequence));
+    // Calls made before the previous one settles still get consecutive events, each once.
+    const stream = streamSession(later, codec, sha256Hex, 's');
+    const firstThree = await Promise.all([stream.next(), stream.next(), stream.next()]);
+    expect(firstThree.map((result) => result.value?.sequence)).toEqual([1, 2, 3]);
+  });
+
+  it('a stream that meets a broken link rejects once, then ends', async () => {
+    const rows = rowsOf(3);
+    const broken = rows.map((row, index) => (index === 1 ? { ...row, hash: 'f'.repeat(64) } : row));
+    const stream = streamSession(sourceOf(broken), codec, sha256Hex, 's');
+    expect((await stream.next()).value?.sequence).toBe(1);
+    await expect(stream.next()).rejects.toMatchObject({ sequence: 2, reason: 'hash' });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('verify reports a recorded head that disagrees with the last event', async () => {
     const rows = rowsOf(3);
     expect(await verifySession(sourceOf(rows), codec, sha256Hex, 's')).toMatchObject({

@@ -23,7 +23,11 @@ export type EventRow = {
   readonly position: number;
   readonly sessionId: string;
   readonly sequence: number;
-  readonly eventId: string;
+  /**
+   * The event id column. Session reads may leave it out: the id they return is the one in the
+   * bytes, which the hash chain vouches for, and a column no read returns needs no check there.
+   */
+  readonly eventId?: string;
   readonly bytes: string;
   readonly hash: string;
   /**
@@ -205,13 +209,13 @@ export function createEventCodec<Payload extends PayloadShape>(
       if (
         envelope.sessionId !== row.sessionId ||
         envelope.sequence !== row.sequence ||
-        envelope.eventId !== row.eventId
+        (row.eventId !== undefined && envelope.eventId !== row.eventId)
       ) {
         throw new CorruptEventError(
           row.sessionId,
           row.sequence,
           'mismatch',
-          `row says event ${row.eventId} at ${row.sessionId}#${row.sequence}, bytes say ${envelope.eventId} at ${envelope.sessionId}#${envelope.sequence}`,
+          `row says event ${row.eventId ?? envelope.eventId} at ${row.sessionId}#${row.sequence}, bytes say ${envelope.eventId} at ${envelope.sessionId}#${envelope.sequence}`,
         );
       }
       // Built once rather than spread twice: this is the read hot path.

@@ -65,7 +65,7 @@ type RawRow = {
 /** The same columns as RawRow, as an array: raw statements skip building an object per row. */
 type RawTuple = [number, string, number, string, string, string, string];
 
-type SessionTuple = [number, number, string, string, string];
+type SessionTuple = [position: number, sequence: number, bytes: string, hash: string];
 
 type HeadTuple = [sequence: number, hash: string];
 
@@ -77,9 +77,8 @@ function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow 
     position: raw[0],
     sessionId,
     sequence: raw[1],
-    eventId: raw[2],
-    bytes: raw[3],
-    hash: raw[4],
+    bytes: raw[2],
+    hash: raw[3],
   };
 }
 
@@ -150,11 +149,12 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       startSession: db.prepare<[string, number, string]>(
         'INSERT OR IGNORE INTO sessions (session_id, first_position, first_timestamp) VALUES (?, ?, ?)',
       ),
-      // Session reads check each hash against the previous row they read, so they skip the
-      // columns they already know (session id, previous hash): fewer strings per row.
+      // Session reads check each hash against the previous row they read and take the event id
+      // from the bytes, so they skip the columns that would only repeat those (session id, event
+      // id, previous hash): each column read costs a value per row.
       sessionPage: db
         .prepare<[string, number, number], SessionTuple>(
-          'SELECT position, sequence, event_id, bytes, hash FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+          'SELECT position, sequence, bytes, hash FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
         )
         .raw(true),
       hashAt: db.prepare<[string, number], { hash: string }>(

@@ -31,6 +31,7 @@ import {
   checkRowHash,
   GENESIS_HASH,
   type ChainVerification,
+  type SparseHashRow,
 } from '../../core/events/hash-chain.js';
 import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
 import {
@@ -68,6 +69,21 @@ type RawTuple = [number, string, number, string, string, string, string];
 type SessionTuple = [position: number, sequence: number, bytes: string, hash: string];
 
 type HeadTuple = [sequence: number, hash: string];
+
+type SparseSessionTuple = [position: number, sequence: number, bytes: string, hash: string | null];
+
+/** Every how many sequences a streamed page carries a stored hash (see sparseSessionPage). */
+const HASH_CHECKPOINT = 64;
+
+function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
+  return {
+    position: raw[0],
+    sessionId,
+    sequence: raw[1],
+    bytes: raw[2],
+    hash: raw[3] ?? undefined,
+  };
+}
 
 /** Rows per INSERT statement: one statement call per row costs more than SQLite's work on it. */
 const INSERT_CHUNK = 32;
@@ -155,6 +171,14 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       sessionPage: db
         .prepare<[string, number, number], SessionTuple>(
           'SELECT position, sequence, bytes, hash FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+        )
+        .raw(true),
+      // Streams read a stored hash only every HASH_CHECKPOINT rows (and look up a page's last
+      // one): the chain of computed hashes between two checked ones vouches for every row.
+      sparseSessionPage: db
+        .prepare<[string, number, number], SparseSessionTuple>(
+          `SELECT position, sequence, bytes, CASE WHEN sequence % ${HASH_CHECKPOINT} = 0 THEN hash END
+           FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
       hashAt: db.prepare<[string, number], { hash: string }>(
@@ -356,6 +380,15 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         .map((raw) => sessionTupleToEventRow(sessionId, raw));
     },
     hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+    sparse: {
+      page: (sessionId, after, limit) => {
+        this.#open();
+        return this.#statements.sparseSessionPage
+          .all(sessionId, after, limit)
+          .map((raw) => sparseTupleToRow(sessionId, raw));
+      },
+      hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+    },
     head: (sessionId) => {
       const head = this.#statements.head.get(sessionId);
       return head && { sequence: head[0], hash: head[1] };

@@ -130,19 +130,7 @@ export class SessionStream<Payload extends PayloadShape> implements AsyncIterabl
   }
 
   #decode(index: number): StoredEvent<Payload> {
-    const row = this.#page[index]!;
-    const hash = this.#hashes[index]!;
-    return this.codec.decodeVerifiedRow(
-      row.hash === hash
-        ? (row as EventRow)
-        : {
-            position: row.position,
-            sessionId: row.sessionId,
-            sequence: row.sequence,
-            bytes: row.bytes,
-            hash,
-          },
-    );
+    return this.codec.decodeVerifiedRow(this.#page[index]!, this.#hashes[index]!);
   }
 
   /** Applies a value at once, or (for a promise) once it settles and then continues with next(). */

@@ -400,7 +400,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
       const row = tupleToEventRow(raw);
       checkRowHash(this.#sha256, row);
-      return this.#codec.decodeVerifiedRow(row);
+      return this.#codec.decodeVerifiedRow(row, row.hash);
     });
   }
 

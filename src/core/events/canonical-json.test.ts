@@ -59,6 +59,46 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"v":1},"b":{"v":1}}');
   });
 
+  it('gives the text of a plain reference encoder, index-like keys and undefined members included (property)', () => {
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value))
+        return `[${value.map((item) => (item === undefined ? 'null' : reference(item))).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const record = value as Record<string, unknown>;
+        const members = Object.keys(record)
+          .sort()
+          .filter((key) => record[key] !== undefined)
+          .map((key) => `${JSON.stringify(key)}:${reference(record[key])}`);
+        return `{${members.join(',')}}`;
+      }
+      return JSON.stringify(value);
+    };
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom('0', '7', '10', '4294967295', '01', '-1', '__proto__'),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.oneof(
+          fc.string(),
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.boolean(),
+          fc.constant(null),
+        ),
+        fc.array(fc.oneof(tie('node'), fc.constant(undefined))),
+        fc.dictionary(key, fc.oneof(tie('node'), fc.constant(undefined))),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (input) => {
+        fc.pre(!/\p{Surrogate}/u.test(JSON.stringify(input) ?? ''));
+        expect(canonicalJson(input)).toBe(reference(input));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('is stable under key order and round-trips through JSON.parse (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -21,6 +21,11 @@ export class NonCanonicalValueError extends CorrexError {
  * replay comparisons meaningful.
  */
 export function canonicalJson(value: unknown): string {
+  // Most values take the fast path: a copy with its keys inserted in sorted order, written by one
+  // native JSON.stringify. Whatever the copy could not carry exactly goes to the general encoder,
+  // which gives the same text and names any problem.
+  const copy = sortedCopy(value, 0);
+  if (copy !== NOT_COPIED) return JSON.stringify(copy);
   try {
     return encode(value, 0);
   } catch (error) {
@@ -34,8 +39,7 @@ export function canonicalJson(value: unknown): string {
 const MAX_DEPTH = 256;
 
 // RFC 8785 encodes I-JSON, whose strings are Unicode text: a lone surrogate has no canonical form.
-// With the `u` flag a surrogate class matches only a surrogate that is not half of a pair.
-const LONE_SURROGATE = /\p{Surrogate}/u;
+// `isWellFormed` is false exactly when a string holds one, at a fraction of a regex's cost.
 const LONE_SURROGATE_PROBLEM = 'holds a lone surrogate: not Unicode text, so not I-JSON';
 
 /** Carries the location of a problem outward; each level prepends its key, so the hot path builds no paths. */
@@ -46,10 +50,84 @@ class PathedProblem {
   ) {}
 }
 
+const NOT_COPIED = Symbol('not copied');
+
+// JavaScript lists array-index keys ("0", "42") before all others whatever their insertion
+// order, so an object holding one cannot carry sorted order; such keys (and `__proto__`, which
+// assignment would not create) leave the fast path. Any ten-digit-or-shorter integer counts.
+const INDEX_LIKE_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
+
+/**
+ * A copy of `value` that JSON.stringify writes canonically: plain objects rebuilt with sorted
+ * keys (undefined members dropped), arrays with undefined as null. NOT_COPIED for anything else
+ * (a lone surrogate, a non-finite number, a class instance, an index-like key, deep nesting...).
+ */
+function sortedCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? value : NOT_COPIED;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_COPIED;
+    case 'boolean':
+      return value;
+    case 'object': {
+      if (value === null) return null;
+      if (depth >= MAX_DEPTH) return NOT_COPIED;
+      if (Array.isArray(value)) {
+        const items = value as unknown[];
+        const copy: unknown[] = new Array(items.length);
+        for (let index = 0; index < items.length; index++) {
+          const item = items[index];
+          const itemCopy = item === undefined ? null : sortedCopy(item, depth + 1);
+          if (itemCopy === NOT_COPIED) return NOT_COPIED;
+          copy[index] = itemCopy;
+        }
+        return copy;
+      }
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) return NOT_COPIED;
+      const record = value as Record<string, unknown>;
+      const copy: Record<string, unknown> = {};
+      for (const key of sortedKeys(record)) {
+        const member = record[key];
+        if (member === undefined) continue;
+        if (!key.isWellFormed() || key === '__proto__' || INDEX_LIKE_KEY.test(key))
+          return NOT_COPIED;
+        const memberCopy = sortedCopy(member, depth + 1);
+        if (memberCopy === NOT_COPIED) return NOT_COPIED;
+        copy[key] = memberCopy;
+      }
+      return copy;
+    }
+    default:
+      return NOT_COPIED;
+  }
+}
+
+/**
+ * Own enumerable keys in UTF-16 code-unit order (the order RFC 8785 asks for, and what `<`
+ * compares). An insertion sort: objects in events have a handful of keys, where it is several
+ * times cheaper than Array.prototype.sort.
+ */
+function sortedKeys(record: object): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 16) return keys.sort();
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index]!;
+    let at = index - 1;
+    while (at >= 0 && keys[at]! > key) {
+      keys[at + 1] = keys[at]!;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+}
+
 function encode(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
-      if (LONE_SURROGATE.test(value)) throw new PathedProblem(LONE_SURROGATE_PROBLEM);
+      if (!value.isWellFormed()) throw new PathedProblem(LONE_SURROGATE_PROBLEM);
       return JSON.stringify(value);
     case 'number':
       if (!Number.isFinite(value)) throw new PathedProblem(`is ${value}: JSON has no such number`);
@@ -91,8 +169,7 @@ function encodeObject(value: object, depth: number): string {
     throw new PathedProblem(`is a ${value.constructor.name}, not a plain object`);
   }
   const record = value as Record<string, unknown>;
-  // The default sort compares UTF-16 code units, which is the order RFC 8785 asks for.
-  const keys = Object.keys(record).sort();
+  const keys = sortedKeys(record);
   let out = '{';
   let first = true;
   for (const key of keys) {
@@ -100,8 +177,7 @@ function encodeObject(value: object, depth: number): string {
     if (member === undefined) continue;
     if (!first) out += ',';
     first = false;
-    if (LONE_SURROGATE.test(key))
-      throw new PathedProblem(`has a key that ${LONE_SURROGATE_PROBLEM}`);
+    if (!key.isWellFormed()) throw new PathedProblem(`has a key that ${LONE_SURROGATE_PROBLEM}`);
     try {
       out += `${JSON.stringify(key)}:${encode(member, depth + 1)}`;
     } catch (error) {

@@ -23,7 +23,11 @@ export type EventRow = {
   readonly position: number;
   readonly sessionId: string;
   readonly sequence: number;
-  readonly eventId: string;
+  /**
+   * The event id column. Session reads may leave it out: the id they return is the one in the
+   * bytes, which the hash chain vouches for, and a column no read returns needs no check there.
+   */
+  readonly eventId?: string;
   readonly bytes: string;
   readonly hash: string;
   /**
@@ -53,8 +57,9 @@ export type EventCodec<Payload extends PayloadShape> = {
    * `normalize` validated and `encode` wrote, so an envelope at the payload's current version is
    * taken as stored (no schema pass); an older version is upcast and validated as in `decodeRow`.
    * Anything unexpected falls back to the full check, so corrupt bytes still get a named error.
+   * `hash` is the checked hash, which the row need not carry (streams read few stored hashes).
    */
-  decodeVerifiedRow(row: EventRow): StoredEvent<Payload>;
+  decodeVerifiedRow(row: Omit<EventRow, 'hash'>, hash: string): StoredEvent<Payload>;
   /** Canonical text of what makes two appends "the same event" (everything but store-assigned fields). */
   identity(event: NormalizedEvent<Payload> | EventEnvelope<Payload>): string;
 };
@@ -156,12 +161,13 @@ export function createEventCodec<Payload extends PayloadShape>(
       return { ...envelope, payload };
     },
     decodeRow(row) {
-      return storedEventOf(row, parse(row.bytes, row));
+      return storedEventOf(row, row.hash, parse(row.bytes, row));
     },
-    decodeVerifiedRow(row) {
+    decodeVerifiedRow(row, hash) {
       const raw = readJson(row.bytes, row);
       return storedEventOf(
         row,
+        hash,
         isCurrentEnvelope(raw)
           ? { envelope: raw, payload: raw.payload as Payload }
           : parse(row.bytes, row, raw),
@@ -198,20 +204,21 @@ export function createEventCodec<Payload extends PayloadShape>(
   }
 
   function storedEventOf(
-    row: EventRow,
+    row: Omit<EventRow, 'hash'>,
+    hash: string,
     { envelope, payload }: { envelope: EnvelopeFields; payload: Payload },
   ): StoredEvent<Payload> {
     {
       if (
         envelope.sessionId !== row.sessionId ||
         envelope.sequence !== row.sequence ||
-        envelope.eventId !== row.eventId
+        (row.eventId !== undefined && envelope.eventId !== row.eventId)
       ) {
         throw new CorruptEventError(
           row.sessionId,
           row.sequence,
           'mismatch',
-          `row says event ${row.eventId} at ${row.sessionId}#${row.sequence}, bytes say ${envelope.eventId} at ${envelope.sessionId}#${envelope.sequence}`,
+          `row says event ${row.eventId ?? envelope.eventId} at ${row.sessionId}#${row.sequence}, bytes say ${envelope.eventId} at ${envelope.sessionId}#${envelope.sequence}`,
         );
       }
       // Built once rather than spread twice: this is the read hot path.
@@ -225,7 +232,7 @@ export function createEventCodec<Payload extends PayloadShape>(
         correlationId: envelope.correlationId,
         payload,
         position: row.position,
-        hash: row.hash,
+        hash,
       };
     }
   }

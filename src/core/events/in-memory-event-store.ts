@@ -175,7 +175,7 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
     // Positions are 1-based and dense here, so the start index is the cursor itself.
     return this.#rows.slice(afterPosition, afterPosition + limit).map((row) => {
       checkRowHash(this.#sha256, row);
-      return this.#codec.decodeVerifiedRow(row);
+      return this.#codec.decodeVerifiedRow(row, row.hash);
     });
   }
 

@@ -1,8 +1,9 @@
 import type { Sha256 } from '../base/sha256.js';
 import { CorruptEventError } from './corrupt-event-error.js';
-import type { EventCodec, EventRow } from './event-codec.js';
+import type { EventCodec } from './event-codec.js';
 import type { PayloadShape, StoredEvent } from './event-envelope.js';
 import { createChainChecker, GENESIS_HASH, type ChainVerification } from './hash-chain.js';
+import { SessionStream, type SessionPages } from './session-stream.js';
 
 /**
  * The read paths every store shares. A store supplies only how to fetch a page of rows; the
@@ -13,15 +14,7 @@ import { createChainChecker, GENESIS_HASH, type ChainVerification } from './hash
 export const READ_PAGE_SIZE = 1000;
 
 /** What a store supplies to read one session. */
-export type SessionRowSource = {
-  /** Up to `limit` rows of the session with a sequence greater than `afterSequence`, in order. */
-  page(
-    sessionId: string,
-    afterSequence: number,
-    limit: number,
-  ): Promise<readonly EventRow[]> | readonly EventRow[];
-  /** The stored hash of the event at `sequence`, if there is one. */
-  hashAt(sessionId: string, sequence: number): Promise<string | undefined> | string | undefined;
+export type SessionRowSource = SessionPages & {
   /** The session's head as the store records it (last sequence and hash), if any. */
   head(
     sessionId: string,
@@ -32,26 +25,14 @@ export type SessionRowSource = {
 };
 
 /** Streams a session after a cursor, page by page, checking every link of the chain. */
-export async function* streamSession<Payload extends PayloadShape>(
+export function streamSession<Payload extends PayloadShape>(
   source: SessionRowSource,
   codec: EventCodec<Payload>,
   sha256: Sha256,
   sessionId: string,
   afterSequence = 0,
-): AsyncGenerator<StoredEvent<Payload>> {
-  let after = Math.max(0, afterSequence);
-  const startHash =
-    after === 0 ? GENESIS_HASH : ((await source.hashAt(sessionId, after)) ?? GENESIS_HASH);
-  const checker = createChainChecker(sha256, { sequence: after, hash: startHash });
-  for (;;) {
-    const page = await source.page(sessionId, after, READ_PAGE_SIZE);
-    for (const row of page) {
-      checker.check(row);
-      after = row.sequence;
-      yield codec.decodeVerifiedRow(row);
-    }
-    if (page.length < READ_PAGE_SIZE) return;
-  }
+): AsyncIterableIterator<StoredEvent<Payload>> {
+  return new SessionStream(source, codec, sha256, sessionId, READ_PAGE_SIZE, afterSequence);
 }
 
 /** Collects at most `limit` events of a stream (all when no limit is given). */

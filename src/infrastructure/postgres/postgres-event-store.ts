@@ -493,7 +493,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       if (!raw.settled) return { events, heldBack: true };
       const row = toEventRow(raw);
       checkRowHash(this.#sha256, row);
-      events.push(this.#codec.decodeVerifiedRow(row));
+      events.push(this.#codec.decodeVerifiedRow(row, row.hash));
     }
     return { events, heldBack: false };
   }

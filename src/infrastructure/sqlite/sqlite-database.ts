@@ -81,6 +81,17 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER artifacts_no_delete BEFORE DELETE ON artifacts
     BEGIN SELECT RAISE(ABORT, 'correx artifacts are immutable'); END;
   `,
+  // 3: a session's head is its last row, found through the (session_id, sequence) index, so an
+  // append no longer rewrites a sessions row; that row is written once, when the session starts,
+  // for listing. The type and timestamp columns repeated what the canonical bytes hold.
+  // DROP COLUMN rewrites the rows in place without firing the append-only triggers.
+  `
+  ALTER TABLE events DROP COLUMN type;
+  ALTER TABLE events DROP COLUMN timestamp;
+  ALTER TABLE sessions DROP COLUMN last_sequence;
+  ALTER TABLE sessions DROP COLUMN last_hash;
+  ALTER TABLE sessions DROP COLUMN last_timestamp;
+  `,
 ];
 
 /** The schema version this correx writes and reads (`PRAGMA user_version`). */

@@ -104,16 +104,9 @@ describe('SqliteEventStore on disk', () => {
     const previous = '0'.repeat(64);
     const hash = chainHash(nodeSha256, previous, bytes);
     db.prepare(
-      'INSERT INTO events (session_id, sequence, event_id, type, timestamp, bytes, hash, previous_hash) VALUES (?,?,?,?,?,?,?,?)',
-    ).run('big', high, seed.eventId, 'steering_note_added', seed.timestamp, bytes, hash, previous);
-    db.prepare('INSERT INTO sessions VALUES (?,?,?,?,?,?)').run(
-      'big',
-      high,
-      hash,
-      1,
-      seed.timestamp,
-      seed.timestamp,
-    );
+      'INSERT INTO events (session_id, sequence, event_id, bytes, hash, previous_hash) VALUES (?,?,?,?,?,?)',
+    ).run('big', high, seed.eventId, bytes, hash, previous);
+    db.prepare('INSERT INTO sessions VALUES (?,?,?)').run('big', 1, seed.timestamp);
     db.close();
     const reopened = open(path);
     const next = await reopened.append(noteEvent('big', high + 1), { expectedSequence: high });

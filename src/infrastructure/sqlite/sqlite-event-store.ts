@@ -7,6 +7,7 @@ import {
   settleRetry,
   toStoredEvent,
   type AppendOptions,
+  type SealedEvent,
 } from '../../core/events/append-batch.js';
 import { ConcurrencyError } from '../../core/events/concurrency-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
@@ -30,6 +31,7 @@ import {
   checkRowHash,
   GENESIS_HASH,
   type ChainVerification,
+  type SparseHashRow,
 } from '../../core/events/hash-chain.js';
 import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
 import {
@@ -64,16 +66,35 @@ type RawRow = {
 /** The same columns as RawRow, as an array: raw statements skip building an object per row. */
 type RawTuple = [number, string, number, string, string, string, string];
 
-type SessionTuple = [number, number, string, string, string];
+type SessionTuple = [position: number, sequence: number, bytes: string, hash: string];
+
+type HeadTuple = [sequence: number, hash: string];
+
+type SparseSessionTuple = [position: number, sequence: number, bytes: string, hash: string | null];
+
+/** Every how many sequences a streamed page carries a stored hash (see sparseSessionPage). */
+const HASH_CHECKPOINT = 64;
+
+function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
+  return {
+    position: raw[0],
+    sessionId,
+    sequence: raw[1],
+    bytes: raw[2],
+    hash: raw[3] ?? undefined,
+  };
+}
+
+/** Rows per INSERT statement: one statement call per row costs more than SQLite's work on it. */
+const INSERT_CHUNK = 32;
 
 function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow {
   return {
     position: raw[0],
     sessionId,
     sequence: raw[1],
-    eventId: raw[2],
-    bytes: raw[3],
-    hash: raw[4],
+    bytes: raw[2],
+    hash: raw[3],
   };
 }
 
@@ -117,6 +138,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   readonly #notifier = createAppendNotifier();
   readonly #statements;
   readonly #appendTransaction;
+  /** Multi-row INSERTs by row count, prepared on first use. */
+  readonly #inserts = new Map<number, Database.Statement<unknown[]>>();
   #closed = false;
 
   constructor(
@@ -132,24 +155,30 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       byEventIds: db.prepare<[string], RawRow>(
         `SELECT ${ROW_COLUMNS} FROM events WHERE event_id IN (SELECT value FROM json_each(?))`,
       ),
-      head: db.prepare<[string], { last_sequence: number; last_hash: string }>(
-        'SELECT last_sequence, last_hash FROM sessions WHERE session_id = ?',
+      // The head is the session's last row: one seek down the (session_id, sequence) index.
+      head: db
+        .prepare<[string], HeadTuple>(
+          'SELECT sequence, hash FROM events WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
+        )
+        .raw(true),
+      lastPosition: db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
+      startSession: db.prepare<[string, number, string]>(
+        'INSERT OR IGNORE INTO sessions (session_id, first_position, first_timestamp) VALUES (?, ?, ?)',
       ),
-      insert: db.prepare<[string, number, string, string, string, string, string, string]>(
-        `INSERT INTO events (session_id, sequence, event_id, type, timestamp, bytes, hash, previous_hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      upsertSession: db.prepare(
-        `INSERT INTO sessions (session_id, last_sequence, last_hash, first_position, first_timestamp, last_timestamp)
-         VALUES (@sessionId, @lastSequence, @lastHash, @firstPosition, @firstTimestamp, @lastTimestamp)
-         ON CONFLICT (session_id) DO UPDATE SET
-           last_sequence = excluded.last_sequence, last_hash = excluded.last_hash, last_timestamp = excluded.last_timestamp`,
-      ),
-      // Session reads check each hash against the previous row they read, so they skip the
-      // columns they already know (session id, previous hash): fewer strings per row.
+      // Session reads check each hash against the previous row they read and take the event id
+      // from the bytes, so they skip the columns that would only repeat those (session id, event
+      // id, previous hash): each column read costs a value per row.
       sessionPage: db
         .prepare<[string, number, number], SessionTuple>(
-          'SELECT position, sequence, event_id, bytes, hash FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+          'SELECT position, sequence, bytes, hash FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+        )
+        .raw(true),
+      // Streams read a stored hash only every HASH_CHECKPOINT rows (and look up a page's last
+      // one): the chain of computed hashes between two checked ones vouches for every row.
+      sparseSessionPage: db
+        .prepare<[string, number, number], SparseSessionTuple>(
+          `SELECT position, sequence, bytes, CASE WHEN sequence % ${HASH_CHECKPOINT} = 0 THEN hash END
+           FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
       hashAt: db.prepare<[string, number], { hash: string }>(
@@ -160,16 +189,22 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           `SELECT ${ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
+      // The last timestamp is read from the head row's bytes; a row whose bytes are unreadable
+      // (tampered) still lists, with the first timestamp, and `verify` reports it.
       sessions: db.prepare<
         [],
         {
           session_id: string;
           last_sequence: number;
           first_timestamp: string;
-          last_timestamp: string;
+          last_timestamp: unknown;
         }
       >(
-        'SELECT session_id, last_sequence, first_timestamp, last_timestamp FROM sessions ORDER BY first_position',
+        `SELECT s.session_id, h.sequence AS last_sequence, s.first_timestamp,
+           CASE WHEN json_valid(h.bytes) THEN json_extract(h.bytes, '$.timestamp') END AS last_timestamp
+         FROM sessions s JOIN events h ON h.session_id = s.session_id
+           AND h.sequence = (SELECT max(sequence) FROM events WHERE session_id = s.session_id)
+         ORDER BY s.first_position`,
       ),
     };
     // The fast path assumes the batch is new: no lookup of its ids. A retry or a duplicate shows up
@@ -181,37 +216,54 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       ): StoredEvent<Payload>[] => {
         const sessionId = batch[0]!.sessionId;
         const head = this.#statements.head.get(sessionId);
-        checkExpectedSequence(sessionId, options, head?.last_sequence ?? 0);
+        const lastSequence = head?.[0] ?? 0;
+        checkExpectedSequence(sessionId, options, lastSequence);
         const sealed = sealBatch(this.#codec, this.#sha256, batch, {
-          sequence: head?.last_sequence ?? 0,
-          hash: head?.last_hash ?? GENESIS_HASH,
+          sequence: lastSequence,
+          hash: head?.[1] ?? GENESIS_HASH,
         });
-        const stored = sealed.map((row, index) => {
-          const { lastInsertRowid } = this.#statements.insert.run(
-            row.sessionId,
-            row.sequence,
-            row.eventId,
-            row.type,
-            row.timestamp,
-            row.bytes,
-            row.hash,
-            row.previousHash,
-          );
-          const position = Number(lastInsertRowid);
-          return toStoredEvent(batch[index]!, row, position);
-        });
-        const last = sealed.at(-1)!;
-        this.#statements.upsertSession.run({
-          sessionId,
-          lastSequence: last.sequence,
-          lastHash: last.hash,
-          firstPosition: stored[0]!.position,
-          firstTimestamp: sealed[0]!.timestamp,
-          lastTimestamp: last.timestamp,
-        });
-        return stored;
+        // Positions are assigned here rather than read back per row, so rows go in a few
+        // multi-row INSERTs. The write lock is held, so max(position) stays ours.
+        const firstPosition = (this.#statements.lastPosition.get() ?? 0) + 1;
+        if (!head) this.#statements.startSession.run(sessionId, firstPosition, batch[0]!.timestamp);
+        this.#insertRows(sealed, firstPosition);
+        return sealed.map((row, index) => toStoredEvent(batch[index]!, row, firstPosition + index));
       },
     );
+  }
+
+  /** Inserts rows at consecutive positions, in chunks of a power of two (few statements to prepare). */
+  #insertRows(rows: readonly SealedEvent[], firstPosition: number): void {
+    let offset = 0;
+    while (offset < rows.length) {
+      const size = Math.min(INSERT_CHUNK, 2 ** Math.floor(Math.log2(rows.length - offset)));
+      const values: (string | number)[] = [];
+      for (let index = offset; index < offset + size; index++) {
+        const row = rows[index]!;
+        values.push(
+          firstPosition + index,
+          row.sessionId,
+          row.sequence,
+          row.eventId,
+          row.bytes,
+          row.hash,
+          row.previousHash,
+        );
+      }
+      this.#insertStatement(size).run(values);
+      offset += size;
+    }
+  }
+
+  #insertStatement(rows: number): Database.Statement<unknown[]> {
+    let statement = this.#inserts.get(rows);
+    if (!statement) {
+      statement = this.#db.prepare(
+        `INSERT INTO events (position, session_id, sequence, event_id, bytes, hash, previous_hash) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      );
+      this.#inserts.set(rows, statement);
+    }
+    return statement;
   }
 
   async append(event: NewEvent<Payload>, options?: AppendOptions): Promise<StoredEvent<Payload>> {
@@ -276,7 +328,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
 
   async lastSequence(sessionId: string): Promise<number> {
     this.#open();
-    return this.#statements.head.get(sessionId)?.last_sequence ?? 0;
+    return this.#statements.head.get(sessionId)?.[0] ?? 0;
   }
 
   async listSessions(): Promise<SessionSummary[]> {
@@ -285,7 +337,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       sessionId: row.session_id,
       lastSequence: row.last_sequence,
       firstTimestamp: row.first_timestamp,
-      lastTimestamp: row.last_timestamp,
+      lastTimestamp:
+        typeof row.last_timestamp === 'string' ? row.last_timestamp : row.first_timestamp,
     }));
   }
 
@@ -327,9 +380,18 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         .map((raw) => sessionTupleToEventRow(sessionId, raw));
     },
     hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+    sparse: {
+      page: (sessionId, after, limit) => {
+        this.#open();
+        return this.#statements.sparseSessionPage
+          .all(sessionId, after, limit)
+          .map((raw) => sparseTupleToRow(sessionId, raw));
+      },
+      hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+    },
     head: (sessionId) => {
       const head = this.#statements.head.get(sessionId);
-      return head && { sequence: head.last_sequence, hash: head.last_hash };
+      return head && { sequence: head[0], hash: head[1] };
     },
   };
 
@@ -338,7 +400,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
       const row = tupleToEventRow(raw);
       checkRowHash(this.#sha256, row);
-      return this.#codec.decodeVerifiedRow(row);
+      return this.#codec.decodeVerifiedRow(row, row.hash);
     });
   }
 

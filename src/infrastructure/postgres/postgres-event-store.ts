@@ -225,12 +225,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
             sessionId,
             head.sequence,
             head.hash,
-            sealed.map((row) => row.eventId),
-            sealed.map((row) => row.type),
-            sealed.map((row) => row.timestamp),
-            sealed.map((row) => row.bytes),
-            sealed.map((row) => row.hash),
-            sealed.map((row) => row.previousHash),
+            ...sealedColumns(sealed),
             runnability,
           ],
         })
@@ -324,12 +319,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         sealed.map((_, index) => first + index),
         sealed.map((row) => row.sessionId),
         sealed.map((row) => row.sequence),
-        sealed.map((row) => row.eventId),
-        sealed.map((row) => row.type),
-        sealed.map((row) => row.timestamp),
-        sealed.map((row) => row.bytes),
-        sealed.map((row) => row.hash),
-        sealed.map((row) => row.previousHash),
+        ...sealedColumns(sealed),
         sessionId,
         last.sequence,
         last.hash,
@@ -585,4 +575,16 @@ export async function openPool(
 function describePool(pool: pg.Pool): string {
   const { host, port, database, user } = pool.options;
   return `postgres://${user ?? ''}@${host ?? 'localhost'}:${port ?? 5432}/${database ?? ''}`;
+}
+
+/** The per-row columns both append statements take, as one array each (they unnest them). */
+function sealedColumns(sealed: readonly SealedEvent[]): string[][] {
+  return [
+    sealed.map((row) => row.eventId),
+    sealed.map((row) => row.type),
+    sealed.map((row) => row.timestamp),
+    sealed.map((row) => row.bytes),
+    sealed.map((row) => row.hash),
+    sealed.map((row) => row.previousHash),
+  ];
 }

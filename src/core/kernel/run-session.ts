@@ -217,12 +217,15 @@ async function drive(
     correlationId: string | null = null,
   ) => {
     if (payloads.length === 0) return;
-    const events = payloads.map((payload) => ({
-      eventId: ids.next(),
-      causationId,
-      correlationId,
-      payload,
-    }));
+    await appendFacts(inputEvents(payloads, causationId, correlationId));
+  };
+  const inputEvents = (
+    payloads: readonly Payload[],
+    causationId: string | null,
+    correlationId: string | null,
+  ) => payloads.map((payload) => ({ eventId: ids.next(), causationId, correlationId, payload }));
+  /** Appends inputs with their ids kept, after whatever a conflict shows was appended first. */
+  const appendFacts = async (events: Parameters<typeof appendOnce>[0]) => {
     for (;;) {
       try {
         return await appendOnce(events);
@@ -273,12 +276,7 @@ async function drive(
     payloads: readonly Payload[],
   ): Promise<{ effect: Effect | null } | undefined> => {
     const timestamp = clock.now();
-    const inputs = payloads.map((payload) => ({
-      eventId: ids.next(),
-      causationId: null,
-      correlationId: null,
-      payload,
-    }));
+    const inputs = inputEvents(payloads, null, null);
     let provisional = state;
     let input: CorrexEvent | undefined;
     for (const event of inputs) {
@@ -297,15 +295,8 @@ async function drive(
     } catch (error) {
       if (!isConflict(error)) throw error;
       await catchUp();
-      for (;;) {
-        try {
-          await appendOnce(inputs);
-          return undefined;
-        } catch (retryError) {
-          if (!isConflict(retryError)) throw retryError;
-          await catchUp();
-        }
-      }
+      await appendFacts(inputs);
+      return undefined;
     }
     for (const artifact of decision.artifacts) await options.artifacts?.put(artifact);
     return { effect: decision.effect };

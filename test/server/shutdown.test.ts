@@ -1,3 +1,4 @@
+import { connect as tcpConnect, type Socket } from 'node:net';
 import { isInputEvent } from '../../src/core/kernel/input-events.js';
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../src/interfaces/protocol/server-message.js';
@@ -53,5 +54,29 @@ describe('graceful shutdown', () => {
       ok: true,
     });
     await watcher.next(isType('caught_up'));
+  });
+});
+
+describe('a shutdown no peer can hold', () => {
+  it('closes while a client holds a half-sent request and another an idle keep-alive connection', async () => {
+    const server = await startTestServer();
+    const open = (): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = tcpConnect(server.address.port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', reject);
+      });
+    // A request whose headers never end: Node counts its connection as active, not idle.
+    const stalled = await open();
+    stalled.write(`GET /api/sessions HTTP/1.1\r\nhost: 127.0.0.1:${server.address.port}\r\n`);
+    const keptAlive = await open();
+    keptAlive.write(
+      `GET /api/sessions HTTP/1.1\r\nhost: 127.0.0.1:${server.address.port}\r\nconnection: keep-alive\r\n\r\n`,
+    );
+    await new Promise((resolve) => keptAlive.once('data', resolve));
+    const ended = (socket: Socket) =>
+      new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const bothEnded = Promise.all([ended(stalled), ended(keptAlive)]);
+    await server.close();
+    await bothEnded;
   });
 });

@@ -31,8 +31,10 @@ import { createSessionListFeed } from './session-list-feed.js';
 import { serveSocket } from './socket-connection.js';
 import { registerWebAssets } from './web-assets.js';
 
-/** How long a socket gets to answer the server's close before it is cut at shutdown. */
+/** How long a socket or connection gets to finish at shutdown before it is cut. */
 const SOCKET_CLOSE_GRACE_MS = 1_000;
+const graceElapsed = () =>
+  new Promise<void>((done) => setTimeout(done, SOCKET_CLOSE_GRACE_MS).unref());
 export type ServerAddress = {
   readonly host: string;
   readonly port: number;
@@ -276,13 +278,20 @@ export function createCorrexServer(
                 }),
             ),
           ),
-          new Promise<void>((done) => setTimeout(done, SOCKET_CLOSE_GRACE_MS).unref()),
+          graceElapsed(),
         ]);
         for (const client of clients) if (client.readyState !== client.CLOSED) client.terminate();
       }
       await feed.close();
       await sessionList.close();
-      await app?.close();
+      if (app !== null) {
+        // Fastify waits for every connection; one a peer keeps busy (a half-sent request, a
+        // stalled upload) would hold the shutdown until Node's request timeout.
+        const closed = app.close();
+        await Promise.race([closed, graceElapsed()]);
+        app.server.closeAllConnections();
+        await closed;
+      }
     },
   };
 }

@@ -1,7 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
+import { COMPILED_CLI } from '../support/compile-cli.js';
 
 const run = promisify(execFile);
+
+/** The arguments to node that start the CLI: the sources compiled by the tests' global setup. */
+export const CORREX_CLI: readonly string[] = [COMPILED_CLI];
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 
@@ -13,18 +17,17 @@ export function cliEnvironment(home: string, extra: NodeJS.ProcessEnv = {}): Nod
   return env;
 }
 
-/** Runs the real CLI from source in a child process and waits for it. */
+/** Runs the real CLI in a child process and waits for it. */
 export async function correx(
   home: string,
   args: readonly string[],
   extra: NodeJS.ProcessEnv = {},
 ): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'src/main/cli.ts', ...args],
-      { env: cliEnvironment(home, extra), timeout: 60_000 },
-    );
+    const { stdout, stderr } = await run(process.execPath, [...CORREX_CLI, ...args], {
+      env: cliEnvironment(home, extra),
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -46,7 +49,7 @@ export function startCorrex(
   args: readonly string[],
   extra: NodeJS.ProcessEnv = {},
 ): RunningCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...CORREX_CLI, ...args], {
     env: cliEnvironment(home, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

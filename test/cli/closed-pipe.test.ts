@@ -5,12 +5,12 @@ import { correxEventCatalog } from '../../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { noteBatch } from '../support/sample-events.js';
 import { tempDir } from '../support/temp-dir.js';
-import { cliEnvironment } from './cli-process.js';
+import { CORREX_CLI, cliEnvironment } from './cli-process.js';
 
 /** Runs the CLI, reads its first line, then closes the pipe as `| head -1` does. */
 function readFirstLineAndClose(home: string, args: readonly string[]) {
   return new Promise<{ first: string; code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...CORREX_CLI, ...args], {
       env: cliEnvironment(home),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

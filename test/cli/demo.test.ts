@@ -10,6 +10,7 @@ import { sessionConfiguredPayload } from '../../src/core/kernel/session-configur
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { demoKernelConfig } from '../../src/interfaces/cli/commands/demo-config.js';
 import { tempDir } from '../support/temp-dir.js';
+import { CORREX_CLI } from './cli-process.js';
 
 const run = promisify(execFile);
 
@@ -19,11 +20,10 @@ async function correx(home: string, args: string[], tmp = home) {
   const env: NodeJS.ProcessEnv = { ...process.env, CORREX_HOME: home, TMPDIR: tmp };
   delete env.CORREX_STORE;
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'src/main/cli.ts', ...args],
-      { env, timeout: 60_000 },
-    );
+    const { stdout, stderr } = await run(process.execPath, [...CORREX_CLI, ...args], {
+      env,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

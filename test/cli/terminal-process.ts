@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { cliEnvironment, type CliResult } from './cli-process.js';
+import { CORREX_CLI, cliEnvironment, type CliResult } from './cli-process.js';
 
 const PTY_RUN = join(import.meta.dirname, '..', 'support', 'pty-run.py');
 
@@ -25,11 +25,10 @@ export function startCorrexInTerminal(
   args: readonly string[],
   extra: NodeJS.ProcessEnv = {},
 ): TerminalCli {
-  const child = spawn(
-    'python3',
-    [PTY_RUN, process.execPath, '--import', 'tsx', 'src/main/cli.ts', ...args],
-    { env: cliEnvironment(home, extra), stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+  const child = spawn('python3', [PTY_RUN, process.execPath, ...CORREX_CLI, ...args], {
+    env: cliEnvironment(home, extra),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let screen = '';
   const waiters: {
     text: string;

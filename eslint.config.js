@@ -98,6 +98,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      '.test-cli/**',
       'node_modules/**',
       'coverage/**',
       'test/architecture-fixtures/**',

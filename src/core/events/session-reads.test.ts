@@ -194,7 +194,8 @@ describe('shared session reads', () => {
     const verdict = await verifySession(sourceOf(forged), codec, sha256Hex, 's');
     expect(verdict).toMatchObject({ ok: false, sequence: 2 });
     // Rows as this codec wrote them decode the same either way.
-    for (const row of rows) expect(codec.decodeVerifiedRow(row, row.hash)).toEqual(codec.decodeRow(row));
+    for (const row of rows)
+      expect(codec.decodeVerifiedRow(row, row.hash)).toEqual(codec.decodeRow(row));
   });
 
   it('pages the global feed up to a limit', async () => {

@@ -240,7 +240,8 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
  * something has failed: most calls never need it, and hashing every proposal cost replay ~9%.
  */
 function repeatedFailures(run: StageContext['run'], call: CallRecord): number {
-  for (const _ in run.failures) return run.failures[callFingerprint(call.tool, call.args, call.argsRaw)] ?? 0;
+  for (const _ in run.failures)
+    return run.failures[callFingerprint(call.tool, call.args, call.argsRaw)] ?? 0;
   return 0;
 }
 

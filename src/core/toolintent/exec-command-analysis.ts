@@ -6,11 +6,7 @@ import { judgeProgram, type ExecJudgement } from './exec-program-checks.js';
 import { execStopClass } from './exec-stop-classes.js';
 import { parseShellCommandLine, type ShellCommand, type ShellWord } from './shell-syntax.js';
 import { finding } from './finding.js';
-import {
-  EXEC_BASH,
-  EXEC_SIBLING_CLASSIFICATION,
-  SANDBOX_CONTAINMENT,
-} from './toolintent-flags.js';
+import { EXEC_BASH, EXEC_SIBLING_CLASSIFICATION, SANDBOX_CONTAINMENT } from './toolintent-flags.js';
 import type { Finding } from './toolintent-events.js';
 
 export const EXEC_RULE_ID = 'exec-interpreter';

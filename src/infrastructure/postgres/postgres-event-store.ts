@@ -221,13 +221,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       const result = (
         await client.query<{ first: string; stored: number }>({
           ...(head.sequence === 0 ? this.#sql.appendToNew : this.#sql.appendAtHead),
-          values: [
-            sessionId,
-            head.sequence,
-            head.hash,
-            ...sealedColumns(sealed),
-            runnability,
-          ],
+          values: [sessionId, head.sequence, head.hash, ...sealedColumns(sealed), runnability],
         })
       ).rows[0]!;
       if (result.stored === 0) return undefined;

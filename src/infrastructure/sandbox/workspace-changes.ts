@@ -76,7 +76,8 @@ export function createChangeRecorder(
   };
   const treeOf = (root: string): WatchedTree => {
     let tree = trees.get(root);
-    if (tree !== undefined) trees.delete(root); // re-inserted below: most recently used last
+    if (tree !== undefined)
+      trees.delete(root); // re-inserted below: most recently used last
     else tree = createWatchedTree(root, { limit });
     trees.set(root, tree);
     if (trees.size > MAX_WATCHED_ROOTS) {

@@ -88,7 +88,7 @@ describe('formatEventLine', () => {
     );
   });
 
-    it('clips long text to one short line', () => {
+  it('clips long text to one short line', () => {
     const line = formatEventLine(
       event({
         type: 'workflow_failed',

@@ -14,7 +14,9 @@ export async function loadGoldenSession(
   name: string,
   edit: (payload: EventPayload) => EventPayload = (payload) => payload,
 ): Promise<string> {
-  const lines = readFileSync(join(SESSIONS, `${name}.ndjson`), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(SESSIONS, `${name}.ndjson`), 'utf8')
+    .trim()
+    .split('\n');
   const events = lines.map(
     (line) =>
       JSON.parse(line) as {

@@ -17,8 +17,13 @@ function contender(directory: string, sessionId: string) {
   });
   const next = () =>
     new Promise<string>((resolve, reject) => {
-      child.once('message', (message) => resolve(String(message)));
-      child.once('exit', (code) => reject(new Error(`contender exited with ${code}`)));
+      // One exit listener per question would pile up past Node's listener warning.
+      const exited = (code: number | null) => reject(new Error(`contender exited with ${code}`));
+      child.once('exit', exited);
+      child.once('message', (message) => {
+        child.off('exit', exited);
+        resolve(String(message));
+      });
     });
   return { child, ready: next(), next };
 }

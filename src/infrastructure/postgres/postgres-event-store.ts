@@ -218,10 +218,22 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         this.#expectedHead(sessionId, expected) ?? (await this.#readHead(client, sessionId));
       if (!head || (expected !== undefined && expected !== head.sequence)) return undefined;
       const sealed = sealBatch(this.#codec, this.#sha256, batch, head);
+      const one = sealed.length === 1;
+      const statement = one
+        ? head.sequence === 0
+          ? this.#sql.appendOneToNew
+          : this.#sql.appendOneAtHead
+        : head.sequence === 0
+          ? this.#sql.appendToNew
+          : this.#sql.appendAtHead;
+      const row = sealed[0]!;
+      const columns = one
+        ? [row.eventId, row.type, row.timestamp, row.bytes, row.hash, row.previousHash]
+        : sealedColumns(sealed);
       const result = (
         await client.query<{ first: string; stored: number }>({
-          ...(head.sequence === 0 ? this.#sql.appendToNew : this.#sql.appendAtHead),
-          values: [sessionId, head.sequence, head.hash, ...sealedColumns(sealed), runnability],
+          ...statement,
+          values: [sessionId, head.sequence, head.hash, ...columns, runnability],
         })
       ).rows[0]!;
       if (result.stored === 0) return undefined;

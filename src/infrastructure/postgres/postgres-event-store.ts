@@ -77,6 +77,12 @@ export type PostgresEventStoreOptions<Payload extends PayloadShape> = PostgresSt
     readonly pollIntervalMs?: number;
     /** How long `readAll` waits for older transactions to settle before returning what is safe (default 2000 ms). */
     readonly settleTimeoutMs?: number;
+    /**
+     * Least time between two post-commit NOTIFY wake-ups this store sends (default 5 ms): a
+     * wake-up after a quiet spell goes out at once, the appends of a busy spell share one per
+     * interval (see postgres-wake-sender.ts). 0: one per append unless one is in flight.
+     */
+    readonly wakeIntervalMs?: number;
     readonly sha256?: Sha256;
     /**
      * Where a batch leaves its session for workers (see core/sessions/session-runnability.ts),
@@ -105,6 +111,7 @@ type HeadRow = { last_sequence: string; last_hash: string } & (
 const UNIQUE_EVENT_ID = 'events_event_id_unique';
 const UNIQUE_SEQUENCE = 'events_session_sequence_unique';
 const MAX_APPEND_ATTEMPTS = 5;
+const DEFAULT_WAKE_INTERVAL_MS = 5;
 
 function toEventRow(raw: RawRow): ChainedEventRow {
   return {
@@ -158,8 +165,9 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     this.#settleTimeoutMs = options.settleTimeoutMs ?? 2000;
     this.#runnability = options.runnability;
     this.#listener = createFeedListener(pool, this.#sql.channel, () => this.#notifier.notify());
-    this.#wakes = createWakeSender((runnable) =>
-      pool.query(runnable ? this.#sql.notifyRunnable : this.#sql.notify),
+    this.#wakes = createWakeSender(
+      (runnable) => pool.query(runnable ? this.#sql.notifyRunnable : this.#sql.notify),
+      { intervalMs: options.wakeIntervalMs ?? DEFAULT_WAKE_INTERVAL_MS },
     );
   }
 
@@ -218,10 +226,22 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         this.#expectedHead(sessionId, expected) ?? (await this.#readHead(client, sessionId));
       if (!head || (expected !== undefined && expected !== head.sequence)) return undefined;
       const sealed = sealBatch(this.#codec, this.#sha256, batch, head);
+      const one = sealed.length === 1;
+      const statement = one
+        ? head.sequence === 0
+          ? this.#sql.appendOneToNew
+          : this.#sql.appendOneAtHead
+        : head.sequence === 0
+          ? this.#sql.appendToNew
+          : this.#sql.appendAtHead;
+      const row = sealed[0]!;
+      const columns = one
+        ? [row.eventId, row.type, row.timestamp, row.bytes, row.hash, row.previousHash]
+        : sealedColumns(sealed);
       const result = (
         await client.query<{ first: string; stored: number }>({
-          ...(head.sequence === 0 ? this.#sql.appendToNew : this.#sql.appendAtHead),
-          values: [sessionId, head.sequence, head.hash, ...sealedColumns(sealed), runnability],
+          ...statement,
+          values: [sessionId, head.sequence, head.hash, ...columns, runnability],
         })
       ).rows[0]!;
       if (result.stored === 0) return undefined;

@@ -94,6 +94,21 @@ const MIGRATIONS: readonly ((s: string, key: number) => string)[] = [
   );
   CREATE INDEX session_drivers_session ON ${s}.session_drivers (session_id, id);
   `,
+  // allocate_positions without setval for one position (most appends are one event): setval
+  // writes WAL on every call and makes the next nextval write WAL again, two records per
+  // append; a lone nextval writes one every 32 calls. Same positions, same lock, same order.
+  (s, key) => `
+  CREATE OR REPLACE FUNCTION ${s}.allocate_positions(n integer) RETURNS bigint LANGUAGE plpgsql AS $$
+    DECLARE first bigint;
+    BEGIN
+      PERFORM pg_advisory_lock(${key}, ${POSITION_LOCK});
+      PERFORM pg_current_xact_id();
+      first := nextval('${s}.event_positions');
+      IF n > 1 THEN PERFORM setval('${s}.event_positions', first + n - 1); END IF;
+      PERFORM pg_advisory_unlock(${key}, ${POSITION_LOCK});
+      RETURN first;
+    END $$;
+  `,
 ];
 
 /** The schema version this correx writes and reads. */
@@ -102,6 +117,8 @@ export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 export type PostgresMigrateOptions = {
   /** Schema to create the tables in (default `correx`). */
   readonly schema?: string;
+  /** Stop at this version (default: the current one); for tests of upgrades from older schemas. */
+  readonly toVersion?: number;
 };
 
 export type PostgresMigrationReport = {
@@ -122,7 +139,12 @@ export async function migratePostgres(
   const pool = ownPool ? createPostgresPool(target, { maxConnections: 1 }) : target;
   const location = ownPool ? redactConnectionString(target) : 'pool';
   try {
-    return await migratePool(pool, location, options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+    return await migratePool(
+      pool,
+      location,
+      options.schema ?? DEFAULT_POSTGRES_SCHEMA,
+      options.toVersion,
+    );
   } finally {
     if (ownPool) await pool.end();
   }
@@ -133,9 +155,11 @@ export async function migratePool(
   pool: pg.Pool,
   location: string,
   schema: string,
+  toVersion = MIGRATIONS.length,
 ): Promise<PostgresMigrationReport> {
   const s = quoteSchema(schema, location);
   const key = schemaLockKey(schema);
+  const target = Math.min(toVersion, MIGRATIONS.length);
   await checkConnection(pool, location);
   let client: pg.PoolClient;
   try {
@@ -161,7 +185,7 @@ export async function migratePool(
           `schema version ${fromVersion} is newer than this correx understands (${MIGRATIONS.length}); upgrade correx`,
         );
       }
-      for (let version = fromVersion; version < MIGRATIONS.length; version++) {
+      for (let version = fromVersion; version < target; version++) {
         await client.query('BEGIN');
         try {
           await client.query(MIGRATIONS[version]!(s, key));
@@ -174,7 +198,7 @@ export async function migratePool(
           throw error;
         }
       }
-      return { schema, fromVersion, toVersion: MIGRATIONS.length };
+      return { schema, fromVersion, toVersion: Math.max(fromVersion, target) };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [key, MIGRATION_LOCK]);
     }

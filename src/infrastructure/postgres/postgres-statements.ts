@@ -63,9 +63,15 @@ export function createPostgresStatements(schema: string, location: string) {
      * that head, and the events are written only if it did. `stored` 0: the guess was wrong
      * and nothing but the positions was taken.
      */
-    appendAtHead: prepared(appendAtHead(s, 'existing')),
+    appendAtHead: prepared(appendAtHead(s, 'existing', 'batch')),
     /** `appendAtHead` for a session expected to be new ($2 = 0): creates its head row. */
-    appendToNew: prepared(appendAtHead(s, 'new')),
+    appendToNew: prepared(appendAtHead(s, 'new', 'batch')),
+    /**
+     * `appendAtHead` and `appendToNew` for one event, $4-$9 its columns instead of arrays: no
+     * array literals to write and parse, no unnest (most appends are one event).
+     */
+    appendOneAtHead: prepared(appendAtHead(s, 'existing', 'one')),
+    appendOneToNew: prepared(appendAtHead(s, 'new', 'one')),
     head: `SELECT last_sequence, last_hash FROM ${s}.sessions WHERE session_id = $1 AND last_sequence > 0`,
     hashAt: `SELECT hash FROM ${s}.events WHERE session_id = $1 AND sequence = $2`,
     sessionPage: `SELECT ${ROW_COLUMNS} FROM ${s}.events
@@ -94,14 +100,20 @@ function prepared(text: string): { readonly name: string; readonly text: string 
 
 /**
  * Parameters: $1 session id, $2 and $3 the head the rows were sealed after (sequence, hash),
- * $4-$9 the rows (event ids, types, timestamps, bytes, hashes, previous hashes), $10 the
- * batch's runnability (see core/sessions/session-runnability.ts, or 'unchanged').
+ * $4-$9 the rows (event ids, types, timestamps, bytes, hashes, previous hashes: arrays for a
+ * `batch`, plain values for `one` event), $10 the batch's runnability (see
+ * core/sessions/session-runnability.ts, or 'unchanged').
  */
-function appendAtHead(s: string, session: 'new' | 'existing'): string {
-  const n = 'cardinality($4::text[])';
-  const lastHash = `($8::text[])[${n}]`;
-  const lastTimestamp = `($6::text[])[${n}]`;
-  const firstTimestamp = '($6::text[])[1]';
+function appendAtHead(s: string, session: 'new' | 'existing', rows: 'batch' | 'one'): string {
+  const one = rows === 'one';
+  const n = one ? '1' : 'cardinality($4::text[])';
+  const lastHash = one ? '$8::text' : `($8::text[])[${n}]`;
+  const lastTimestamp = one ? '$6::text' : `($6::text[])[${n}]`;
+  const firstTimestamp = one ? '$6::text' : '($6::text[])[1]';
+  const source = one
+    ? `(VALUES ($4::text, $5::text, $6::text, $7::text, $8::text, $9::text, 1::bigint))`
+    : `unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+        WITH ORDINALITY`;
   const runnability = '$10::text';
   const head =
     session === 'new'
@@ -136,8 +148,7 @@ function appendAtHead(s: string, session: 'new' | 'existing'): string {
         (position, session_id, sequence, event_id, type, event_timestamp, bytes, hash, previous_hash)
       SELECT alloc.first + e.ord - 1, $1::text, $2::bigint + e.ord, e.event_id, e.type, e.at,
         e.bytes, e.hash, e.previous_hash
-      FROM alloc, head, unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-        WITH ORDINALITY AS e(event_id, type, at, bytes, hash, previous_hash, ord))
+      FROM alloc, head, ${source} AS e(event_id, type, at, bytes, hash, previous_hash, ord))
     SELECT alloc.first, (SELECT count(*) FROM head)::int AS stored FROM alloc`;
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWakeSender } from './postgres-wake-sender.js';
 
 /** A send that stays in flight until the test lets it finish. */
@@ -48,5 +48,54 @@ describe('post-commit wake-ups', () => {
     wakes.wake(false);
     await wakes.flush();
     expect(calls).toBe(2);
+  });
+
+  describe('with an interval', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('sends the first at once and the ones that follow within the interval as one, after it', async () => {
+      vi.useFakeTimers();
+      const sent: boolean[] = [];
+      const wakes = createWakeSender(
+        async (runnable) => {
+          sent.push(runnable);
+        },
+        { intervalMs: 5, now: () => Date.now() },
+      );
+      wakes.wake(false);
+      expect(sent).toEqual([false]);
+      await vi.advanceTimersByTimeAsync(1);
+      wakes.wake(false);
+      wakes.wake(true);
+      await vi.advanceTimersByTimeAsync(3);
+      expect(sent).toEqual([false]);
+      await vi.advanceTimersByTimeAsync(1);
+      // One more for both, carrying the runnable channel.
+      expect(sent).toEqual([false, true]);
+      // A wake-up after a quiet spell goes out at once again.
+      await vi.advanceTimersByTimeAsync(100);
+      wakes.wake(false);
+      expect(sent).toEqual([false, true, false]);
+      await wakes.flush();
+    });
+
+    it('flush sends what is pending without waiting out the interval', async () => {
+      const sent: boolean[] = [];
+      const wakes = createWakeSender(
+        async (runnable) => {
+          sent.push(runnable);
+        },
+        { intervalMs: 3_600_000 },
+      );
+      wakes.wake(false);
+      wakes.wake(true);
+      // The second is already waiting out the interval.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(sent).toEqual([false]);
+      await wakes.flush();
+      expect(sent).toEqual([false, true]);
+    });
   });
 });

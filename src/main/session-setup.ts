@@ -1,5 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import { CorrexError } from '../core/base/correx-error.js';
 import { createInferenceRouter } from '../core/inference/inference-router.js';
@@ -24,6 +24,7 @@ import { offerMcpTools } from '../infrastructure/mcp/offer-mcp-tools.js';
 import { readProjectInstructions } from '../infrastructure/instructions/read-project-instructions.js';
 import { probeRepository } from '../infrastructure/knowledge/probe-repository.js';
 import type { ToolDefinition } from '../core/tools/tool-contract.js';
+import { guardedPathOverlap, isInsidePath } from '../infrastructure/system/guarded-paths.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
 
@@ -80,27 +81,16 @@ export function resolveWorkspace(path: string, options: SessionSetupOptions): st
   const workspace = realpathSync(absolute);
   if (options.allowedRoots !== undefined) {
     const roots = options.allowedRoots.map((root) => realpathSync(resolve(root)));
-    if (!roots.some((root) => isInside(workspace, root)))
+    if (!roots.some((root) => isInsidePath(workspace, root)))
       throw new WorkspaceNotAllowedError(workspace, roots);
   }
-  for (const guarded of [options.correxHome, ...(options.protectedPaths ?? [])]) {
-    const real = existsSync(guarded) ? realpathSync(guarded) : resolve(guarded);
-    if (isInside(real, workspace))
-      throw new SessionSetupError(
-        `workspace ${workspace} contains ${real}, which correx keeps out of the agent's reach; choose a folder that does not contain it`,
-      );
-    // Inside it, every read and write the agent tried would be refused: say so before it starts.
-    if (isInside(workspace, real))
-      throw new SessionSetupError(
-        `workspace ${workspace} is inside ${real}, which correx keeps out of the agent's reach; choose a folder outside it`,
-      );
-  }
+  // Inside one, every read and write the agent tried would be refused: say so before it starts.
+  const overlap = guardedPathOverlap(workspace, [
+    options.correxHome,
+    ...(options.protectedPaths ?? []),
+  ]);
+  if (overlap !== null) throw new SessionSetupError(overlap);
   return workspace;
-}
-
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(sep));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -144,6 +144,25 @@ describe('correx demo', () => {
     expect(result.stderr.trim()).toBe(
       `correx: --workspace ${workspace} is not empty; give an empty or new folder`,
     );
+  });
+
+  it('refuses, before copying anything, a folder inside correx home: given, or the temporary folder', async () => {
+    const given = join(home, 'inside');
+    const refused = await correx(home, ['demo', '--workspace', given]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe(
+      `correx: workspace ${given} is inside ${home}, which correx keeps out of the agent's reach; choose a folder outside it`,
+    );
+    expect(existsSync(given)).toBe(false);
+    // The default folder goes in TMPDIR; one inside the home would see every tool call refused.
+    const temporary = join(home, 'tmp');
+    mkdirSync(temporary, { recursive: true });
+    const fromTmp = await correx(home, ['demo'], temporary);
+    expect(fromTmp.code).toBe(2);
+    expect(fromTmp.stderr).toContain(
+      `the demo's folder goes in the temporary folder ${temporary}, which is inside ${home}`,
+    );
+    expect(readdirSync(temporary)).toEqual([]);
   });
 
   it('prints a JSON summary with --json', async () => {

@@ -17,6 +17,7 @@ import {
 } from '../../../infrastructure/sandbox/preimage-store.js';
 import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kernel/process-static-analysis-runner.js';
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
+import { guardedPathOverlap, isInsidePath } from '../../../infrastructure/system/guarded-paths.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
 import {
   runConfinedProcess,
@@ -83,18 +84,34 @@ function asset(name: string): string {
   return path;
 }
 
-/** Copies the bundled sample into an empty folder and returns its real path. */
-export function prepareDemoWorkspace(target: string | undefined): string {
+/**
+ * Copies the bundled sample into an empty folder and returns its real path. A folder that
+ * contains or lies inside `guarded` (correx's home) is refused before anything is copied: every
+ * tool call there would be refused.
+ */
+export function prepareDemoWorkspace(
+  target: string | undefined,
+  guarded: readonly string[],
+): string {
   const sample = asset('demo-project');
   let workspace: string;
   if (target === undefined) {
-    workspace = join(mkdtempSync(join(tmpdir(), 'correx-demo-')), 'median');
+    const parent = realpathSync(tmpdir());
+    const home = guarded.find((path) => isInsidePath(parent, path));
+    if (home !== undefined)
+      throw new DemoWorkspaceError(
+        `the demo's folder goes in the temporary folder ${parent}, which is inside ${home}, kept out of the agent's reach; set TMPDIR elsewhere or give --workspace`,
+      );
+    workspace = join(mkdtempSync(join(parent, 'correx-demo-')), 'median');
   } else {
     workspace = resolve(target);
     if (existsSync(workspace) && readdirSync(workspace).length > 0)
       throw new DemoWorkspaceError(
         `--workspace ${workspace} is not empty; give an empty or new folder`,
       );
+    const real = existsSync(workspace) ? realpathSync(workspace) : workspace;
+    const overlap = guardedPathOverlap(real, guarded);
+    if (overlap !== null) throw new DemoWorkspaceError(overlap);
   }
   mkdirSync(workspace, { recursive: true });
   cpSync(sample, workspace, { recursive: true });
@@ -107,10 +124,10 @@ export function prepareDemoWorkspace(target: string | undefined): string {
  * the report says whether the fix really works, not only what the session claims.
  */
 export async function runDemo(request: DemoRequest): Promise<DemoReport> {
-  const workspace = prepareDemoWorkspace(request.workspace);
-  const homeDirectory = realpathSync(homedir());
   mkdirSync(request.correxHome, { recursive: true });
   const correxHome = realpathSync(request.correxHome);
+  const workspace = prepareDemoWorkspace(request.workspace, [correxHome]);
+  const homeDirectory = realpathSync(homedir());
   const availability = await detectSandbox();
   const notice =
     request.onNotice ??

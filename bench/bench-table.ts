@@ -59,8 +59,14 @@ export async function compare(options: {
   readonly perRound: number;
   readonly baseline: (index: number) => unknown;
   readonly subject: (index: number) => unknown;
+  /** Unmeasured rounds of each first, so both are timed after the JIT has compiled them. */
+  readonly warmUpRounds?: number;
 }): Promise<{ baseline: number; subject: number }> {
   const rounds = options.rounds ?? 5;
+  for (let round = 0; round < (options.warmUpRounds ?? 0); round++) {
+    await measure(options.perRound, (i) => options.baseline(i));
+    await measure(options.perRound, (i) => options.subject(i));
+  }
   const baseline: number[] = [];
   const subject: number[] = [];
   for (let round = 0; round < rounds; round++) {

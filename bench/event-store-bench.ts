@@ -130,7 +130,13 @@ async function reads(dir: string, total: number): Promise<BenchRow[]> {
     for await (const _ of store.stream('big')) seen += 1;
     if (seen !== total) throw new Error(`read ${seen} of ${total}`);
   };
-  const passes = await compare({ rounds: 3, perRound: 1, baseline: rawPass, subject: storePass });
+  const passes = await compare({
+    rounds: 3,
+    perRound: 1,
+    warmUpRounds: 1,
+    baseline: rawPass,
+    subject: storePass,
+  });
   db.close();
   const baseline = row(
     `raw read + JSON.parse, ${total.toLocaleString('en-US')} events`,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
 import { toolSessionProjection } from './tool-session-projection.js';
@@ -86,5 +87,61 @@ describe('toolSessionProjection', () => {
       { type: 'session_created', anything: true },
     );
     expect(state.egressAllowlist).toEqual(['a.example', 'c.example']);
+  });
+
+  it('folds receipts and restores as a copy of the whole map per event would, leaving untouched state as it was', () => {
+    const path = fc.constantFrom('/w/a', '/w/b', '/w/c');
+    const hash = fc.constantFrom(A, B, null);
+    const file = fc.record({
+      path,
+      access: fc.constantFrom('read', 'write', 'delete'),
+      before: hash,
+      after: hash,
+    });
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant('receipt' as const),
+        outcome: fc.constantFrom('succeeded', 'failed'),
+        files: fc.array(file, { maxLength: 4 }),
+      }),
+      fc.record({
+        kind: fc.constant('restored' as const),
+        paths: fc.array(path, { maxLength: 2 }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        // The fold as it was written before: a fresh copy of the map for every such event.
+        let expected: Record<string, string> = {};
+        let state = toolSessionProjection.initial();
+        for (const s of steps) {
+          const next = { ...expected };
+          if (s.kind === 'receipt') {
+            for (const f of s.files) {
+              if (f.access === 'read' && f.before !== null) next[f.path] = f.before;
+              else if (f.access === 'write' && f.after !== null && s.outcome === 'succeeded')
+                next[f.path] = f.after;
+              else if (f.access === 'delete') delete next[f.path];
+            }
+          } else for (const p of s.paths) delete next[p];
+          expected = next;
+          const before = state;
+          const snapshot = { ...before.reads };
+          state = toolSessionProjection.evolve(
+            before,
+            event(
+              s.kind === 'receipt'
+                ? receipt(s.outcome, s.files)
+                : {
+                    type: 'workspace_restored',
+                    files: s.paths.map((p) => ({ path: p, restored: 'deleted' })),
+                  },
+            ),
+          );
+          expect(state.reads).toEqual(expected);
+          expect(before.reads).toEqual(snapshot);
+        }
+      }),
+    );
   });
 });

@@ -36,22 +36,32 @@ export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> =
     }
     if (payload.type === 'tool_receipt') {
       const receipt = payload as PayloadOf<typeof toolReceipt>;
-      const reads: Record<string, string> = { ...state.reads };
+      // Copied only when a file changes it: most receipts (exec, search) touch no file, and the
+      // map grows with every distinct path the session read.
+      let reads: Record<string, string> | null = null;
+      const change = (): Record<string, string> => (reads ??= { ...state.reads });
       for (const file of receipt.files) {
-        if (file.access === 'read' && file.before !== null) reads[file.path] = file.before;
+        if (file.access === 'read' && file.before !== null) change()[file.path] = file.before;
         else if (file.access === 'write' && file.after !== null && receipt.outcome === 'succeeded')
-          reads[file.path] = file.after;
-        else if (file.access === 'delete') delete reads[file.path];
+          change()[file.path] = file.after;
+        else if (file.access === 'delete' && Object.hasOwn(reads ?? state.reads, file.path))
+          delete change()[file.path];
       }
       const written =
         receipt.outcome === 'succeeded' ? writtenBytes(receipt.args as Record<string, unknown>) : 0;
+      if (reads === null && written === 0) return state;
       return written === 0
-        ? { ...state, reads }
-        : { ...state, reads, bytesWritten: (state.bytesWritten ?? 0) + written };
+        ? { ...state, reads: reads ?? state.reads }
+        : {
+            ...state,
+            reads: reads ?? state.reads,
+            bytesWritten: (state.bytesWritten ?? 0) + written,
+          };
     }
     if (payload.type === 'workspace_restored') {
       // Restored files hold bytes the model has not seen (again): it reads them before writing.
       const restored = payload as PayloadOf<typeof workspaceRestored>;
+      if (!restored.files.some((file) => Object.hasOwn(state.reads, file.path))) return state;
       const reads: Record<string, string> = { ...state.reads };
       for (const file of restored.files) delete reads[file.path];
       return { ...state, reads };

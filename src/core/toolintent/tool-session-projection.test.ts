@@ -66,6 +66,12 @@ describe('toolSessionProjection', () => {
       { type: 'world_observed', callId: 'c', observation: observation(B) },
     );
     expect(state.observations['/w/a']?.sha256).toBe(B);
+    // The same observation again changes nothing: the state (and its map) stays as it was.
+    const again = toolSessionProjection.evolve(
+      state,
+      event({ type: 'world_observed', callId: 'd', observation: observation(B) }),
+    );
+    expect(again).toBe(state);
   });
 
   it('rebuilds the egress allowlist from its change events, sorted and without duplicates', () => {

@@ -1,3 +1,4 @@
+import { canonicallyEqual } from '../events/canonical-equal.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
 import type { Projection } from '../events/projection.js';
@@ -32,6 +33,10 @@ export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> =
     const payload = event.payload;
     if (payload.type === 'world_observed') {
       const { observation } = payload as PayloadOf<typeof worldObserved>;
+      // A re-probe of an unchanged path (the common case) leaves the map, which grows with every
+      // distinct path, uncopied.
+      const known = state.observations[observation.path];
+      if (known !== undefined && canonicallyEqual(known, observation)) return state;
       return { ...state, observations: { ...state.observations, [observation.path]: observation } };
     }
     if (payload.type === 'tool_receipt') {

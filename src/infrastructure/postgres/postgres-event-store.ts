@@ -234,10 +234,7 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         : head.sequence === 0
           ? this.#sql.appendToNew
           : this.#sql.appendAtHead;
-      const row = sealed[0]!;
-      const columns = one
-        ? [row.eventId, row.type, row.timestamp, row.bytes, row.hash, row.previousHash]
-        : sealedColumns(sealed);
+      const columns = one ? rowColumns(sealed[0]!) : sealedColumns(sealed);
       const result = (
         await client.query<{ first: string; stored: number }>({
           ...statement,
@@ -591,14 +588,13 @@ function describePool(pool: pg.Pool): string {
   return `postgres://${user ?? ''}@${host ?? 'localhost'}:${port ?? 5432}/${database ?? ''}`;
 }
 
-/** The per-row columns both append statements take, as one array each (they unnest them). */
+/** One row's columns in the order every append statement binds them ($4-$9 of a one-event append). */
+function rowColumns(row: SealedEvent): string[] {
+  return [row.eventId, row.type, row.timestamp, row.bytes, row.hash, row.previousHash];
+}
+
+/** The same columns for a batch, one array per column (what the batch statements unnest). */
 function sealedColumns(sealed: readonly SealedEvent[]): string[][] {
-  return [
-    sealed.map((row) => row.eventId),
-    sealed.map((row) => row.type),
-    sealed.map((row) => row.timestamp),
-    sealed.map((row) => row.bytes),
-    sealed.map((row) => row.hash),
-    sealed.map((row) => row.previousHash),
-  ];
+  const rows = sealed.map(rowColumns);
+  return rows[0]!.map((_column, index) => rows.map((columns) => columns[index]!));
 }

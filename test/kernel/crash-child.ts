@@ -2,9 +2,10 @@
  * A session runner in its own OS process, for the kill -9 test. Args: <store> <workspace>
  * <session> [command JSON]. Env CRASH_AT_EVENT=n: right after the n-th event this process
  * appends is durable, the process SIGKILLs itself. Env CRASH_AFTER_TOOL=k: the k-th tool call it
- * runs takes effect, then it SIGKILLs itself before the receipt is recorded. Without either, it
+ * runs takes effect, then it SIGKILLs itself before the receipt is recorded. Env CRASH_IN_PROBE=k:
+ * it SIGKILLs itself as it makes its k-th observation of the workspace. Without any, it
  * runs until the session finishes or waits and reports the outcome to the parent over IPC.
- * Env CRASH_SCRIPT=effect plays `EFFECT_SCRIPT` instead of `CRASH_SCRIPT`.
+ * Env CRASH_SCRIPT=effect plays `EFFECT_SCRIPT` instead of `CRASH_SCRIPT`, =pair `PAIR_SCRIPT`.
  */
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
 import { createDiskProjectCheckDetector } from '../../src/infrastructure/checks/disk-project-check-detector.js';
@@ -15,7 +16,7 @@ import { runSession } from '../../src/core/kernel/run-session.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
-import { CRASH_SCRIPT, EFFECT_SCRIPT } from './crash-script.js';
+import { CRASH_SCRIPT, EFFECT_SCRIPT, PAIR_SCRIPT } from './crash-script.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 
 const [storePath, workspace, sessionId, commandJson] = process.argv.slice(2) as [
@@ -26,6 +27,7 @@ const [storePath, workspace, sessionId, commandJson] = process.argv.slice(2) as 
 ];
 const crashAtEvent = Number(process.env.CRASH_AT_EVENT ?? 0);
 const crashAfterTool = Number(process.env.CRASH_AFTER_TOOL ?? 0);
+const crashInProbe = Number(process.env.CRASH_IN_PROBE ?? 0);
 
 function crash(): never {
   process.kill(process.pid, 'SIGKILL');
@@ -37,8 +39,9 @@ const store = openSqliteEventStore(storePath, { catalog: correxEventCatalog });
 const answered = (await store.read(sessionId)).filter(
   (event) => event.payload.type === 'inference_completed',
 ).length;
-// Env CRASH_SCRIPT=effect plays the effect script (an exec whose program writes outside its redirect).
-const script = process.env.CRASH_SCRIPT === 'effect' ? EFFECT_SCRIPT : CRASH_SCRIPT;
+// Env CRASH_SCRIPT picks another script (see the header).
+const scripts = { effect: EFFECT_SCRIPT, pair: PAIR_SCRIPT } as const;
+const script = scripts[process.env.CRASH_SCRIPT as keyof typeof scripts] ?? CRASH_SCRIPT;
 const model = scriptedModel(script.slice(answered));
 const builtin = createBuiltinToolRunner();
 let toolRuns = 0;
@@ -48,6 +51,15 @@ const tools: ToolRunner = {
     toolRuns += 1;
     if (toolRuns === crashAfterTool) crash();
     return execution;
+  },
+};
+const disk = createDiskWorldProbe();
+let observed = 0;
+const probe = {
+  observe(path: string) {
+    observed += 1;
+    if (observed === crashInProbe) crash();
+    return disk.observe(path);
   },
 };
 let appended = 0;
@@ -70,7 +82,7 @@ const outcome = await runSession(
     ports: {
       providers: new Map([[model.name, model]]),
       tools,
-      probe: createDiskWorldProbe(),
+      probe,
       checks: createDiskProjectCheckDetector(),
     },
     clock: { now: () => new Date().toISOString() },

@@ -7,7 +7,7 @@ import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
-import { APPEND_JS, CRASH_SCRIPT, EFFECT_MJS, EFFECT_SCRIPT } from './crash-script.js';
+import { APPEND_JS, CRASH_SCRIPT, EFFECT_MJS, EFFECT_SCRIPT, PAIR_SCRIPT } from './crash-script.js';
 import {
   eventsOf,
   expectReplayIdentical,
@@ -265,6 +265,48 @@ describe.concurrent('crash-exact recovery (kill -9 of a real child process)', ()
         ],
       });
       await expectReplayIdentical(store, 's-effect', config);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('loses only read-only work when killed while it is held back, and runs it again', async () => {
+    // One turn reads a.txt, then writes b.txt. The second observation is b.txt's probe: the read
+    // has run and is held, to be committed with the write's intent, and the process dies.
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n' });
+    const first = await runChild([storePath, workspace, 's-held'], {
+      CRASH_SCRIPT: 'pair',
+      CRASH_IN_PROBE: '2',
+    });
+    expect(first.signal).toBe('SIGKILL');
+    const store = openStore(storePath);
+    try {
+      const before = (await eventsOf(store, 's-held')).map((event) => event.payload.type);
+      expect(before).toContain('tool_call_proposed');
+      expect(before).not.toContain('tool_call_started');
+      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+      const outcome = await runSession({
+        store,
+        sessionId: 's-held',
+        config,
+        ports: livePorts(scriptedModel(PAIR_SCRIPT.slice(1))),
+        clock: { now: () => new Date().toISOString() },
+        ids: createCountingIdSource('resume'),
+      });
+      expect(outcome.status).toBe('completed');
+      expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
+      const events = await eventsOf(store, 's-held');
+      // Nothing was interrupted (nothing had started), and each call ran to one receipt.
+      expect(events.map((event) => event.payload.type)).not.toContain('tool_call_interrupted');
+      for (const callId of ['implement.1.1.1', 'implement.1.1.2']) {
+        const receipts = events.filter(
+          (event) =>
+            event.payload.type === 'tool_receipt' &&
+            (event.payload as { callId: string }).callId === callId,
+        );
+        expect(receipts, `call ${callId}`).toHaveLength(1);
+      }
+      await expectReplayIdentical(store, 's-held', config);
     } finally {
       await store.close();
     }

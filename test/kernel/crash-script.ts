@@ -13,6 +13,17 @@ export const CRASH_SCRIPT: readonly ScriptedTurn[] = [
   },
 ];
 
+/** The model turns of the held-work test: one turn that reads a.txt and writes b.txt, then done. */
+export const PAIR_SCRIPT: readonly ScriptedTurn[] = [
+  {
+    toolCalls: [
+      { name: 'read_file', args: { path: 'a.txt' } },
+      { name: 'write_file', args: { path: 'b.txt', content: 'two\n' } },
+    ],
+  },
+  { text: JSON.stringify({ summary: 'read a, wrote b', filesChanged: ['b.txt'] }) },
+];
+
 /** Appends one line per run: the effect that must never be silently repeated or lost. */
 export const APPEND_JS = "require('fs').appendFileSync('log.txt', 'x\\n');\n";
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CorrexEvent, CorrexEventStore } from '../../src/core/event-catalog.js';
 import { effectResultTypes } from '../../src/core/kernel/effect.js';
 import { recordCommand } from '../../src/core/kernel/record-command.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession, startSession } from '../../src/core/kernel/run-session.js';
+import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
+import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import {
   closeStoresAfterEach,
   eventsOf,
@@ -63,6 +65,72 @@ async function start(store: CorrexEventStore, sessionId: string, workspace: stri
   );
   return { outcome, config };
 }
+
+/** One model turn of two calls (read-only, or a read and a write), then the stage's answer. */
+const turnOf = (second: 'read' | 'write') => [
+  {
+    toolCalls: [
+      { name: 'read_file', args: { path: 'a.txt' } },
+      second === 'read'
+        ? { name: 'read_file', args: { path: 'b.txt' } }
+        : { name: 'write_file', args: { path: 'b.txt', content: 'two\n' } },
+    ],
+  },
+  {
+    text: JSON.stringify({ summary: 'done', filesChanged: second === 'read' ? [] : ['b.txt'] }),
+  },
+];
+
+/** A disk probe that calls `during` while it makes its `at`-th observation. */
+function probeCalling(at: number, during: () => Promise<void>): WorldProbe {
+  const disk = createDiskWorldProbe();
+  let observed = 0;
+  return {
+    async observe(path) {
+      observed += 1;
+      if (observed === at) await during();
+      return disk.observe(path);
+    },
+  };
+}
+
+function startTurn(
+  store: CorrexEventStore,
+  sessionId: string,
+  workspace: string,
+  second: 'read' | 'write',
+  probe?: WorldProbe,
+) {
+  const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+  const run = startSession(
+    {
+      store,
+      sessionId,
+      config,
+      ports: livePorts(scriptedModel(turnOf(second)), undefined, probe),
+      clock: newClock(),
+      ids: newIds(),
+    },
+    {
+      type: 'start',
+      task: 'Look at a and b',
+      workspace,
+      workflowId: 'implement-only',
+      mode: 'auto',
+    },
+  );
+  return { run, config };
+}
+
+const payloadOf = (event: { payload: unknown }) =>
+  event.payload as { type: string; callId?: string };
+const typesOf = (batch: Batch) =>
+  batch.map((event) => `${event.payload.type}:${payloadOf(event).callId ?? ''}`);
+/** The call ids of the log's proposals, in order. */
+const calls = (events: readonly CorrexEvent[]) =>
+  events
+    .filter((event) => event.payload.type === 'tool_call_proposed')
+    .map((event) => payloadOf(event).callId!);
 
 const isResult = (event: { payload: { type: string } }) =>
   effectResultTypes.has(event.payload.type as CorrexEvent['payload']['type']);
@@ -128,5 +196,102 @@ describe('what the live runner commits per effect', () => {
     // And what followed was decided on the state that holds the note.
     expect(events.some((event) => event.causationId === receipt.eventId)).toBe(true);
     await expectReplayIdentical(base, 's-conflict', config);
+  });
+
+  it('commits a turn of read-only calls once, with the next model request', async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const base = openStore(storePath);
+    stores.push(base);
+    const { store, batches } = recordingStore(base);
+    const { run, config } = startTurn(store, 's-held', workspace, 'read');
+    const outcome = await run.done;
+    expect(outcome.status).toBe('completed');
+
+    const [first, second] = calls(await eventsOf(base, 's-held'));
+    const call = (callId: string) =>
+      [
+        'world_observed',
+        'tool_call_assessed',
+        'approval_granted',
+        'tool_call_started',
+        'tool_receipt',
+      ].map((type) => `${type}:${callId}`);
+    expect(batches.map(typesOf)).toContainEqual([
+      ...call(first!),
+      ...call(second!),
+      'inference_requested:',
+    ]);
+    // The runner's state, folded while the work was held, is the state replay derives.
+    const report = await expectReplayIdentical(base, 's-held', config);
+    expect(outcome.state).toEqual(report.state);
+  });
+
+  it('commits held read-only work before a call that can change the world runs', async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n' });
+    const base = openStore(storePath);
+    stores.push(base);
+    const { store, batches } = recordingStore(base);
+    const { run, config } = startTurn(store, 's-write', workspace, 'write');
+    expect((await run.done).status).toBe('completed');
+
+    const [read, write] = calls(await eventsOf(base, 's-write'));
+    const types = batches.map(typesOf);
+    // The write's intent ends the commit that holds the read: durable before the write runs.
+    const intent = types.find((batch) => batch.includes(`tool_call_started:${write}`))!;
+    expect(intent).toContain(`tool_receipt:${read}`);
+    expect(intent.at(-1)).toBe(`tool_call_started:${write}`);
+    // A receipt of a call that changed the world is never held.
+    expect(types).toContainEqual([`tool_receipt:${write}`, 'inference_requested:']);
+    await expectReplayIdentical(base, 's-write', config);
+  });
+
+  it('drops held read-only work when a command arrives meanwhile, and decides it again', async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const store = openStore(storePath);
+    stores.push(store);
+    // The second observation is b.txt's probe, made while the read of a.txt is held.
+    const probe = probeCalling(2, async () => {
+      await recordCommand({ clock: newClock(), ids: newIds('other') }, store, 's-held-steer', {
+        type: 'steer',
+        content: 'keep it short',
+      });
+    });
+    const { run, config } = startTurn(store, 's-held-steer', workspace, 'read', probe);
+    expect((await run.done).status).toBe('completed');
+
+    const events = await eventsOf(store, 's-held-steer');
+    const note = events.findIndex((event) => event.eventId.startsWith('other'));
+    expect(note).toBeGreaterThan(-1);
+    // Decided before the note, the held work was not appended after it: it was decided again.
+    const started = events.filter((event) => event.payload.type === 'tool_call_started');
+    expect(started).toHaveLength(2);
+    expect(events.indexOf(started[0]!)).toBeGreaterThan(note);
+    for (const callId of calls(events)) {
+      const receipts = events.filter(
+        (event) => event.payload.type === 'tool_receipt' && payloadOf(event).callId === callId,
+      );
+      expect(receipts, callId).toHaveLength(1);
+    }
+    await expectReplayIdentical(store, 's-held-steer', config);
+  });
+
+  it('is cancelled while read-only work is held: nothing changed, nothing started', async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const store = openStore(storePath);
+    stores.push(store);
+    let cancel = async () => {};
+    const { run, config } = startTurn(
+      store,
+      's-held-cancel',
+      workspace,
+      'read',
+      probeCalling(2, () => cancel()),
+    );
+    cancel = () => run.cancel('tester', 'enough');
+    expect((await run.done).status).toBe('cancelled');
+
+    const types = (await eventsOf(store, 's-held-cancel')).map((event) => event.payload.type);
+    expect(types).not.toContain('tool_call_started');
+    await expectReplayIdentical(store, 's-held-cancel', config);
   });
 });

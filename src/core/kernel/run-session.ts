@@ -1,11 +1,18 @@
 import { CorrexError } from '../base/correx-error.js';
-import { correxEventCatalog, type CorrexEvent, type CorrexEventStore } from '../event-catalog.js';
-import { createEventCodec } from '../events/event-codec.js';
+import type { CorrexEvent, CorrexEventStore } from '../event-catalog.js';
 import { isFinalStatus } from '../sessions/session-status.js';
 import { egressAllowlistSeed } from '../toolintent/egress-allowlist-seed.js';
 import { decide, pendingEffect } from './decide.js';
 import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
+import {
+  changesNothing,
+  foldProvisional,
+  holdInputs,
+  withinHoldLimits,
+  type AppendInput,
+  type HeldResults,
+} from './held-results.js';
 import { KernelInvariantError } from './kernel-errors.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelCommand } from './kernel-input.js';
@@ -24,9 +31,6 @@ export { KernelWiringError };
 export type { RunOutcome, RunSessionOptions, SessionRun };
 
 type Payload = CorrexEvent['payload'];
-
-// Folds a result the way the store will return it (appendResultsAndDecide).
-const inputCodec = createEventCodec(correxEventCatalog);
 
 /** The config a runner was given is not the one the session recorded at its start. */
 export class SessionConfigurationMismatchError extends CorrexError {
@@ -136,13 +140,24 @@ class RunningEffect {
   /** Registers a command being recorded: the loop reads it before it goes on. */
   track(recording: Promise<unknown>): void {
     this.recording.add(recording);
+    this.issued += 1;
     const settle = () => void this.recording.delete(recording);
     recording.then(settle, settle);
   }
 
-  /** Resolves once every command issued here so far is recorded (or refused). */
-  async recorded(): Promise<void> {
+  /** How many commands were issued here, and how many the last `recorded()` had seen. */
+  private issued = 0;
+  private seen = 0;
+
+  /**
+   * Resolves once every command issued here so far is recorded (or refused): true when any was
+   * issued since the last call.
+   */
+  async recorded(): Promise<boolean> {
     while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
+    const any = this.issued !== this.seen;
+    this.seen = this.issued;
+    return any;
   }
 
   /**
@@ -186,22 +201,26 @@ async function drive(
     }
   };
   await catchUp();
+  /**
+   * Appends `events` in one transaction; one without its own timestamp is stamped now. `folded`
+   * is the state the first `count` of them lead to, already folded as the store returns them
+   * (foldProvisional): those are not folded again.
+   */
   const appendOnce = async (
-    events: {
-      eventId: string;
-      causationId: string | null;
-      correlationId: string | null;
-      payload: Payload;
-    }[],
-    stampedAt?: string,
+    events: readonly AppendInput[],
+    folded?: { readonly state: KernelState; readonly count: number },
   ) => {
-    const timestamp = stampedAt ?? clock.now();
+    const now = events.every((event) => event.timestamp !== undefined) ? '' : clock.now();
     const stored = await store.appendAll(
-      events.map((event) => ({ ...event, sessionId, timestamp })),
+      events.map((event) => ({ ...event, sessionId, timestamp: event.timestamp ?? now })),
       { expectedSequence: state.session.lastSequence },
     );
-    for (const event of stored) {
-      fold(event);
+    if (folded !== undefined && folded.count > 0) {
+      state = folded.state;
+      last = stored[folded.count - 1];
+    }
+    for (const [index, event] of stored.entries()) {
+      if (index >= (folded?.count ?? 0)) fold(event);
       options.onEvent?.(event);
       if (options.observer !== undefined) {
         const signals = metricSignals(metrics, event);
@@ -225,7 +244,7 @@ async function drive(
     correlationId: string | null,
   ) => payloads.map((payload) => ({ eventId: ids.next(), causationId, correlationId, payload }));
   /** Appends inputs with their ids kept, after whatever a conflict shows was appended first. */
-  const appendFacts = async (events: Parameters<typeof appendOnce>[0]) => {
+  const appendFacts = async (events: readonly AppendInput[]) => {
     for (;;) {
       try {
         return await appendOnce(events);
@@ -271,51 +290,94 @@ async function drive(
    * conflict (something was appended meanwhile) the results go in alone, as facts, and the loop
    * decides on the newer state. Returns the effect the decision awaits, or undefined when the
    * loop must decide itself.
+   *
+   * When both the effect that produced the results (`from`) and the one the decision awaits
+   * cannot change the world (a probe, a built-in read-only tool), nothing is appended yet: the
+   * results and the decision are held, and go in with the next results (see held-results.ts).
+   * `held` is what an earlier answer held back; it goes in first, and its state is the one
+   * decided on.
    */
   const appendResultsAndDecide = async (
+    from: Effect,
     payloads: readonly Payload[],
-  ): Promise<{ effect: Effect | null } | undefined> => {
+    held?: HeldResults,
+  ): Promise<{ effect: Effect | null; held?: HeldResults } | undefined> => {
     const timestamp = clock.now();
-    const inputs = inputEvents(payloads, null, null);
-    let provisional = state;
-    let input: CorrexEvent | undefined;
-    for (const event of inputs) {
-      const normalized = inputCodec.normalize({ ...event, sessionId, timestamp });
-      input = {
-        ...normalized,
-        sequence: provisional.session.lastSequence + 1,
-        position: 0,
-        hash: '',
+    const inputs = inputEvents(payloads, null, null).map((event) => ({ ...event, timestamp }));
+    const answered = foldProvisional(held?.state ?? state, sessionId, inputs);
+    const decision = decide(config, answered.state, answered.last!);
+    const decisions = decision.events.map((event) => ({ ...event, timestamp }));
+    const next = holdInputs(held, inputs, state.session.lastSequence, timestamp);
+    if (
+      decision.effect !== null &&
+      decision.artifacts.length === 0 &&
+      changesNothing(config, from) &&
+      changesNothing(config, decision.effect) &&
+      withinHoldLimits(held, inputs.length + decisions.length, timestamp)
+    ) {
+      const decided = foldProvisional(answered.state, sessionId, decisions).state;
+      return {
+        effect: decision.effect,
+        held: { ...next, decided: [...next.decided, ...decisions], state: decided },
       };
-      provisional = kernelProjection.evolve(provisional, input);
     }
-    const decision = decide(config, provisional, input!);
     try {
-      await appendOnce([...inputs, ...decision.events], timestamp);
+      const count = next.facts.length + next.decided.length;
+      await appendOnce([...next.facts, ...next.decided, ...decisions], {
+        state: answered.state,
+        count,
+      });
     } catch (error) {
       if (!isConflict(error)) throw error;
       await catchUp();
-      await appendFacts(inputs);
+      await appendFacts(next.facts);
       return undefined;
     }
     for (const artifact of decision.artifacts) await options.artifacts?.put(artifact);
     return { effect: decision.effect };
   };
 
-  /** Waits for commands issued in this process and reads them; true when anything new was read. */
-  const readCommands = async () => {
+  /**
+   * Waits for commands issued in this process and reads them, and with `look` whatever else
+   * was appended (by another process); true when anything new was read. Without `look`, what
+   * another process appended shows at the next append, as a conflict.
+   */
+  const readCommands = async (look = true) => {
     const before = state.session.lastSequence;
-    await running.recorded();
-    await catchUp();
+    if ((await running.recorded()) || look) await catchUp();
     return state.session.lastSequence !== before;
   };
 
-  // The effect the last combined append's decision awaits (see appendResultsAndDecide).
-  let decided: { effect: Effect | null } | undefined;
+  // The effect the last combined append's decision awaits, and what it held back, if anything
+  // (see appendResultsAndDecide).
+  let decided: { effect: Effect | null; held?: HeldResults } | undefined;
+  let held: HeldResults | undefined;
+  /**
+   * Appends what is held: all of it while the log still ends where it was held, else only its
+   * facts. True when it dropped held decisions (and so the results of the effect they awaited).
+   */
+  const release = async (): Promise<boolean> => {
+    if (held === undefined) return false;
+    const { facts, decided, after } = held;
+    const folded = { state: held.state, count: facts.length + decided.length };
+    held = undefined;
+    if (state.session.lastSequence === after) {
+      try {
+        await appendOnce([...facts, ...decided], folded);
+        return false;
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+        await catchUp();
+      }
+    }
+    await appendFacts(facts);
+    return decided.length > 0;
+  };
   for (;;) {
     let effect: Effect | null;
     if (decided !== undefined) {
       effect = decided.effect;
+      held = decided.held;
       decided = undefined;
     } else if (awaitsDecision(state)) {
       const decision = decide(config, state, last!);
@@ -342,7 +404,11 @@ async function drive(
     }
     running.state = state;
     // A command issued here while deciding comes first (a pause before the next model call).
-    if (await readCommands()) continue;
+    // Before an effect that changes nothing, only this process's commands are read.
+    if (await readCommands(effect === null || !changesNothing(config, effect))) {
+      await release();
+      continue;
+    }
     // A wait for a person past the policy's approval timeout ends here, by this runner's clock.
     if (
       effect?.type === 'await_approval' &&
@@ -357,6 +423,7 @@ async function drive(
       continue;
     }
     if (effect === null || effect.type === 'await_approval' || options.signal?.aborted === true) {
+      await release();
       return outcome(state, effect, options.signal?.aborted === true);
     }
     const signal = running.begin(effect.type);
@@ -374,19 +441,25 @@ async function drive(
         );
         results = child.results;
       } else {
-        results = await runEffect(options, state, effect, signal);
+        results = await runEffect(options, held?.state ?? state, effect, signal);
       }
+    } catch (error) {
+      await release();
+      throw error;
     } finally {
       running.end();
     }
     // What was recorded meanwhile (a cancel, a pause, a note) is read before the result goes in.
     const before = state.session.lastSequence;
-    await readCommands();
+    // Held decisions dropped because of what was read: these results answered one of them.
+    if ((await readCommands(!changesNothing(config, effect))) && (await release())) continue;
     // A sub-session's results may leave this run waiting with it, so they are not decided on here.
     if (child === null && results.length > 0 && !isFinalStatus(state.session.status)) {
-      decided = await appendResultsAndDecide(results);
+      decided = await appendResultsAndDecide(effect, results, held);
+      held = undefined;
       continue;
     }
+    if (await release()) continue;
     await appendInputs(results, null);
     // The sub-session waits for a person (or was paused on its own): so does this run, unless
     // something for this session was recorded meanwhile (a pause or cancel forwarded to the child).

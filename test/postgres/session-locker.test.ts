@@ -4,6 +4,7 @@ import {
   SessionBusyError,
   type SessionLocker,
 } from '../../src/infrastructure/locks/session-locker.js';
+import { schemaLockKey } from '../../src/infrastructure/postgres/postgres-connection.js';
 import { openPostgresSessionLocker } from '../../src/infrastructure/postgres/postgres-session-locker.js';
 import { expectRejection } from '../support/expect-rejection.js';
 import { freshSchemaName, probeTestServer, TEST_POSTGRES_URL } from './postgres-test-server.js';
@@ -45,10 +46,14 @@ describe.skipIf(!server.available)('PostgreSQL session driver locks', () => {
     const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
     await admin.connect();
     try {
-      await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE application_name = 'correx driver' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted)`,
+      // Only this lock's backend (other files' drivers share the server), and wait until it has
+      // exited: without a timeout the call returns as soon as the signal is sent.
+      const { rows } = await admin.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(pid, 5000) AS ended FROM pg_locks
+         WHERE locktype = 'advisory' AND granted AND classid = $1::int AND objid = hashtext($2)::oid`,
+        [schemaLockKey(`session-driver:${schema}`), 's-3'],
       );
+      expect(rows).toEqual([{ ended: true }]);
     } finally {
       await admin.end();
     }

@@ -19,15 +19,16 @@ import { createDiskProjectCheckDetector } from '../src/infrastructure/checks/dis
 
 /*
  * The session the kernel and replay benches record: one stage whose scripted model proposes
- * CALLS_PER_TURN list_dir calls a turn against a constant world and a no-op tool, so what is
- * measured is the kernel (and the store), not a model or a filesystem.
+ * CALLS_PER_TURN list_dir calls a turn (or write_file calls, which can change the world) against
+ * a constant world and a no-op tool, so what is measured is the kernel (and the store), not a
+ * model or a filesystem.
  */
 
 const WORKSPACE = '/bench/workspace';
 export const CALLS_PER_TURN = 50;
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export function benchConfig(): KernelConfig {
+export function benchConfig(tool: BenchTool = 'list_dir'): KernelConfig {
   const workflow = parseWorkflow({
     id: 'bench',
     initialStage: 'implement',
@@ -36,7 +37,7 @@ export function benchConfig(): KernelConfig {
         id: 'implement',
         role: 'implementer',
         instructions: 'Inspect the workspace.',
-        allowedTools: ['list_dir'],
+        allowedTools: [tool],
         artifact: { kind: 'change', schema: z.toJSONSchema(ChangeArtifactSchema) },
         transitions: [
           { when: { on: 'success' }, end: 'completed' },
@@ -75,7 +76,12 @@ export type TurnMark = { readonly wallNs: bigint; readonly cpuMicros: number };
  * finishes. It marks when each turn's call arrives: the time between two marks is one turn's
  * CALLS_PER_TURN tool-call cycles (and its request build) at that point of the session.
  */
-function benchModel(turns: number, calls: number, marks: TurnMark[]): InferenceProvider {
+function benchModel(
+  turns: number,
+  calls: number,
+  marks: TurnMark[],
+  tool: BenchTool,
+): InferenceProvider {
   let turn = 0;
   return {
     name: 'bench',
@@ -100,12 +106,18 @@ function benchModel(turns: number, calls: number, marks: TurnMark[]): InferenceP
                 },
               ]
             : []
-          : Array.from({ length: calls }, (_unused, index) => ({
-              callId: `t${turn}-${index}`,
-              name: 'list_dir',
-              argsRaw: JSON.stringify({ path: `dir-${index}` }),
-              args: { path: `dir-${index}` },
-            })),
+          : Array.from({ length: calls }, (_unused, index) => {
+              const args =
+                tool === 'list_dir'
+                  ? { path: `dir-${index}` }
+                  : { path: `file-${turn}-${index}.txt`, content: 'x' };
+              return {
+                callId: `t${turn}-${index}`,
+                name: tool,
+                argsRaw: JSON.stringify(args),
+                args,
+              };
+            }),
         finishReason: finish ? 'stop' : 'tool_calls',
         usage: { inputTokens: 0, outputTokens: 0 },
         modelId: request.model,
@@ -115,16 +127,27 @@ function benchModel(turns: number, calls: number, marks: TurnMark[]): InferenceP
   };
 }
 
-/** The world as a constant directory and a tool that does nothing: what is left is the kernel. */
-const noopPorts = (turns: number, calls: number, marks: TurnMark[]): KernelPorts => ({
-  providers: new Map([['bench', benchModel(turns, calls, marks)]]),
+/** The tool the bench model calls: read-only, or one that can change the world. */
+export type BenchTool = 'list_dir' | 'write_file';
+
+/**
+ * The world as constant directories (and no files: every write creates one) and a tool that
+ * does nothing: what is left is the kernel.
+ */
+const noopPorts = (
+  turns: number,
+  calls: number,
+  marks: TurnMark[],
+  tool: BenchTool,
+): KernelPorts => ({
+  providers: new Map([['bench', benchModel(turns, calls, marks, tool)]]),
   // The workspace does not exist: no project files, so no checks.
   checks: createDiskProjectCheckDetector(),
   probe: {
     observe: (path) =>
       Promise.resolve({
         path,
-        kind: 'directory',
+        kind: path.endsWith('.txt') ? 'missing' : 'directory',
         realPath: path,
         linkTarget: null,
         sha256: null,
@@ -151,15 +174,21 @@ const noopPorts = (turns: number, calls: number, marks: TurnMark[]): KernelPorts
 
 /**
  * Records a bench session of `turns` model turns into `store` (default: a fresh in-memory one)
- * and times it; `sessionId` names it; `callsPerTurn` (default CALLS_PER_TURN) calls a turn.
+ * and times it; `sessionId` names it; `callsPerTurn` (default CALLS_PER_TURN) calls of `tool`
+ * (default list_dir) a turn.
  */
 export async function recordSession(
   turns: number,
-  options: { store?: CorrexEventStore; sessionId?: string; callsPerTurn?: number } = {},
+  options: {
+    store?: CorrexEventStore;
+    sessionId?: string;
+    callsPerTurn?: number;
+    tool?: BenchTool;
+  } = {},
 ) {
   const store = options.store ?? createInMemoryEventStore({ catalog: correxEventCatalog, sha256 });
   const sessionId = options.sessionId ?? 'bench';
-  const config = benchConfig();
+  const config = benchConfig(options.tool);
   const marks: TurnMark[] = [];
   const start = process.hrtime.bigint();
   const outcome = await runSession(
@@ -167,7 +196,12 @@ export async function recordSession(
       store,
       sessionId,
       config,
-      ports: noopPorts(turns, options.callsPerTurn ?? CALLS_PER_TURN, marks),
+      ports: noopPorts(
+        turns,
+        options.callsPerTurn ?? CALLS_PER_TURN,
+        marks,
+        options.tool ?? 'list_dir',
+      ),
       clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
       ids: createCountingIdSource('in'),
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { correxEventCatalog } from '../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
-import { CALLS_PER_TURN, recordSession } from './bench-session.js';
+import { CALLS_PER_TURN, recordSession, type BenchTool } from './bench-session.js';
 import { row, type BenchRow } from './bench-table.js';
 
 type Timed = { readonly wallSeconds: number; readonly cpuSeconds: number };
@@ -95,17 +95,23 @@ export async function runLangGraphBench(options: { quick?: boolean } = {}): Prom
     // Two shapes: many calls per model turn (LangGraph checkpoints once per super-step, correx
     // records every call's proposal, observation, assessment, approval, start and receipt), and
     // the plain ReAct loop of one call per model turn.
-    const shapes = [
-      { calls: CALLS_PER_TURN, turns: options.quick ? 4 : 34 },
-      { calls: 1, turns: options.quick ? 100 : 500 },
+    // The third runs correx's calls as writes, which can change the world: each call's intent
+    // is committed before its tool runs and its receipt after (read-only calls of a turn are
+    // committed together). LangGraph's tool node runs its no-op tool the same way for both.
+    const shapes: { calls: number; turns: number; tool: BenchTool }[] = [
+      { calls: CALLS_PER_TURN, turns: options.quick ? 4 : 34, tool: 'list_dir' },
+      { calls: 1, turns: options.quick ? 100 : 500, tool: 'list_dir' },
+      { calls: CALLS_PER_TURN, turns: options.quick ? 4 : 34, tool: 'write_file' },
     ];
-    for (const [index, { calls, turns }] of shapes.entries()) {
+    for (const [index, { calls, turns, tool }] of shapes.entries()) {
       const steps = calls * turns;
-      const shape = `${steps} calls, ${calls} a turn`;
+      const shape = `${steps} ${tool} calls, ${calls} a turn`;
       const langgraph = await timed(() =>
         runLangGraphLoop(join(dir, `langgraph-${index}.db`), turns, calls),
       );
-      const correx = await timed(() => recordCorrex(join(dir, `correx-${index}.db`), turns, calls));
+      const correx = await timed(() =>
+        recordCorrex(join(dir, `correx-${index}.db`), turns, calls, tool),
+      );
       const langgraphWall = row(
         `LangGraph.js + SqliteSaver, ${shape} (wall)`,
         steps / langgraph.wallSeconds,
@@ -139,10 +145,15 @@ export async function runLangGraphBench(options: { quick?: boolean } = {}): Prom
   }
 }
 
-async function recordCorrex(path: string, turns: number, callsPerTurn: number): Promise<void> {
+async function recordCorrex(
+  path: string,
+  turns: number,
+  callsPerTurn: number,
+  tool: BenchTool = 'list_dir',
+): Promise<void> {
   const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
   try {
-    await recordSession(turns, { store, callsPerTurn });
+    await recordSession(turns, { store, callsPerTurn, tool });
   } finally {
     await store.close();
   }

@@ -100,6 +100,7 @@ function startTurn(
   workspace: string,
   second: 'read' | 'write',
   probe?: WorldProbe,
+  signal?: AbortSignal,
 ) {
   const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
   const run = startSession(
@@ -110,6 +111,7 @@ function startTurn(
       ports: livePorts(scriptedModel(turnOf(second)), undefined, probe),
       clock: newClock(),
       ids: newIds(),
+      ...(signal === undefined ? {} : { signal }),
     },
     {
       type: 'start',
@@ -293,5 +295,38 @@ describe('what the live runner commits per effect', () => {
     const types = (await eventsOf(store, 's-held-cancel')).map((event) => event.payload.type);
     expect(types).not.toContain('tool_call_started');
     await expectReplayIdentical(store, 's-held-cancel', config);
+  });
+
+  it('commits held read-only work when the process stops, and resumes from it', async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const store = openStore(storePath);
+    stores.push(store);
+    const stop = new AbortController();
+    const probe = probeCalling(2, () => {
+      stop.abort(new Error('the process stops'));
+      return Promise.resolve();
+    });
+    const { run, config } = startTurn(store, 's-held-stop', workspace, 'read', probe, stop.signal);
+    await run.done;
+
+    // The read of a.txt had run: its receipt is in the log, not lost with the process.
+    const [first, second] = calls(await eventsOf(store, 's-held-stop'));
+    const receiptsOf = async () =>
+      (await eventsOf(store, 's-held-stop'))
+        .filter((event) => event.payload.type === 'tool_receipt')
+        .map((event) => payloadOf(event).callId);
+    expect(await receiptsOf()).toEqual([first]);
+
+    const resumed = await runSession({
+      store,
+      sessionId: 's-held-stop',
+      config,
+      ports: livePorts(scriptedModel(turnOf('read').slice(1))),
+      clock: newClock(),
+      ids: newIds('resume'),
+    });
+    expect(resumed.status).toBe('completed');
+    expect(await receiptsOf()).toEqual([first, second]);
+    await expectReplayIdentical(store, 's-held-stop', config);
   });
 });

@@ -9,6 +9,7 @@ import { createExecExecutor } from '../src/infrastructure/tools/exec-tool.js';
 import { defaultSearchPath } from '../src/infrastructure/system/default-search-path.js';
 import { createDiskWorldProbe } from '../src/infrastructure/world-probe/disk-world-probe.js';
 import { compare, row, type BenchRow } from './bench-table.js';
+import { layeredRecord } from '../src/core/base/layered-record.js';
 
 /**
  * The price of change records (issue #17): one sandboxed exec that changes one file, with the
@@ -52,7 +53,7 @@ export async function runChangeRecordBench(options: { quick: boolean }): Promise
         {
           callId: `bench-${index}`,
           roots: { workspaceRoot: workspace, homeDirectory: home },
-          observations: {},
+          observations: layeredRecord(),
           egressAllowlist: [],
         },
       );

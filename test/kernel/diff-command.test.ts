@@ -15,6 +15,7 @@ import type { CliContext } from '../../src/interfaces/cli/cli-context.js';
 import { runCli } from '../../src/interfaces/cli/program.js';
 import { cliTestDefaults } from '../support/cli-test-context.js';
 import { tempDir } from '../support/temp-dir.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 /**
  * `correx diff` on changes real processes made: two exec calls in two stages, their receipts
@@ -51,7 +52,7 @@ describe('correx diff', () => {
         {
           callId: call.callId,
           roots: { workspaceRoot: workspace, homeDirectory: join(base, 'home') },
-          observations: {},
+          observations: layeredRecord(),
           egressAllowlist: [],
         },
       );

@@ -23,6 +23,7 @@ import type { CliContext } from '../../src/interfaces/cli/cli-context.js';
 import { runCli } from '../../src/interfaces/cli/program.js';
 import { cliTestDefaults } from '../support/cli-test-context.js';
 import { tempDir } from '../support/temp-dir.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 /**
  * `correx undo` round trips on changes real processes made: the exec executor records them and
@@ -52,7 +53,7 @@ async function session(commands: readonly string[]) {
       {
         callId,
         roots: { workspaceRoot: workspace, homeDirectory: join(base, 'home') },
-        observations: {},
+        observations: layeredRecord(),
         egressAllowlist: [],
       },
     );

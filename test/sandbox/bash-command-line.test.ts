@@ -7,6 +7,7 @@ import { createExecExecutor } from '../../src/infrastructure/tools/exec-tool.js'
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { tempDir } from '../support/temp-dir.js';
 import { availability } from './sandbox-support.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 /**
  * Flag `exec-bash` on real processes: a command line runs as `bash -c` (inside bubblewrap
@@ -36,7 +37,7 @@ const run = (command: string, shell: 'bash' | 'sh', bashPaths?: readonly string[
     {
       callId: 'c1',
       roots: { workspaceRoot: fixture.workspace, homeDirectory: fixture.home },
-      observations: {},
+      observations: layeredRecord(),
       egressAllowlist: [],
       commandShell: shell,
     },

@@ -7,6 +7,7 @@ import { detectSandbox } from '../../src/infrastructure/sandbox/sandbox-availabi
 import { createExecExecutor } from '../../src/infrastructure/tools/exec-tool.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { FORK_BOMB } from './fork-bomb.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 const [workspace, home] = process.argv.slice(2);
 const executor = createExecExecutor({
@@ -19,7 +20,7 @@ const receipt = await executor.execute(
   {
     callId: 'call-1',
     roots: { workspaceRoot: workspace!, homeDirectory: home! },
-    observations: {},
+    observations: layeredRecord(),
     egressAllowlist: [],
   },
 );

@@ -11,6 +11,7 @@ import type { ToolReceipt } from '../../src/infrastructure/tools/tool-executor.j
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { toolReceipt } from '../../src/core/tools/tool-events.js';
 import { tempDir } from '../support/temp-dir.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 export const availability: SandboxAvailability = await detectSandbox();
 
@@ -65,7 +66,7 @@ export async function execIn(
   const receipt = await executor.execute(args, {
     callId: 'call-1',
     roots: { workspaceRoot: fixture.workspace, homeDirectory: fixture.home },
-    observations: {},
+    observations: layeredRecord(),
     egressAllowlist: options.egress ?? [],
   });
   expect(() => toolReceipt.schema.parse(receipt)).not.toThrow();

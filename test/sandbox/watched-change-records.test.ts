@@ -21,6 +21,7 @@ import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-
 import { tempDir } from '../support/temp-dir.js';
 import { availability } from './sandbox-support.js';
 import { inotifyIsComplete } from '../../src/infrastructure/sandbox/inotify-support.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 /**
  * The change recorder once warm narrows its walks to the directories inotify reported (issue
@@ -158,7 +159,7 @@ describe('exec with one warm recorder', () => {
         {
           callId,
           roots: { workspaceRoot: workspace, homeDirectory: home },
-          observations: {},
+          observations: layeredRecord(),
           egressAllowlist: [],
         },
       );

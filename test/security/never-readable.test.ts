@@ -7,6 +7,7 @@ import { toolIntentFlags } from '../../src/core/toolintent/toolintent-flags.js';
 import { createGrepExecutor } from '../../src/infrastructure/tools/search-tools.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { createPlaneTwoHarness } from './plane-two-harness.js';
+import { layeredRecord } from '../../src/core/base/layered-record.js';
 
 /** Never-readable paths (flag never-readable): refused to read tools, skipped by grep. */
 const h = createPlaneTwoHarness({}, { flags: flagSet(toolIntentFlags), sandbox: 'bubblewrap' });
@@ -85,7 +86,7 @@ describe('never-readable paths', () => {
       {
         callId: 'g',
         roots: h.roots,
-        observations: { [h.workspace]: await probe.observe(h.workspace) },
+        observations: layeredRecord({ [h.workspace]: await probe.observe(h.workspace) }),
         egressAllowlist: [],
       },
     );
@@ -100,7 +101,7 @@ describe('never-readable paths', () => {
       {
         callId: 'g2',
         roots: h.roots,
-        observations: { [h.workspace]: await probe.observe(h.workspace) },
+        observations: layeredRecord({ [h.workspace]: await probe.observe(h.workspace) }),
         egressAllowlist: [],
       },
     );

@@ -1,3 +1,4 @@
+import { layeredGet } from '../base/layered-record.js';
 import { decideApproval } from '../approvals/decide-approval.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
@@ -46,7 +47,7 @@ export function nextForCall(context: StageContext, call: CallRecord): Step {
         callId: call.callId,
         tool: call.tool,
         targets: call.writeTargets.map((path) => {
-          const observation = context.state.tools.observations[path];
+          const observation = layeredGet(context.state.tools.observations, path);
           return {
             path,
             sha256:

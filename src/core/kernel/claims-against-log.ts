@@ -3,6 +3,7 @@ import { normalizeAbsolute } from '../tools/tool-path.js';
 import type { KernelConfig } from './kernel-config.js';
 import { CLAIMS_AGAINST_LOG } from './kernel-flags.js';
 import type { KernelState } from './kernel-state.js';
+import { layeredHas } from '../base/layered-record.js';
 
 /**
  * What is wrong with an artifact's `filesChanged` claim, compared with the recorded writes, or
@@ -24,7 +25,7 @@ export function filesChangedFailure(
   for (const entry of claimed) {
     if (typeof entry !== 'string') continue;
     const path = normalizeAbsolute(entry.startsWith('/') ? entry : `${workspace}/${entry}`);
-    if (state.written.includes(path)) continue;
+    if (layeredHas(state.written, path)) continue;
     const denied = state.deniedWrites.find((write) => write.path === path);
     if (denied !== undefined)
       problems.push(

@@ -5,6 +5,7 @@ import { execTool, readFileTool, writeFileTool } from '../tools/builtin-tools.js
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import { INTERRUPTED_EXEC_IS_UNKNOWN } from './kernel-flags.js';
 import type { CallRecord } from './kernel-state.js';
+import { layeredRecord, type LayeredRecord } from '../base/layered-record.js';
 
 const path = '/work/notes.txt';
 const before = sha256Hex('old\n');
@@ -27,8 +28,8 @@ function call(tool: string, args: CallRecord['args'], targets: CallRecord['targe
   };
 }
 
-function seen(sha256: string | null): Record<string, WorldObservation> {
-  return {
+function seen(sha256: string | null): LayeredRecord<WorldObservation> {
+  return layeredRecord({
     [path]: {
       path,
       kind: sha256 === null ? 'missing' : 'file',
@@ -39,7 +40,7 @@ function seen(sha256: string | null): Record<string, WorldObservation> {
       mtimeMs: null,
       linkCount: null,
     },
-  };
+  });
 }
 
 const idempotent = new Set(['write_file', 'read_file']);
@@ -86,7 +87,7 @@ describe('classifyInterruptedCall', () => {
 
   it('asks before re-running an exec, whose effects the probe cannot see', () => {
     const exec = call('exec', { argv: ['make'] }, []);
-    expect(classifyInterruptedCall(exec, execTool, {}, idempotent)).toMatchObject({
+    expect(classifyInterruptedCall(exec, execTool, layeredRecord(), idempotent)).toMatchObject({
       classification: 'unknown',
       action: 'ask',
       targets: [],
@@ -121,7 +122,7 @@ describe('classifyInterruptedCall', () => {
 
   it('re-runs a read, which has nothing to lose or repeat', () => {
     const read = call('read_file', { path: 'notes.txt' }, []);
-    expect(classifyInterruptedCall(read, readFileTool, {}, idempotent)).toMatchObject({
+    expect(classifyInterruptedCall(read, readFileTool, layeredRecord(), idempotent)).toMatchObject({
       classification: 'not_applied',
       action: 'execute',
     });

@@ -1,3 +1,4 @@
+import { layeredGet, type LayeredRecord } from '../base/layered-record.js';
 import type { BehaviourFlags } from '../base/behaviour-flag.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import type { PayloadOf } from '../events/event-definition.js';
@@ -24,7 +25,7 @@ export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;
 export function classifyInterruptedCall(
   call: CallRecord,
   tool: ToolDefinition | undefined,
-  observations: Readonly<Record<string, WorldObservation>>,
+  observations: LayeredRecord<WorldObservation>,
   idempotentTools: ReadonlySet<string>,
   sha256: Sha256 = sha256Hex,
   flags: BehaviourFlags = new Set(),
@@ -32,7 +33,7 @@ export function classifyInterruptedCall(
   const targets = call.targets.map((target) => ({
     path: target.path,
     recorded: target.sha256,
-    observed: observedHash(observations[target.path]),
+    observed: observedHash(layeredGet(observations, target.path)),
   }));
   const base = {
     type: 'tool_call_classified' as const,

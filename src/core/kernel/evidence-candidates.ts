@@ -6,6 +6,7 @@ import type { KernelConfig } from './kernel-config.js';
 import { CHECKS_BY_DEFAULT, REVIEW_SEES_CHANGES } from './kernel-flags.js';
 import { recordedChangeDiff } from './recorded-changes.js';
 import type { KernelState, StageRunState } from './kernel-state.js';
+import { layeredEntries } from '../base/layered-record.js';
 
 /**
  * What the recorded evidence adds to a pack (sessions with `checks-by-default`): the failure of
@@ -52,7 +53,9 @@ export function evidenceCandidates(
   if (stage.role === 'reviewer') {
     const runs = latestCheckRuns(state.checkRuns.filter((r) => r.sequence < beforeSequence));
     const workspace = state.session.workspace ?? '/';
-    const written = state.written.map((path) => relativeInside(path, workspace) ?? path);
+    const written = Object.keys(layeredEntries(state.written)).map(
+      (path) => relativeInside(path, workspace) ?? path,
+    );
     const lines = [
       'Evidence recorded in this session (the log, not a claim):',
       runs.length === 0

@@ -1,3 +1,4 @@
+import type { LayeredRecord } from '../base/layered-record.js';
 import type { HookDefinition } from '../toolintent/hook-definition.js';
 import type { PreToolUseHookResult } from '../toolintent/hook-events.js';
 import type { SandboxProfile } from '../policies/sandbox-profile.js';
@@ -20,7 +21,7 @@ export type ToolExecutionRequest = {
   /** Write targets and the hashes recorded at `tool_call_started`, for the TOCTOU re-check. */
   readonly targets: readonly { readonly path: string; readonly sha256: string | null }[];
   /** The recorded observations the call was assessed on; writes re-check against them. */
-  readonly observations: Readonly<Record<string, WorldObservation>>;
+  readonly observations: LayeredRecord<WorldObservation>;
   readonly egressAllowlist: readonly string[];
   /** The shell an exec command line runs under: `bash` with flag `exec-bash`; absent: `sh`. */
   readonly commandShell?: CommandShell;

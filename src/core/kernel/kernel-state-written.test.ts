@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CorrexEvent } from '../event-catalog.js';
 import { kernelProjection } from './kernel-state.js';
+import { layeredEntries } from '../base/layered-record.js';
 
 const event = (sequence: number, payload: unknown): CorrexEvent =>
   ({
@@ -27,11 +28,11 @@ describe("the session's written files", () => {
         targets: [{ path: '/w/note.txt', recorded: null, observed: 'abc' }],
       });
     const applied = kernelProjection.evolve(kernelProjection.initial(), classified('applied'));
-    expect(applied.written).toEqual(['/w/note.txt']);
+    expect(Object.keys(layeredEntries(applied.written))).toEqual(['/w/note.txt']);
     const notApplied = kernelProjection.evolve(
       kernelProjection.initial(),
       classified('not_applied'),
     );
-    expect(notApplied.written).toEqual([]);
+    expect(Object.keys(layeredEntries(notApplied.written))).toEqual([]);
   });
 });

@@ -31,6 +31,12 @@ import {
 /** The call id of the session-start probe of the brief's paths (no tool call has it). */
 export const BRIEF_PROBE = 'brief';
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
+import {
+  layeredHas,
+  layeredRecord,
+  layeredSet,
+  type LayeredRecord,
+} from '../base/layered-record.js';
 
 export type { ActingTurn, CallRecord, CallStatus, StageRunState, TurnRecord } from './stage-run.js';
 
@@ -86,8 +92,11 @@ export type KernelState = {
   readonly phase: KernelPhase;
   readonly accepted: readonly AcceptedArtifact[];
   readonly steering: readonly SteeringEntry[];
-  /** Real paths of files the session's tool calls wrote (definition-of-done diagnostics count only these). */
-  readonly written: readonly string[];
+  /**
+   * Real paths of files the session's tool calls wrote, in the order first written (definition-
+   * of-done diagnostics count only these). Layered: it grows with every distinct path written.
+   */
+  readonly written: LayeredRecord<true>;
   /**
    * A delay a provider asked for (`retryAfterMs`): no model call is requested before `until`
    * (the failure's recorded timestamp plus the delay), in this attempt or the next one.
@@ -208,7 +217,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   name: 'kernel',
   // 5: checkpoints (stage-checkpoints) and acceptsRetry (retry-failed-session).
   // 6: calls no longer carry a fingerprint (it is hashed only once a call fails).
-  version: 6,
+  // 7: the tool session's path maps are layered records (tool-session-projection.ts).
+  version: 7,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -218,7 +228,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     phase: { kind: 'not_started' },
     accepted: [],
     steering: [],
-    written: [],
+    written: layeredRecord(),
     retryDelay: null,
     redirect: null,
     subagents: {},
@@ -602,7 +612,7 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
   };
 }
 
-function writtenBy(written: readonly string[], event: CorrexEvent): readonly string[] {
+function writtenBy(written: LayeredRecord<true>, event: CorrexEvent): LayeredRecord<true> {
   const payload = event.payload;
   let targets: readonly string[];
   if (payload.type === 'tool_receipt' && payload.outcome === 'succeeded')
@@ -612,10 +622,9 @@ function writtenBy(written: readonly string[], event: CorrexEvent): readonly str
   else if (payload.type === 'tool_call_classified' && payload.classification === 'applied')
     targets = payload.targets.map((target) => target.path);
   else return written;
-  const paths = targets.filter(
-    (path, index) => !written.includes(path) && targets.indexOf(path) === index,
-  );
-  return paths.length === 0 ? written : [...written, ...paths];
+  let next = written;
+  for (const path of targets) if (!layeredHas(next, path)) next = layeredSet(next, path, true);
+  return next;
 }
 
 /** The session's successful writes with their sequence, for the critique correlation. */

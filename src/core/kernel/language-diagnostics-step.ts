@@ -4,6 +4,7 @@ import type { KernelConfig } from './kernel-config.js';
 import { LSP_DIAGNOSTICS } from './kernel-flags.js';
 import type { KernelState } from './kernel-state.js';
 import type { StageRunState } from './stage-run.js';
+import { layeredEntries } from '../base/layered-record.js';
 
 const CHECKED_ROLES: ReadonlySet<string> = new Set(['verifier', 'reviewer']);
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
@@ -27,7 +28,7 @@ export function diagnosticsVerdict(
 ): DiagnosticsVerdict {
   if (!config.behaviour.flags.has(LSP_DIAGNOSTICS.name) || !CHECKED_ROLES.has(stage.role))
     return { kind: 'none' };
-  const files = state.written.filter((path) => SOURCE.test(path));
+  const files = Object.keys(layeredEntries(state.written)).filter((path) => SOURCE.test(path));
   if (files.length === 0) return { kind: 'none' };
   const recorded = run.diagnostics;
   if (recorded === null)

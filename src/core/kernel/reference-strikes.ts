@@ -1,3 +1,4 @@
+import { layeredGet, type LayeredRecord } from '../base/layered-record.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { toolCallAssessed, WorldObservation } from '../toolintent/toolintent-events.js';
@@ -19,14 +20,16 @@ const RULE = 'reference-exists';
 /** The missing paths an assessment blocked on (`reference-exists`), by their resolved path. */
 export function missingReferences(
   payload: PayloadOf<typeof toolCallAssessed>,
-  observations: Readonly<Record<string, WorldObservation>>,
+  observations: LayeredRecord<WorldObservation>,
 ): string[] {
   const blocked = payload.findings.some(
     (finding) => finding.ruleId === RULE && finding.severity === 'block',
   );
   if (!blocked || payload.verdict !== 'BLOCK') return [];
   const paths = payload.targets
-    .filter((target) => !target.write && observations[target.resolved]?.kind === 'missing')
+    .filter(
+      (target) => !target.write && layeredGet(observations, target.resolved)?.kind === 'missing',
+    )
     .map((target) => target.resolved);
   return [...new Set(paths)];
 }

@@ -1,3 +1,4 @@
+import { layeredEntries } from '../base/layered-record.js';
 import { safeBuildContextPack } from '../context/build-context-pack.js';
 import type { ContextCandidate } from '../context/context-candidate.js';
 import { contextPackDigest, renderContextPack } from '../context/render-context-pack.js';
@@ -256,7 +257,7 @@ function projectInstructionCandidates(
     return [];
   // The paths the session has observed so far (every path a call named is observed first).
   const workspace = state.session.workspace ?? '';
-  const touched = Object.keys(state.tools.observations).flatMap((path) => {
+  const touched = Object.keys(layeredEntries(state.tools.observations)).flatMap((path) => {
     const relative = relativeInside(path, workspace);
     return relative === undefined ? [] : [relative];
   });

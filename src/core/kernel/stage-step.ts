@@ -1,3 +1,4 @@
+import { layeredEntries } from '../base/layered-record.js';
 import { relativeInside } from '../tools/tool-path.js';
 import { artifactApprovalKey, validateArtifact } from '../validation/validate-artifact.js';
 import { decideArtifactApproval } from './artifact-approval.js';
@@ -162,7 +163,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
       const checks = evaluateChecks(
         stageChecks,
         run.checks,
-        state.written,
+        Object.keys(layeredEntries(state.written)),
         state.session.workspace ?? '/',
         config.behaviour.flags.has(CHECKS_BY_DEFAULT.name),
       );
@@ -236,12 +237,14 @@ function act(context: StageContext, turn: ActingTurn): Step {
       activeStage: { stageId: run.stageId, attempt: run.attempt },
       acceptedArtifacts: state.accepted.map(({ hash, kind, stageId }) => ({ hash, kind, stageId })),
       grantedApprovals: state.session.grantedApprovals,
-      observations: Object.values(state.tools.observations).flatMap((observation) => {
-        const path = relativeInside(observation.path, workspace);
-        return path === undefined || path === ''
-          ? []
-          : [{ path, exists: observation.kind !== 'missing' }];
-      }),
+      observations: Object.values(layeredEntries(state.tools.observations)).flatMap(
+        (observation) => {
+          const path = relativeInside(observation.path, workspace);
+          return path === undefined || path === ''
+            ? []
+            : [{ path, exists: observation.kind !== 'missing' }];
+        },
+      ),
     },
   });
   if (!result.accepted && result.phase === 'approval')

@@ -1,3 +1,4 @@
+import { layeredGet } from '../base/layered-record.js';
 import { z } from 'zod';
 import type { ApprovalSubject } from '../approvals/approval-grants.js';
 import type { PayloadOf } from '../events/event-definition.js';
@@ -108,7 +109,7 @@ export function assessToolCall(
         param: path.param,
         raw: path.path.raw,
         resolved: path.path.absolute,
-        realPath: view.observations[path.path.absolute]?.realPath ?? null,
+        realPath: layeredGet(view.observations, path.path.absolute)?.realPath ?? null,
         write: path.write,
       });
     }

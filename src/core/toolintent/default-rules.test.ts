@@ -8,11 +8,12 @@ import {
   unsandboxedExecRule,
 } from './default-rules.js';
 import type { ToolSessionView } from './tool-call-rule.js';
+import { layeredRecord } from '../base/layered-record.js';
 
 const view: ToolSessionView = {
   roots: { workspaceRoot: '/w', homeDirectory: '/home/u' },
-  observations: {},
-  reads: {},
+  observations: layeredRecord(),
+  reads: layeredRecord(),
   egressAllowlist: [],
   writeManifest: null,
 };

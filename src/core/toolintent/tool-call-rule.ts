@@ -1,3 +1,4 @@
+import type { LayeredRecord } from '../base/layered-record.js';
 import type { BehaviourFlags } from '../base/behaviour-flag.js';
 import type { WorkspacePolicy } from '../policies/workspace-policy.js';
 import type { ToolDefinition } from '../tools/tool-contract.js';
@@ -12,9 +13,9 @@ import type { Finding, WorldObservation } from './toolintent-events.js';
  */
 export type ToolSessionView = {
   readonly roots: ToolPathRoots;
-  readonly observations: Readonly<Record<string, WorldObservation>>;
+  readonly observations: LayeredRecord<WorldObservation>;
   /** Real path → SHA-256 of the content the model last saw (read, or wrote itself). */
-  readonly reads: Readonly<Record<string, string>>;
+  readonly reads: LayeredRecord<string>;
   readonly egressAllowlist: readonly string[];
   readonly writeManifest: readonly string[] | null;
   /** UTF-8 bytes the session's successful file writes carried so far (absent: 0). */

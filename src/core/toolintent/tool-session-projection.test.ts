@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
 import { toolSessionProjection } from './tool-session-projection.js';
+import { layeredEntries, layeredGet } from '../base/layered-record.js';
 
 let sequence = 0;
 const event = (payload: PayloadShape & Record<string, unknown>): StoredEvent<PayloadShape> => {
@@ -47,7 +48,7 @@ describe('toolSessionProjection', () => {
       receipt('world_changed', [{ path: '/w/c', access: 'write', before: null, after: B }]),
       receipt('succeeded', [{ path: '/w/a', access: 'delete', before: A, after: null }]),
     );
-    expect(state.reads).toEqual({ '/w/b': B });
+    expect(layeredEntries(state.reads)).toEqual({ '/w/b': B });
   });
 
   it('keeps the latest observation per path', () => {
@@ -65,7 +66,7 @@ describe('toolSessionProjection', () => {
       { type: 'world_observed', callId: null, observation: observation(A) },
       { type: 'world_observed', callId: 'c', observation: observation(B) },
     );
-    expect(state.observations['/w/a']?.sha256).toBe(B);
+    expect(layeredGet(state.observations, '/w/a')?.sha256).toBe(B);
     // The same observation again changes nothing: the state (and its map) stays as it was.
     const again = toolSessionProjection.evolve(
       state,
@@ -116,7 +117,7 @@ describe('toolSessionProjection', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         // The fold as it was written before: a fresh copy of the map for every such event.
         let expected: Record<string, string> = {};
         let state = toolSessionProjection.initial();
@@ -132,7 +133,7 @@ describe('toolSessionProjection', () => {
           } else for (const p of s.paths) delete next[p];
           expected = next;
           const before = state;
-          const snapshot = { ...before.reads };
+          const snapshot = { ...layeredEntries(before.reads) };
           state = toolSessionProjection.evolve(
             before,
             event(
@@ -144,8 +145,9 @@ describe('toolSessionProjection', () => {
                   },
             ),
           );
-          expect(state.reads).toEqual(expected);
-          expect(before.reads).toEqual(snapshot);
+          // The same entries in the same order as the plain record.
+          expect(Object.entries(layeredEntries(state.reads))).toEqual(Object.entries(expected));
+          expect(layeredEntries(before.reads)).toEqual(snapshot);
         }
       }),
     );

@@ -1,3 +1,11 @@
+import {
+  layeredDelete,
+  layeredGet,
+  layeredHas,
+  layeredRecord,
+  layeredSet,
+  type LayeredRecord,
+} from '../base/layered-record.js';
 import { canonicallyEqual } from '../events/canonical-equal.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../events/event-envelope.js';
@@ -11,10 +19,13 @@ import type {
   worldObserved,
 } from './toolintent-events.js';
 
-/** What plane 2 remembers about a session, rebuilt from its events alone. */
+/**
+ * What plane 2 remembers about a session, rebuilt from its events alone. The path maps grow
+ * with every distinct path a session sees, so they are layered: a change copies a part of them.
+ */
 export type ToolSessionState = {
-  readonly observations: Readonly<Record<string, WorldObservation>>;
-  readonly reads: Readonly<Record<string, string>>;
+  readonly observations: LayeredRecord<WorldObservation>;
+  readonly reads: LayeredRecord<string>;
   readonly egressAllowlist: readonly string[];
   /** UTF-8 bytes of content the session's successful file writes carried (absent: none yet). */
   readonly bytesWritten?: number;
@@ -27,48 +38,45 @@ export type ToolSessionState = {
  */
 export const toolSessionProjection: Projection<ToolSessionState, PayloadShape> = {
   name: 'tool-session',
-  version: 1,
-  initial: () => ({ observations: {}, reads: {}, egressAllowlist: [] }),
+  // 2: the path maps are layered records.
+  version: 2,
+  initial: () => ({ observations: layeredRecord(), reads: layeredRecord(), egressAllowlist: [] }),
   evolve(state, event: StoredEvent<PayloadShape>) {
     const payload = event.payload;
     if (payload.type === 'world_observed') {
       const { observation } = payload as PayloadOf<typeof worldObserved>;
-      // A re-probe of an unchanged path (the common case) leaves the map, which grows with every
-      // distinct path, uncopied.
-      const known = state.observations[observation.path];
+      // A re-probe of an unchanged path (the common case) leaves the map as it is.
+      const known = layeredGet(state.observations, observation.path);
       if (known !== undefined && canonicallyEqual(known, observation)) return state;
-      return { ...state, observations: { ...state.observations, [observation.path]: observation } };
+      return {
+        ...state,
+        observations: layeredSet(state.observations, observation.path, observation),
+      };
     }
     if (payload.type === 'tool_receipt') {
       const receipt = payload as PayloadOf<typeof toolReceipt>;
-      // Copied only when a file changes it: most receipts (exec, search) touch no file, and the
-      // map grows with every distinct path the session read.
-      let reads: Record<string, string> | null = null;
-      const change = (): Record<string, string> => (reads ??= { ...state.reads });
+      // Most receipts (exec, search) touch no file: the state stays as it is.
+      let reads = state.reads;
       for (const file of receipt.files) {
-        if (file.access === 'read' && file.before !== null) change()[file.path] = file.before;
+        if (file.access === 'read' && file.before !== null)
+          reads = layeredSet(reads, file.path, file.before);
         else if (file.access === 'write' && file.after !== null && receipt.outcome === 'succeeded')
-          change()[file.path] = file.after;
-        else if (file.access === 'delete' && Object.hasOwn(reads ?? state.reads, file.path))
-          delete change()[file.path];
+          reads = layeredSet(reads, file.path, file.after);
+        else if (file.access === 'delete') reads = layeredDelete(reads, file.path);
       }
       const written =
         receipt.outcome === 'succeeded' ? writtenBytes(receipt.args as Record<string, unknown>) : 0;
-      if (reads === null && written === 0) return state;
+      if (reads === state.reads && written === 0) return state;
       return written === 0
-        ? { ...state, reads: reads ?? state.reads }
-        : {
-            ...state,
-            reads: reads ?? state.reads,
-            bytesWritten: (state.bytesWritten ?? 0) + written,
-          };
+        ? { ...state, reads }
+        : { ...state, reads, bytesWritten: (state.bytesWritten ?? 0) + written };
     }
     if (payload.type === 'workspace_restored') {
       // Restored files hold bytes the model has not seen (again): it reads them before writing.
       const restored = payload as PayloadOf<typeof workspaceRestored>;
-      if (!restored.files.some((file) => Object.hasOwn(state.reads, file.path))) return state;
-      const reads: Record<string, string> = { ...state.reads };
-      for (const file of restored.files) delete reads[file.path];
+      if (!restored.files.some((file) => layeredHas(state.reads, file.path))) return state;
+      let reads = state.reads;
+      for (const file of restored.files) reads = layeredDelete(reads, file.path);
       return { ...state, reads };
     }
     if (payload.type === 'egress_allowlist_changed') {

@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../../core/tools/tool-contract.js';
 import { listMcpTools } from './list-mcp-tools.js';
 import { McpServersConfigSchema, type McpServersConfig } from './mcp-server-config.js';
 import { createMcpToolRunner, type ClosableToolRunner } from './mcp-tool-runner.js';
+import { layeredRecord } from '../../core/base/layered-record.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const serverScript = (name: string) =>
@@ -67,7 +68,7 @@ async function setup(raw: unknown) {
         workspaceRoot: workspace,
         homeDirectory: workspace,
         targets: [],
-        observations: {},
+        observations: layeredRecord(),
         egressAllowlist: [],
       },
       signal,
@@ -271,7 +272,7 @@ describe('a stdio MCP server under bubblewrap', async () => {
           workspaceRoot: workspace,
           homeDirectory: workspace,
           targets: [],
-          observations: {},
+          observations: layeredRecord(),
           egressAllowlist: [],
         });
         const inside = await runner.run(

@@ -25,6 +25,7 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { createDiskWorldProbe } from '../world-probe/disk-world-probe.js';
 import { createBuiltinToolExecutors } from './builtin-tool-executors.js';
 import { executeToolCall, UnknownToolError, type ToolExecutionContext } from './tool-executor.js';
+import { layeredRecord } from '../../core/base/layered-record.js';
 
 const base = realpathSync(tempDir('correx-tools-'));
 const workspace = join(base, 'ws');
@@ -48,7 +49,7 @@ async function observe(
   const observations: Record<string, WorldObservation> = {};
   for (const path of pathsToObserve(policy, view, { callId: 'c', tool: definition, args }))
     observations[path] = await probe.observe(path);
-  return { callId: 'c', roots, observations, egressAllowlist: egress };
+  return { callId: 'c', roots, observations: layeredRecord(observations), egressAllowlist: egress };
 }
 
 async function run(tool: string, args: Record<string, unknown>, context?: ToolExecutionContext) {
@@ -181,7 +182,7 @@ describe('time-of-check/time-of-use', () => {
     const receipt = await run(
       'write_file',
       { path: 'src/unseen.txt', content: 'x' },
-      { callId: 'c', roots, observations: {}, egressAllowlist: [] },
+      { callId: 'c', roots, observations: layeredRecord(), egressAllowlist: [] },
     );
     expect(receipt.outcome).toBe('refused');
     expect(existsSync(join(workspace, 'src/unseen.txt'))).toBe(false);

@@ -15,6 +15,7 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { createDiskWorldProbe } from '../world-probe/disk-world-probe.js';
 import { createBuiltinToolExecutors } from './builtin-tool-executors.js';
 import { executeToolCall, type ToolExecutionContext } from './tool-executor.js';
+import { layeredRecord } from '../../core/base/layered-record.js';
 
 const base = realpathSync(tempDir('correx-race-'));
 const workspace = join(base, 'ws');
@@ -64,9 +65,17 @@ async function observeFor(tool: string, args: Record<string, unknown>) {
       .filter(([, seen]) => seen.sha256 !== null)
       .map(([path, seen]) => [path, seen.sha256 ?? '']),
   );
-  const view = toolSessionView({ ...initial, observations, reads }, roots);
+  const view = toolSessionView(
+    { ...initial, observations: layeredRecord(observations), reads: layeredRecord(reads) },
+    roots,
+  );
   const assessment = assessToolCall(policy, view, call);
-  const context: ToolExecutionContext = { callId: 'c', roots, observations, egressAllowlist: [] };
+  const context: ToolExecutionContext = {
+    callId: 'c',
+    roots,
+    observations: layeredRecord(observations),
+    egressAllowlist: [],
+  };
   return { context, verdict: assessment.verdict, codes: assessment.findings.map((f) => f.code) };
 }
 

@@ -24,6 +24,7 @@ import {
   readVerifiedFile,
   writeVerifiedFile,
 } from './verified-directory.js';
+import { layeredGet, layeredRecord } from '../../core/base/layered-record.js';
 
 const base = realpathSync(tempDir('correx-special-'));
 const workspace = join(base, 'ws');
@@ -45,7 +46,7 @@ async function observe(
   const observations: Record<string, WorldObservation> = {};
   for (const path of pathsToObserve(policy, view, { callId: 'c', tool: definition, args }))
     observations[path] = await probe.observe(path);
-  return { callId: 'c', roots, observations, egressAllowlist: [] };
+  return { callId: 'c', roots, observations: layeredRecord(observations), egressAllowlist: [] };
 }
 
 async function run(tool: string, args: Record<string, unknown>, context?: ToolExecutionContext) {
@@ -156,7 +157,7 @@ describe('an approved read outside the workspace', () => {
       { path: join(outside, 'notes.txt') },
       assessmentProbe,
     );
-    expect(context.observations[join(outside, 'notes.txt')]?.sha256).toBeNull();
+    expect(layeredGet(context.observations, join(outside, 'notes.txt'))?.sha256).toBeNull();
     const receipt = await run('read_file', { path: join(outside, 'notes.txt') }, context);
     expect(receipt).toMatchObject({ outcome: 'succeeded', output: 'outside notes' });
     expect(receipt.files[0]?.before).toMatch(/^[0-9a-f]{64}$/);

@@ -1,3 +1,4 @@
+import { layeredGet, type LayeredRecord } from '../../core/base/layered-record.js';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { PayloadOf } from '../../core/events/event-definition.js';
 import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
@@ -13,7 +14,7 @@ export type ToolExecutionContext = {
   readonly callId: string;
   readonly roots: ToolPathRoots;
   /** The recorded observations the assessment was made on; writes are re-checked against them. */
-  readonly observations: Readonly<Record<string, WorldObservation>>;
+  readonly observations: LayeredRecord<WorldObservation>;
   readonly egressAllowlist: readonly string[];
   /** What runs a `command` line: `bash -c` (flag `exec-bash`) or `/bin/sh -c` (the default). */
   readonly commandShell?: 'bash' | 'sh';
@@ -60,7 +61,7 @@ export async function recheckTarget(
 ): Promise<{ realPath: string; observed: WorldObservation }> {
   const resolved = resolveToolPath(raw, context.roots);
   if (!resolved.ok) throw new UnassessedTargetError(resolved.rejection.message);
-  const assessed = context.observations[resolved.path.absolute];
+  const assessed = layeredGet(context.observations, resolved.path.absolute);
   if (assessed === undefined)
     throw new UnassessedTargetError(`${resolved.path.absolute} was never observed for assessment`);
   if (hasLoneSurrogate(resolved.path.raw))

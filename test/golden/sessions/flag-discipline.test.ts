@@ -11,6 +11,7 @@ import { writeFileTool } from '../../../src/core/tools/builtin-tools.js';
 import { hasCapability } from '../../../src/core/tools/tool-contract.js';
 import { nodeSha256 } from '../../../src/infrastructure/system/node-sha256.js';
 import { loadCorpusStore, readCorpusManifest } from './session-corpus.js';
+import { layeredRecord } from '../../../src/core/base/layered-record.js';
 
 /*
  * Why every behaviour change needs a flag: the same change to a rule (every file write asked at
@@ -73,7 +74,7 @@ describe('behaviour flags keep recorded sessions replaying', () => {
         policy,
         {
           roots: { workspaceRoot: '/w', homeDirectory: '/home/u' },
-          observations: {
+          observations: layeredRecord({
             '/w/new.txt': {
               path: '/w/new.txt',
               realPath: '/w/new.txt',
@@ -84,8 +85,8 @@ describe('behaviour flags keep recorded sessions replaying', () => {
               linkTarget: null,
               linkCount: null,
             },
-          },
-          reads: {},
+          }),
+          reads: layeredRecord(),
           egressAllowlist: [],
           writeManifest: null,
         },

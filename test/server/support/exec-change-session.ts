@@ -5,6 +5,7 @@ import type { CorrexEventStore, EventPayload } from '../../../src/core/event-cat
 import { createPreimageStore } from '../../../src/infrastructure/sandbox/preimage-store.js';
 import { createExecExecutor } from '../../../src/infrastructure/tools/exec-tool.js';
 import { createDiskWorldProbe } from '../../../src/infrastructure/world-probe/disk-world-probe.js';
+import { layeredRecord } from '../../../src/core/base/layered-record.js';
 
 export type ExecCall = { readonly stageId: string; readonly command: string };
 
@@ -26,7 +27,7 @@ export function createExecRecorder(workspace: string, preimageDirectory: string)
       {
         callId,
         roots: { workspaceRoot: workspace, homeDirectory: home },
-        observations: {},
+        observations: layeredRecord(),
         egressAllowlist: [],
       },
     );

@@ -1,3 +1,4 @@
+import { layeredGet } from '../../base/layered-record.js';
 import { globStaticPrefix, matchGlob } from '../../policies/path-glob.js';
 import { hasCapability } from '../../tools/tool-contract.js';
 import { isPathInside, relativeInside, type ToolPathRoots } from '../../tools/tool-path.js';
@@ -12,7 +13,7 @@ export function observationOf(
   context: ToolCallContext,
   path: ExtractedPath,
 ): WorldObservation | undefined {
-  return context.view.observations[path.path.absolute];
+  return layeredGet(context.view.observations, path.path.absolute);
 }
 
 /**

@@ -7,6 +7,7 @@ import { assessToolCall, pathsToObserve } from '../assess-tool-call.js';
 import { createAssessmentPolicy } from '../default-rules.js';
 import type { ToolCallRule, ToolSessionView } from '../tool-call-rule.js';
 import type { WorldObservation } from '../toolintent-events.js';
+import { layeredRecord } from '../../base/layered-record.js';
 
 const WS = '/w';
 const HASH_A = 'a'.repeat(64);
@@ -35,12 +36,17 @@ const missing = (path: string): WorldObservation => ({
 
 function view(
   observations: WorldObservation[],
-  extra: Partial<ToolSessionView> = {},
+  {
+    reads = {},
+    ...extra
+  }: Partial<Omit<ToolSessionView, 'reads'>> & {
+    reads?: Record<string, string>;
+  } = {},
 ): ToolSessionView {
   return {
     roots: { workspaceRoot: WS, homeDirectory: '/home/u' },
-    observations: Object.fromEntries(observations.map((o) => [o.path, o])),
-    reads: {},
+    observations: layeredRecord(Object.fromEntries(observations.map((o) => [o.path, o]))),
+    reads: layeredRecord(reads),
     egressAllowlist: [],
     writeManifest: null,
     ...extra,

@@ -1,3 +1,4 @@
+import { layeredGet } from '../../base/layered-record.js';
 import { STALE_WRITE_HASHES } from '../toolintent-flags.js';
 import { matchGlob } from '../../policies/path-glob.js';
 import { hasCapability } from '../../tools/tool-contract.js';
@@ -41,7 +42,7 @@ export const readBeforeWriteRule: ToolCallRule = {
     for (const target of fileWriteTargets(context)) {
       const observation = observationOf(context, target);
       if (observation === undefined || observation.kind !== 'file') continue;
-      if (context.view.reads[observation.realPath] !== undefined) continue;
+      if (layeredGet(context.view.reads, observation.realPath) !== undefined) continue;
       if (observation.sha256 === null) {
         findings.push(
           finding(
@@ -80,7 +81,7 @@ export const staleWriteRule: ToolCallRule = {
     for (const target of fileWriteTargets(context)) {
       const observation = observationOf(context, target);
       if (observation === undefined) continue;
-      const seen = context.view.reads[observation.realPath];
+      const seen = layeredGet(context.view.reads, observation.realPath);
       if (seen === undefined) continue;
       // Under its flag the finding carries both hashes, so an operator sees what changed.
       const hashes = context.flags.has(STALE_WRITE_HASHES.name)

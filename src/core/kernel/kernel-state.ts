@@ -217,7 +217,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   name: 'kernel',
   // 5: checkpoints (stage-checkpoints) and acceptsRetry (retry-failed-session).
   // 6: calls no longer carry a fingerprint (it is hashed only once a call fails).
-  // 7: the tool session's path maps are layered records (tool-session-projection.ts).
+  // 7: the path maps (the tool session's observations and reads, written files) are layered records.
   version: 7,
   initial: () => ({
     session: sessionProjection.initial(),

@@ -54,9 +54,30 @@ function scriptModel(server: FakeHttpServer) {
     // One session thinks until the listings are taken (however long a loaded machine needs).
     const slow = !answered && JSON.stringify(request.body).includes('SLOW');
     const reply = () => setTimeout(() => sse(answer)(request, response), 150);
+    const task = /write note (\d+)/.exec(JSON.stringify(request.body));
     if (slow) void slowGate.then(reply);
-    else reply();
+    else if (held !== null) {
+      if (task !== null) held.waiting.add(Number(task[1]));
+      void held.gate.then(reply);
+    } else reply();
   });
+}
+
+/** While set, every answer waits for `release`: a session asking meanwhile cannot end. */
+let held: { gate: Promise<void>; waiting: Set<number>; release(): void } | null = null;
+
+function holdAnswers() {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  held = {
+    gate,
+    waiting: new Set(),
+    release() {
+      held = null;
+      release();
+    },
+  };
+  return held;
 }
 
 /** A database of its own: the CLI uses the default schema, which other tests share. */
@@ -133,6 +154,7 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
   });
   afterAll(async () => {
     releaseSlow();
+    held?.release();
     for (const child of processes) if (child.child.exitCode === null) child.child.kill('SIGKILL');
     await Promise.all(processes.map((child) => child.exited));
     await model?.close();
@@ -206,19 +228,36 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     await until('two thirds of the sessions done', async () =>
       (await completed()) >= (2 * SESSIONS) / 3 ? true : undefined,
     );
-    // The one to stop is driving a session right now, so it has something to hand back.
-    const stopping = await until('a remaining worker driving a session', async () =>
-      others.find((worker) => taken(worker) > 0),
-    );
+    // The one to stop drives a session that waits for an answer held back until the stop has
+    // paused it, so it has something to hand back however fast the machine is.
+    const hold = holdAnswers();
+    const workerName = (worker: RunningCli) =>
+      /correx worker: (correx worker \S+) driving/.exec(worker.output())![1];
+    const [stopping, heldId] = await until('a remaining worker waiting for an answer', async () => {
+      const { sessions } = await api<{ sessions: SessionRow[] }>(base!, '/api/sessions');
+      for (const index of hold.waiting) {
+        const row = sessions.find((candidate) => candidate.sessionId === ids[index]);
+        const worker = others.find((other) => workerName(other) === row?.driver);
+        if (worker !== undefined) return [worker, ids[index]!] as const;
+      }
+      return undefined;
+    });
     const remaining = others.find((worker) => worker !== stopping)!;
     stopping.child.kill('SIGTERM');
+    await until('the stop to pause the session it drives', async () => {
+      const { sessions } = await api<{ sessions: SessionRow[] }>(base!, '/api/sessions');
+      return sessions.find((row) => row.sessionId === heldId)?.status === 'paused'
+        ? true
+        : undefined;
+    });
+    hold.release();
     const stopped = await stopping.exited;
     expect(stopped.code).toBe(0);
     const handedBack = Number(
       /correx worker: stopped; handed back (\d+) session\(s\)/.exec(stopped.stdout)?.[1],
     );
     expect(handedBack).toBeGreaterThan(0);
-    const stoppedName = /correx worker: (correx worker \S+) driving/.exec(stopped.stdout)![1];
+    const stoppedName = workerName(stopping);
 
     await until('every session completed', async () =>
       (await completed()) === SESSIONS ? true : undefined,
@@ -268,8 +307,9 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       for (let index = 0; index < SESSIONS; index++)
         expect(readFileSync(join(root, `w${index}`, 'note.txt'), 'utf8')).toBe('written once\n');
       // The killed worker died holding sessions (its records never closed), and another worker
-      // took each of them over.
-      const victimName = /correx worker: (correx worker \S+) driving/.exec(victim!.output())![1];
+      // took over each of them it had not finished itself: killed after its session's last
+      // append but before letting go, it leaves nothing for anyone to take over.
+      const victimName = workerName(victim!);
       let takenOver = 0;
       for (const id of ids) {
         const records = await runnable.sessions.driverRecords(id);
@@ -277,6 +317,8 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
           (record) => record.driver === victimName && record.toSequence === null,
         );
         if (died === -1) continue;
+        const lastWriter = (await runnable.sessions.writers(id)).at(-1)?.writer;
+        if (died === records.length - 1 && lastWriter === victimName) continue;
         expect(records[died + 1]?.driver, `${id} taken over`).toMatch(/^correx worker /);
         expect(records[died + 1]?.driver).not.toBe(victimName);
         takenOver++;
@@ -291,6 +333,10 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
   }, 240_000);
 
   it('an approval recorded by serve --no-drive wakes a session for one of two workers', async () => {
+    // Workers an earlier test left running (it failed before stopping them) would take this
+    // session too.
+    for (const child of processes) if (child.child.exitCode === null) child.child.kill('SIGKILL');
+    await Promise.all(processes.map((child) => child.exited));
     const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
     const start = (args: string[]) => {
       const child = startCorrex(home, ['--store', database.url, ...args], env);

@@ -239,13 +239,14 @@ describe.skipIf(!server.available)('PostgreSQL store faults (live server)', () =
     const fromPostgres = await postgres.appendAll(events);
     const fromSqlite = await sqlite.appendAll(events);
     expect(fromPostgres.map((event) => event.hash)).toEqual(fromSqlite.map((event) => event.hash));
-    const pgRows = await admin.query<{ bytes: string; hash: string; previous_hash: string }>(
-      `SELECT bytes, hash, previous_hash FROM "${schema}".events ORDER BY sequence`,
+    const pgRows = await admin.query<{ bytes: string; hash: string }>(
+      `SELECT bytes, hash FROM "${schema}".events ORDER BY sequence`,
     );
     await sqlite.close();
+    // SQLite keeps each hash as its 32 bytes (schema 4); PostgreSQL as hex text.
     const db = new Database(path, { readonly: true });
     const sqliteRows = db
-      .prepare('SELECT bytes, hash, previous_hash FROM events ORDER BY sequence')
+      .prepare('SELECT bytes, lower(hex(hash)) AS hash FROM events ORDER BY sequence')
       .all();
     db.close();
     expect(pgRows.rows).toEqual(sqliteRows);

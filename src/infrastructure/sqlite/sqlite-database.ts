@@ -92,6 +92,33 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions DROP COLUMN last_hash;
   ALTER TABLE sessions DROP COLUMN last_timestamp;
   `,
+  // 4: the previous hash repeated the hash of the session's row before, and a hash as 64 hex
+  // characters took twice its 32 bytes: rows shrink by a sixth, and so do the pages a commit
+  // writes. A stored hash that is not hex (only a hand edit makes one) keeps its bytes, so
+  // verification still reports it. The table is rebuilt, so the triggers are made again (also
+  // where a hand edit had dropped them).
+  `
+  DROP TRIGGER IF EXISTS events_no_update;
+  DROP TRIGGER IF EXISTS events_no_delete;
+  CREATE TABLE events_v4 (
+    position   INTEGER PRIMARY KEY,
+    session_id TEXT    NOT NULL,
+    sequence   INTEGER NOT NULL,
+    event_id   TEXT    NOT NULL UNIQUE,
+    bytes      TEXT    NOT NULL,
+    hash       BLOB    NOT NULL,
+    UNIQUE (session_id, sequence)
+  );
+  INSERT INTO events_v4 (position, session_id, sequence, event_id, bytes, hash)
+    SELECT position, session_id, sequence, event_id, bytes, coalesce(unhex(hash), CAST(hash AS BLOB))
+    FROM events ORDER BY position;
+  DROP TABLE events;
+  ALTER TABLE events_v4 RENAME TO events;
+  CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'correx events are append-only'); END;
+  CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'correx events are append-only'); END;
+  `,
 ];
 
 /** The schema version this correx writes and reads (`PRAGMA user_version`). */

@@ -5,6 +5,7 @@ import { eventStoreContract } from '../../../test/contracts/event-store.contract
 import { noteBatch, noteEvent } from '../../../test/support/sample-events.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 import { correxEventCatalog } from '../../core/event-catalog.js';
+import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
 import { chainHash } from '../../core/events/hash-chain.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import { openSqliteEventStore, type SqliteEventStore } from './sqlite-event-store.js';
@@ -104,8 +105,8 @@ describe('SqliteEventStore on disk', () => {
     const previous = '0'.repeat(64);
     const hash = chainHash(nodeSha256, previous, bytes);
     db.prepare(
-      'INSERT INTO events (session_id, sequence, event_id, bytes, hash, previous_hash) VALUES (?,?,?,?,?,?)',
-    ).run('big', high, seed.eventId, bytes, hash, previous);
+      'INSERT INTO events (session_id, sequence, event_id, bytes, hash) VALUES (?,?,?,?,?)',
+    ).run('big', high, seed.eventId, bytes, Buffer.from(hash, 'hex'));
     db.prepare('INSERT INTO sessions VALUES (?,?,?)').run('big', 1, seed.timestamp);
     db.close();
     const reopened = open(path);
@@ -116,6 +117,22 @@ describe('SqliteEventStore on disk', () => {
     ).toEqual([high + 1]);
     expect(await reopened.lastSequence('big')).toBe(high + 1);
     await reopened.close();
+  });
+
+  it('the global feed names the event whose predecessor is missing, since rows do not repeat the hash they chain to', async () => {
+    const path = freshPath();
+    const store = open(path);
+    await store.appendAll(noteBatch('a', 1, 3));
+    const db = new Database(path);
+    db.exec('DROP TRIGGER events_no_delete');
+    db.prepare("DELETE FROM events WHERE session_id = 'a' AND sequence = 2").run();
+    db.close();
+    const read = async () => {
+      for await (const _event of store.readAll());
+    };
+    await expect(read()).rejects.toThrow(CorruptEventError);
+    await expect(read()).rejects.toThrow(/session a, sequence 3: hash: sequence 2 is missing/);
+    await store.close();
   });
 
   it('a subscriber sees appends made through another connection to the same file', async () => {

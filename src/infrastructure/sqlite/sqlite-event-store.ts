@@ -10,11 +10,11 @@ import {
   type SealedEvent,
 } from '../../core/events/append-batch.js';
 import { ConcurrencyError } from '../../core/events/concurrency-error.js';
+import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
 import {
   createEventCodec,
   type EventCodec,
-  type ChainedEventRow,
   type EventRow,
   type NormalizedEvent,
 } from '../../core/events/event-codec.js';
@@ -53,24 +53,47 @@ export type SqliteEventStoreOptions<Payload extends PayloadShape> = SqliteOption
   readonly sha256?: Sha256;
 };
 
+/** A hash as stored: 32 bytes (schema 4), or whatever a hand edit put there. */
+type StoredHash = Buffer | string;
+
+/** The stored hash as the hex text the chain compares. */
+function hashText(stored: StoredHash): string {
+  return Buffer.isBuffer(stored) ? stored.toString('hex') : String(stored);
+}
+
+function hashBytes(hash: string): Buffer {
+  return Buffer.from(hash, 'hex');
+}
+
 type RawRow = {
   position: number;
   session_id: string;
   sequence: number;
   event_id: string;
   bytes: string;
-  hash: string;
-  previous_hash: string;
+  hash: StoredHash;
 };
 
-/** The same columns as RawRow, as an array: raw statements skip building an object per row. */
-type RawTuple = [number, string, number, string, string, string, string];
+/** A row of the global feed, as an array: raw statements skip building an object per row. */
+type FeedTuple = [
+  position: number,
+  sessionId: string,
+  sequence: number,
+  eventId: string,
+  bytes: string,
+  hash: StoredHash,
+];
 
-type SessionTuple = [position: number, sequence: number, bytes: string, hash: string];
+type SessionTuple = [position: number, sequence: number, bytes: string, hash: StoredHash];
 
-type HeadTuple = [sequence: number, hash: string];
+type HeadTuple = [sequence: number, hash: StoredHash];
 
-type SparseSessionTuple = [position: number, sequence: number, bytes: string, hash: string | null];
+type SparseSessionTuple = [
+  position: number,
+  sequence: number,
+  bytes: string,
+  hash: StoredHash | null,
+];
 
 /** Every how many sequences a streamed page carries a stored hash (see sparseSessionPage). */
 const HASH_CHECKPOINT = 64;
@@ -81,7 +104,7 @@ function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHas
     sessionId,
     sequence: raw[1],
     bytes: raw[2],
-    hash: raw[3] ?? undefined,
+    hash: raw[3] === null ? undefined : hashText(raw[3]),
   };
 }
 
@@ -94,33 +117,18 @@ function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow 
     sessionId,
     sequence: raw[1],
     bytes: raw[2],
-    hash: raw[3],
+    hash: hashText(raw[3]),
   };
 }
 
-function tupleToEventRow(raw: RawTuple): ChainedEventRow {
-  return {
-    position: raw[0],
-    sessionId: raw[1],
-    sequence: raw[2],
-    eventId: raw[3],
-    bytes: raw[4],
-    hash: raw[5],
-    previousHash: raw[6],
-  };
-}
-
-const ROW_COLUMNS = 'position, session_id, sequence, event_id, bytes, hash, previous_hash';
-
-function toEventRow(raw: RawRow): ChainedEventRow {
+function toEventRow(raw: RawRow): EventRow {
   return {
     position: raw.position,
     sessionId: raw.session_id,
     sequence: raw.sequence,
     eventId: raw.event_id,
     bytes: raw.bytes,
-    hash: raw.hash,
-    previousHash: raw.previous_hash,
+    hash: hashText(raw.hash),
   };
 }
 
@@ -153,7 +161,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const db = this.#db;
     this.#statements = {
       byEventIds: db.prepare<[string], RawRow>(
-        `SELECT ${ROW_COLUMNS} FROM events WHERE event_id IN (SELECT value FROM json_each(?))`,
+        `SELECT position, session_id, sequence, event_id, bytes, hash FROM events
+         WHERE event_id IN (SELECT value FROM json_each(?))`,
       ),
       // The head is the session's last row: one seek down the (session_id, sequence) index.
       head: db
@@ -161,7 +170,6 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           'SELECT sequence, hash FROM events WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
         )
         .raw(true),
-      lastPosition: db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
       startSession: db.prepare<[string, number, string]>(
         'INSERT OR IGNORE INTO sessions (session_id, first_position, first_timestamp) VALUES (?, ?, ?)',
       ),
@@ -181,12 +189,15 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
            FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
-      hashAt: db.prepare<[string, number], { hash: string }>(
-        'SELECT hash FROM events WHERE session_id = ? AND sequence = ?',
-      ),
+      hashAt: db
+        .prepare<[string, number], StoredHash>(
+          'SELECT hash FROM events WHERE session_id = ? AND sequence = ?',
+        )
+        .pluck(),
       feedPage: db
-        .prepare<[number, number], RawTuple>(
-          `SELECT ${ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        .prepare<[number, number], FeedTuple>(
+          `SELECT position, session_id, sequence, event_id, bytes, hash
+           FROM events WHERE position > ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
       // The last timestamp is read from the head row's bytes; a row whose bytes are unreadable
@@ -220,46 +231,42 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         checkExpectedSequence(sessionId, options, lastSequence);
         const sealed = sealBatch(this.#codec, this.#sha256, batch, {
           sequence: lastSequence,
-          hash: head?.[1] ?? GENESIS_HASH,
+          hash: head === undefined ? GENESIS_HASH : hashText(head[1]),
         });
-        // Positions are assigned here rather than read back per row, so rows go in a few
-        // multi-row INSERTs. The write lock is held, so max(position) stays ours.
-        const firstPosition = (this.#statements.lastPosition.get() ?? 0) + 1;
+        const firstPosition = this.#insertRows(sealed);
         if (!head) this.#statements.startSession.run(sessionId, firstPosition, batch[0]!.timestamp);
-        this.#insertRows(sealed, firstPosition);
         return sealed.map((row, index) => toStoredEvent(batch[index]!, row, firstPosition + index));
       },
     );
   }
 
-  /** Inserts rows at consecutive positions, in chunks of a power of two (few statements to prepare). */
-  #insertRows(rows: readonly SealedEvent[], firstPosition: number): void {
+  /**
+   * Inserts rows in chunks of a power of two (few statements to prepare) and returns the first
+   * one's position. SQLite gives each row the largest position plus one, and the write lock is
+   * held, so the positions are consecutive and the first is read back from the first chunk.
+   */
+  #insertRows(rows: readonly SealedEvent[]): number {
     let offset = 0;
+    let firstPosition = 0;
     while (offset < rows.length) {
       const size = Math.min(INSERT_CHUNK, 2 ** Math.floor(Math.log2(rows.length - offset)));
-      const values: (string | number)[] = [];
+      const values: (string | number | Buffer)[] = [];
       for (let index = offset; index < offset + size; index++) {
         const row = rows[index]!;
-        values.push(
-          firstPosition + index,
-          row.sessionId,
-          row.sequence,
-          row.eventId,
-          row.bytes,
-          row.hash,
-          row.previousHash,
-        );
+        values.push(row.sessionId, row.sequence, row.eventId, row.bytes, hashBytes(row.hash));
       }
-      this.#insertStatement(size).run(values);
+      const { lastInsertRowid } = this.#insertStatement(size).run(values);
+      if (offset === 0) firstPosition = Number(lastInsertRowid) - size + 1;
       offset += size;
     }
+    return firstPosition;
   }
 
   #insertStatement(rows: number): Database.Statement<unknown[]> {
     let statement = this.#inserts.get(rows);
     if (!statement) {
       statement = this.#db.prepare(
-        `INSERT INTO events (position, session_id, sequence, event_id, bytes, hash, previous_hash) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        `INSERT INTO events (session_id, sequence, event_id, bytes, hash) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`,
       );
       this.#inserts.set(rows, statement);
     }
@@ -379,7 +386,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         .all(sessionId, after, limit)
         .map((raw) => sessionTupleToEventRow(sessionId, raw));
     },
-    hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+    hashAt: (sessionId, sequence) => storedHashAt(this.#statements.hashAt.get(sessionId, sequence)),
     sparse: {
       page: (sessionId, after, limit) => {
         this.#open();
@@ -387,19 +394,50 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           .all(sessionId, after, limit)
           .map((raw) => sparseTupleToRow(sessionId, raw));
       },
-      hashAt: (sessionId, sequence) => this.#statements.hashAt.get(sessionId, sequence)?.hash,
+      hashAt: (sessionId, sequence) =>
+        storedHashAt(this.#statements.hashAt.get(sessionId, sequence)),
     },
     head: (sessionId) => {
       const head = this.#statements.head.get(sessionId);
-      return head && { sequence: head[0], hash: head[1] };
+      return head && { sequence: head[0], hash: hashText(head[1]) };
     },
   };
 
+  /**
+   * A page of the global feed, each row checked against the hash it is chained to: the previous
+   * row of its session, which is usually earlier in the same page and otherwise looked up. A
+   * missing predecessor breaks the chain there.
+   */
   #feedPage(afterPosition: number, limit: number): StoredEvent<Payload>[] {
     this.#open();
+    const heads = new Map<string, { sequence: number; hash: string }>();
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
-      const row = tupleToEventRow(raw);
+      const [position, sessionId, sequence, eventId, bytes, stored] = raw;
+      const head = heads.get(sessionId);
+      const previousHash =
+        sequence === 1
+          ? GENESIS_HASH
+          : head?.sequence === sequence - 1
+            ? head.hash
+            : storedHashAt(this.#statements.hashAt.get(sessionId, sequence - 1));
+      if (previousHash === undefined)
+        throw new CorruptEventError(
+          sessionId,
+          sequence,
+          'hash',
+          `sequence ${sequence - 1} is missing (the event this one is chained to)`,
+        );
+      const row = {
+        position,
+        sessionId,
+        sequence,
+        eventId,
+        bytes,
+        hash: hashText(stored),
+        previousHash,
+      };
       checkRowHash(this.#sha256, row);
+      heads.set(sessionId, { sequence, hash: row.hash });
       return this.#codec.decodeVerifiedRow(row, row.hash);
     });
   }
@@ -407,6 +445,10 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   #open(): void {
     if (this.#closed) throw new StoreClosedError(`SQLite event store ${this.path}`);
   }
+}
+
+function storedHashAt(stored: StoredHash | undefined): string | undefined {
+  return stored === undefined ? undefined : hashText(stored);
 }
 
 function isUniqueEventIdViolation(error: unknown): boolean {

@@ -92,7 +92,7 @@ function writeV2File(path: string): Map<string, string[]> {
   return hashes;
 }
 
-describe('SQLite schema migration 3 (head read from the events index)', () => {
+describe('SQLite schema migrations 3 and 4 (head read from the events index, hashes as bytes)', () => {
   it('reads a version-2 file back: events, chain, sessions, and appends continue its chains', async () => {
     const path = join(dir, 'v2.db');
     const hashes = writeV2File(path);
@@ -150,6 +150,40 @@ describe('SQLite schema migration 3 (head read from the events index)', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     expect(() => db.prepare("UPDATE events SET bytes = 'x'").run()).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM events').run()).toThrow(/append-only/);
+    db.close();
+  });
+
+  it('migration 4 stores each hash as its 32 bytes without the previous hash; a hash edited to non-hex survives it and verify still reports it', async () => {
+    const path = join(dir, 'v4.db');
+    const hashes = writeV2File(path);
+    const edit = new Database(path);
+    edit.exec('DROP TRIGGER events_no_update');
+    edit
+      .prepare("UPDATE events SET hash = 'not a hash' WHERE session_id = 'b' AND sequence = 2")
+      .run();
+    edit.close();
+    const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+    expect(await store.verify('a')).toMatchObject({ ok: true, headHash: hashes.get('a')![2] });
+    expect(await store.verify('b')).toMatchObject({ ok: false, sequence: 2 });
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    const columns = db.prepare('SELECT name, type FROM pragma_table_info(?)').all('events');
+    expect(columns).toEqual([
+      { name: 'position', type: 'INTEGER' },
+      { name: 'session_id', type: 'TEXT' },
+      { name: 'sequence', type: 'INTEGER' },
+      { name: 'event_id', type: 'TEXT' },
+      { name: 'bytes', type: 'TEXT' },
+      { name: 'hash', type: 'BLOB' },
+    ]);
+    const stored = db
+      .prepare(
+        "SELECT typeof(hash) AS kind, length(hash) AS size, hex(hash) AS text FROM events WHERE session_id = 'a' ORDER BY sequence",
+      )
+      .all();
+    expect(stored).toEqual(
+      hashes.get('a')!.map((hash) => ({ kind: 'blob', size: 32, text: hash.toUpperCase() })),
+    );
     db.close();
   });
 

@@ -130,8 +130,9 @@ async function reads(dir: string, total: number): Promise<BenchRow[]> {
     for await (const _ of store.stream('big')) seen += 1;
     if (seen !== total) throw new Error(`read ${seen} of ${total}`);
   };
+  // Seven passes a side: with three, one run's ratio swung from 0.49 to 0.72.
   const passes = await compare({
-    rounds: 3,
+    rounds: 7,
     perRound: 1,
     warmUpRounds: 1,
     baseline: rawPass,

@@ -165,8 +165,11 @@ export function migrateSqlite(path: string): SqliteMigrationReport {
   return { fromVersion: before, toVersion: MIGRATIONS.length };
 }
 
+/** The migration that rebuilds the events table, leaving the old table's pages free in the file. */
+const REBUILDS_EVENTS = 4;
+
 function migrate(db: Database.Database): void {
-  const apply = db.transaction(() => {
+  const apply = db.transaction((): number => {
     const current = schemaVersion(db);
     if (current > MIGRATIONS.length) {
       throw new Error(
@@ -177,6 +180,17 @@ function migrate(db: Database.Database): void {
       db.exec(MIGRATIONS[version]!);
     }
     db.pragma(`user_version = ${MIGRATIONS.length}`);
+    return current;
   });
-  apply.immediate();
+  const from = apply.immediate();
+  // A rebuilt table's old pages stay in the file as free pages, nearly doubling a large store
+  // once; VACUUM gives them back. It only reclaims space: another process using the file
+  // meanwhile makes it fail, the schema is migrated all the same, and appends reuse the pages.
+  if (from > 0 && from < REBUILDS_EVENTS) {
+    try {
+      db.exec('VACUUM');
+    } catch {
+      // Left for a later VACUUM; nothing depends on it.
+    }
+  }
 }

@@ -56,7 +56,7 @@ import {
   PostgresConnectError,
 } from './postgres-errors.js';
 import { createFeedListener, type FeedListener } from './postgres-feed-listener.js';
-import { SessionHeadCache, type SessionHead } from './postgres-head-cache.js';
+import { SessionHeadCache, type SessionHead } from '../session-head-cache.js';
 import { checkSchema, migratePool } from './postgres-migrations.js';
 import { createPostgresStatements, type PostgresStatements } from './postgres-statements.js';
 import { createWakeSender, type WakeSender } from './postgres-wake-sender.js';

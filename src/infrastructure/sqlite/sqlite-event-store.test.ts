@@ -135,6 +135,28 @@ describe('SqliteEventStore on disk', () => {
     await store.close();
   });
 
+  it('two connections taking turns on one session each see the other append: no head this one wrote is trusted after', async () => {
+    const path = freshPath();
+    const first = open(path);
+    const second = open(path);
+    for (let sequence = 1; sequence <= 20; sequence++) {
+      const writer = sequence % 3 === 0 ? second : first;
+      const stored = await writer.append(noteEvent('shared', sequence));
+      expect(stored.sequence).toBe(sequence);
+    }
+    // The first wrote 20; once the second has written 21, the first's own last head is stale.
+    expect((await second.append(noteEvent('shared', 21))).sequence).toBe(21);
+    await expect(
+      first.append(noteEvent('shared', 22), { expectedSequence: 20 }),
+    ).rejects.toMatchObject({ code: 'concurrency_conflict' });
+    expect((await first.append(noteEvent('shared', 22), { expectedSequence: 21 })).sequence).toBe(
+      22,
+    );
+    expect(await second.verify('shared')).toMatchObject({ ok: true, lastSequence: 22 });
+    await first.close();
+    await second.close();
+  });
+
   it('a subscriber sees appends made through another connection to the same file', async () => {
     const path = freshPath();
     const reader = open(path);

@@ -42,6 +42,7 @@ import {
   type SessionRowSource,
 } from '../../core/events/session-reads.js';
 import { StoreClosedError } from '../../core/events/store-closed-error.js';
+import { SessionHeadCache, type SessionHead } from '../session-head-cache.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import { writeWithRetry } from './sqlite-errors.js';
 import { openSqliteDatabase, type SqliteOptions } from './sqlite-database.js';
@@ -148,6 +149,9 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   readonly #appendTransaction;
   /** Multi-row INSERTs by row count, prepared on first use. */
   readonly #inserts = new Map<number, Database.Statement<unknown[]>>();
+  /** Heads this connection wrote, trusted while `#dataVersion` says no other connection wrote. */
+  readonly #heads = new SessionHeadCache();
+  #dataVersion = -1;
   #closed = false;
 
   constructor(
@@ -164,6 +168,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         `SELECT position, session_id, sequence, event_id, bytes, hash FROM events
          WHERE event_id IN (SELECT value FROM json_each(?))`,
       ),
+      // Changes exactly when another connection (any process) has committed to the file.
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       // The head is the session's last row: one seek down the (session_id, sequence) index.
       head: db
         .prepare<[string], HeadTuple>(
@@ -226,18 +232,35 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         options: AppendOptions | undefined,
       ): StoredEvent<Payload>[] => {
         const sessionId = batch[0]!.sessionId;
-        const head = this.#statements.head.get(sessionId);
-        const lastSequence = head?.[0] ?? 0;
+        const head = this.#headForAppend(sessionId);
+        const lastSequence = head?.sequence ?? 0;
         checkExpectedSequence(sessionId, options, lastSequence);
         const sealed = sealBatch(this.#codec, this.#sha256, batch, {
           sequence: lastSequence,
-          hash: head === undefined ? GENESIS_HASH : hashText(head[1]),
+          hash: head?.hash ?? GENESIS_HASH,
         });
         const firstPosition = this.#insertRows(sealed);
         if (!head) this.#statements.startSession.run(sessionId, firstPosition, batch[0]!.timestamp);
         return sealed.map((row, index) => toStoredEvent(batch[index]!, row, firstPosition + index));
       },
     );
+  }
+
+  /**
+   * The session's head, inside the write transaction. The one this connection last wrote is
+   * still the head unless another connection has committed since, which `data_version` (a read
+   * of the file header, no index seek) tells; then every remembered head is dropped and read.
+   */
+  #headForAppend(sessionId: string): SessionHead | undefined {
+    const version = this.#statements.dataVersion.get()!;
+    if (version !== this.#dataVersion) {
+      this.#heads.clear();
+      this.#dataVersion = version;
+    }
+    const cached = this.#heads.get(sessionId);
+    if (cached !== undefined) return cached;
+    const row = this.#statements.head.get(sessionId);
+    return row && { sequence: row[0], hash: hashText(row[1]) };
   }
 
   /**
@@ -298,6 +321,9 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         return this.#settle(batch, error);
       throw error;
     }
+    // Committed: the next append to this session need not read its head.
+    const last = stored.at(-1)!;
+    this.#heads.set(last.sessionId, { sequence: last.sequence, hash: last.hash });
     this.#notifier.notify();
     return stored;
   }

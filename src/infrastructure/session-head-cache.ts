@@ -2,10 +2,10 @@
 export type SessionHead = { readonly sequence: number; readonly hash: string };
 
 /**
- * The head this process last wrote (or read) for each recent session, so an append can predict
- * its session's head and write in one statement instead of reading it first. Only a guess: the
- * append checks it under the head row's lock, and a wrong one (another process appended) costs
- * one wasted round trip, never a wrong write. Bounded: the oldest sessions are forgotten.
+ * The head this process last wrote (or read) for each recent session, so an append can skip
+ * reading it. Each store says when it may trust an entry: PostgreSQL checks it under the head
+ * row's lock (a wrong one costs one wasted round trip, never a wrong write); SQLite forgets all
+ * of them once another connection has written to the file. Bounded: the oldest are forgotten.
  */
 export class SessionHeadCache {
   readonly #heads = new Map<string, SessionHead>();
@@ -25,5 +25,9 @@ export class SessionHeadCache {
 
   forget(sessionId: string): void {
     this.#heads.delete(sessionId);
+  }
+
+  clear(): void {
+    this.#heads.clear();
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionHeadCache } from './postgres-head-cache.js';
+import { SessionHeadCache } from './session-head-cache.js';
 
 describe('session head cache', () => {
   it('forgets the least recently written session beyond its limit', () => {
@@ -13,5 +13,7 @@ describe('session head cache', () => {
     heads.forget('a');
     expect(heads.get('a')).toBeUndefined();
     expect(heads.get('c')).toEqual({ sequence: 1, hash: 'hc' });
+    heads.clear();
+    expect(heads.get('c')).toBeUndefined();
   });
 });

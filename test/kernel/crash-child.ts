@@ -5,7 +5,8 @@
  * runs takes effect, then it SIGKILLs itself before the receipt is recorded. Env CRASH_IN_PROBE=k:
  * it SIGKILLs itself as it makes its k-th observation of the workspace. Without any, it
  * runs until the session finishes or waits and reports the outcome to the parent over IPC.
- * Env CRASH_SCRIPT=effect plays `EFFECT_SCRIPT` instead of `CRASH_SCRIPT`, =pair `PAIR_SCRIPT`.
+ * Env CRASH_SCRIPT=effect plays `EFFECT_SCRIPT` instead of `CRASH_SCRIPT`, =pair `PAIR_SCRIPT`,
+ * =writes `WRITES_SCRIPT`.
  */
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
 import { createDiskProjectCheckDetector } from '../../src/infrastructure/checks/disk-project-check-detector.js';
@@ -16,7 +17,7 @@ import { runSession } from '../../src/core/kernel/run-session.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
-import { CRASH_SCRIPT, EFFECT_SCRIPT, PAIR_SCRIPT } from './crash-script.js';
+import { CRASH_SCRIPT, EFFECT_SCRIPT, PAIR_SCRIPT, WRITES_SCRIPT } from './crash-script.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 
 const [storePath, workspace, sessionId, commandJson] = process.argv.slice(2) as [
@@ -40,7 +41,7 @@ const answered = (await store.read(sessionId)).filter(
   (event) => event.payload.type === 'inference_completed',
 ).length;
 // Env CRASH_SCRIPT picks another script (see the header).
-const scripts = { effect: EFFECT_SCRIPT, pair: PAIR_SCRIPT } as const;
+const scripts = { effect: EFFECT_SCRIPT, pair: PAIR_SCRIPT, writes: WRITES_SCRIPT } as const;
 const script = scripts[process.env.CRASH_SCRIPT as keyof typeof scripts] ?? CRASH_SCRIPT;
 const model = scriptedModel(script.slice(answered));
 const builtin = createBuiltinToolRunner();

@@ -5,9 +5,16 @@ import { describe, expect, it } from 'vitest';
 import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
-import type { CorrexEventStore } from '../../src/core/event-catalog.js';
+import type { CorrexEvent, CorrexEventStore } from '../../src/core/event-catalog.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
-import { APPEND_JS, CRASH_SCRIPT, EFFECT_MJS, EFFECT_SCRIPT, PAIR_SCRIPT } from './crash-script.js';
+import {
+  APPEND_JS,
+  CRASH_SCRIPT,
+  EFFECT_MJS,
+  EFFECT_SCRIPT,
+  PAIR_SCRIPT,
+  WRITES_SCRIPT,
+} from './crash-script.js';
 import {
   eventsOf,
   expectReplayIdentical,
@@ -307,6 +314,51 @@ describe.concurrent('crash-exact recovery (kill -9 of a real child process)', ()
         expect(receipts, `call ${callId}`).toHaveLength(1);
       }
       await expectReplayIdentical(store, 's-held', config);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('reads a held file write back from the file when killed before its receipt was committed', async () => {
+    // One turn writes c.txt, then d.txt. The second observation is d.txt's probe: c.txt is
+    // written, its receipt held to be committed with d.txt's intent, and the process dies.
+    const { workspace, storePath } = scenarioWorkspace({});
+    const first = await runChild([storePath, workspace, 's-writes'], {
+      CRASH_SCRIPT: 'writes',
+      CRASH_IN_PROBE: '2',
+    });
+    expect(first.signal).toBe('SIGKILL');
+    expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('first\n');
+    const store = openStore(storePath);
+    try {
+      const write = 'implement.1.1.1';
+      const ofCall = (events: readonly CorrexEvent[], type: string) =>
+        events.filter(
+          (event) =>
+            event.payload.type === type && (event.payload as { callId?: string }).callId === write,
+        );
+      const before = await eventsOf(store, 's-writes');
+      expect(ofCall(before, 'tool_call_started')).toHaveLength(1);
+      expect(ofCall(before, 'tool_receipt')).toHaveLength(0);
+      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+      const outcome = await runSession({
+        store,
+        sessionId: 's-writes',
+        config,
+        ports: livePorts(scriptedModel(WRITES_SCRIPT.slice(1))),
+        clock: { now: () => new Date().toISOString() },
+        ids: createCountingIdSource('resume'),
+      });
+      expect(outcome.status).toBe('completed');
+      const events = await eventsOf(store, 's-writes');
+      // The file holds what the call writes: recorded as applied, not written again.
+      expect(ofCall(events, 'tool_call_classified').map((event) => event.payload)).toMatchObject([
+        { classification: 'applied', action: 'record' },
+      ]);
+      expect(ofCall(events, 'tool_call_started')).toHaveLength(1);
+      expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('first\n');
+      expect(readFileSync(join(workspace, 'd.txt'), 'utf8')).toBe('second\n');
+      await expectReplayIdentical(store, 's-writes', config);
     } finally {
       await store.close();
     }

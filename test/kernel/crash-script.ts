@@ -24,6 +24,17 @@ export const PAIR_SCRIPT: readonly ScriptedTurn[] = [
   { text: JSON.stringify({ summary: 'read a, wrote b', filesChanged: ['b.txt'] }) },
 ];
 
+/** One model turn of two file writes, then the stage's answer. */
+export const WRITES_SCRIPT: readonly ScriptedTurn[] = [
+  {
+    toolCalls: [
+      { name: 'write_file', args: { path: 'c.txt', content: 'first\n' } },
+      { name: 'write_file', args: { path: 'd.txt', content: 'second\n' } },
+    ],
+  },
+  { text: JSON.stringify({ summary: 'wrote c and d', filesChanged: ['c.txt', 'd.txt'] }) },
+];
+
 /** Appends one line per run: the effect that must never be silently repeated or lost. */
 export const APPEND_JS = "require('fs').appendFileSync('log.txt', 'x\\n');\n";
 

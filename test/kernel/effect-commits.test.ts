@@ -66,18 +66,22 @@ async function start(store: CorrexEventStore, sessionId: string, workspace: stri
   return { outcome, config };
 }
 
-/** One model turn of two calls (read-only, or a read and a write), then the stage's answer. */
-const turnOf = (second: 'read' | 'write') => [
+type Turn = 'read' | 'write' | 'two writes';
+
+/** One model turn of two calls (two reads, a read and a write, two writes), then the answer. */
+const turnOf = (kind: Turn) => [
   {
     toolCalls: [
-      { name: 'read_file', args: { path: 'a.txt' } },
-      second === 'read'
+      kind === 'two writes'
+        ? { name: 'write_file', args: { path: 'c.txt', content: 'three\n' } }
+        : { name: 'read_file', args: { path: 'a.txt' } },
+      kind === 'read'
         ? { name: 'read_file', args: { path: 'b.txt' } }
         : { name: 'write_file', args: { path: 'b.txt', content: 'two\n' } },
     ],
   },
   {
-    text: JSON.stringify({ summary: 'done', filesChanged: second === 'read' ? [] : ['b.txt'] }),
+    text: JSON.stringify({ summary: 'done', filesChanged: kind === 'read' ? [] : ['b.txt'] }),
   },
 ];
 
@@ -98,7 +102,7 @@ function startTurn(
   store: CorrexEventStore,
   sessionId: string,
   workspace: string,
-  second: 'read' | 'write',
+  second: Turn,
   probe?: WorldProbe,
   signal?: AbortSignal,
 ) {
@@ -245,6 +249,24 @@ describe('what the live runner commits per effect', () => {
     // A receipt of a call that changed the world is never held.
     expect(types).toContainEqual([`tool_receipt:${write}`, 'inference_requested:']);
     await expectReplayIdentical(base, 's-write', config);
+  });
+
+  it("holds a file write's receipt until the next write's intent: one commit per write", async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n' });
+    const base = openStore(storePath);
+    stores.push(base);
+    const { store, batches } = recordingStore(base);
+    const { run, config } = startTurn(store, 's-writes', workspace, 'two writes');
+    expect((await run.done).status).toBe('completed');
+
+    const [first, second] = calls(await eventsOf(base, 's-writes'));
+    const types = batches.map(typesOf);
+    const intent = types.find((batch) => batch.includes(`tool_call_started:${second}`))!;
+    expect(intent).toContain(`tool_receipt:${first}`);
+    expect(intent.at(-1)).toBe(`tool_call_started:${second}`);
+    // Each write's intent is durable before it runs: the first's ends a commit of its own.
+    expect(types.some((batch) => batch.at(-1) === `tool_call_started:${first}`)).toBe(true);
+    await expectReplayIdentical(base, 's-writes', config);
   });
 
   it('drops held read-only work when a command arrives meanwhile, and decides it again', async () => {

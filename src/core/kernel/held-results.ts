@@ -7,11 +7,12 @@ import { kernelProjection, type KernelState } from './kernel-state.js';
 /*
  * What the live runner holds back from the log while an effect that cannot change the world
  * runs (a probe, a built-in read-only tool), to commit it with what comes next: a turn of
- * read-only calls costs one commit, not two per call. Everything held is committed before any
- * effect that can change the world (a write, a command, a model call, a hook) and before any
- * wait, so a crash loses only work that changed nothing: a held receipt of a tool that did
- * change the world is classified on resume as an interrupted call, as a crash just after the
- * tool always could leave it, and a held read-only call is simply decided and run again.
+ * read-only calls costs one commit, not two per call, and a turn of file writes one per write.
+ * Everything held is committed before any effect that can change the world (a write, a
+ * command, a model call, a hook) and before any wait, so a crash loses only work that changed
+ * nothing or that resume reads back: a held `write_file` receipt is classified on resume as an
+ * interrupted call, as a crash just after the tool always could leave it, and a held read-only
+ * call is simply decided and run again.
  */
 
 /** An event the runner appends; one without a timestamp is stamped when it is appended. */
@@ -53,6 +54,22 @@ export function changesNothing(config: KernelConfig, effect: Effect): boolean {
     tool.source === undefined &&
     tool.capabilities.length > 0 &&
     tool.capabilities.every((capability) => capability === 'READ_ONLY')
+  );
+}
+
+/**
+ * True when the results of `effect` may wait to be committed with what follows: it changed
+ * nothing, or it is the built-in `write_file`, whose call, if the process dies before its receipt
+ * is committed, resume classifies from the file itself (applied when the target holds exactly
+ * the content, see classify-interrupted-call.ts), without running it again or asking anyone. A
+ * command's receipt is never held: a program's effects cannot be read back that way.
+ */
+export function resultsMayWait(config: KernelConfig, effect: Effect): boolean {
+  if (changesNothing(config, effect)) return true;
+  return (
+    effect.type === 'execute' &&
+    effect.tool === 'write_file' &&
+    config.tools.get(effect.tool)?.source === undefined
   );
 }
 

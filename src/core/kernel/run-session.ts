@@ -7,6 +7,7 @@ import { decideCommand } from './decide-command.js';
 import type { Effect } from './effect.js';
 import {
   changesNothing,
+  resultsMayWait,
   foldProvisional,
   holdInputs,
   withinHoldLimits,
@@ -291,9 +292,10 @@ async function drive(
    * decides on the newer state. Returns the effect the decision awaits, or undefined when the
    * loop must decide itself.
    *
-   * When both the effect that produced the results (`from`) and the one the decision awaits
-   * cannot change the world (a probe, a built-in read-only tool), nothing is appended yet: the
-   * results and the decision are held, and go in with the next results (see held-results.ts).
+   * When the effect that produced the results (`from`) may have them wait (it changed nothing,
+   * or it wrote a file resume can read back) and the one the decision awaits cannot change the
+   * world (a probe, a built-in read-only tool), nothing is appended yet: the results and the
+   * decision are held, and go in with the next results (see held-results.ts).
    * `held` is what an earlier answer held back; it goes in first, and its state is the one
    * decided on.
    */
@@ -311,7 +313,7 @@ async function drive(
     if (
       decision.effect !== null &&
       decision.artifacts.length === 0 &&
-      changesNothing(config, from) &&
+      resultsMayWait(config, from) &&
       changesNothing(config, decision.effect) &&
       withinHoldLimits(held, inputs.length + decisions.length, timestamp)
     ) {

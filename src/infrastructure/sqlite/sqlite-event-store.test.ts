@@ -146,6 +146,7 @@ describe('SqliteEventStore on disk', () => {
     }
     // The first wrote 20; once the second has written 21, the first's own last head is stale.
     expect((await second.append(noteEvent('shared', 21))).sequence).toBe(21);
+    expect(await first.lastSequence('shared')).toBe(21);
     await expect(
       first.append(noteEvent('shared', 22), { expectedSequence: 20 }),
     ).rejects.toMatchObject({ code: 'concurrency_conflict' });

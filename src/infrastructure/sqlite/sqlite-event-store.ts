@@ -232,7 +232,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         options: AppendOptions | undefined,
       ): StoredEvent<Payload>[] => {
         const sessionId = batch[0]!.sessionId;
-        const head = this.#headForAppend(sessionId);
+        const head = this.#head(sessionId);
         const lastSequence = head?.sequence ?? 0;
         checkExpectedSequence(sessionId, options, lastSequence);
         const sealed = sealBatch(this.#codec, this.#sha256, batch, {
@@ -247,11 +247,12 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   }
 
   /**
-   * The session's head, inside the write transaction. The one this connection last wrote is
-   * still the head unless another connection has committed since, which `data_version` (a read
-   * of the file header, no index seek) tells; then every remembered head is dropped and read.
+   * The session's head, for an append (inside its write transaction) or `lastSequence`. The one
+   * this connection last wrote is still the head unless another connection has committed since,
+   * which `data_version` (a read of the file header, no index seek) tells; then every
+   * remembered head is dropped and the head is read from the index.
    */
-  #headForAppend(sessionId: string): SessionHead | undefined {
+  #head(sessionId: string): SessionHead | undefined {
     const version = this.#statements.dataVersion.get()!;
     if (version !== this.#dataVersion) {
       this.#heads.clear();
@@ -361,7 +362,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
 
   async lastSequence(sessionId: string): Promise<number> {
     this.#open();
-    return this.#statements.head.get(sessionId)?.[0] ?? 0;
+    return this.#head(sessionId)?.sequence ?? 0;
   }
 
   async listSessions(): Promise<SessionSummary[]> {

@@ -242,9 +242,17 @@ describe('exec', () => {
     expect(receipt.outcome).toBe('timed_out');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     // Killed means gone or a zombie awaiting its reaper (containers often lack one at PID 1).
-    const state = existsSync(`/proc/${pid}/stat`)
-      ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
-      : 'gone';
+    // The call ends when the pipes close, which a dying process does before it turns zombie,
+    // so it may still read 'R' for a moment: wait for the kernel to finish, not for sleep 60.
+    const stateOf = () =>
+      existsSync(`/proc/${pid}/stat`)
+        ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+        : 'gone';
+    let state = stateOf();
+    for (let tries = 0; tries < 100 && !['gone', 'Z', 'X'].includes(state ?? ''); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      state = stateOf();
+    }
     expect(['gone', 'Z', 'X']).toContain(state);
     rmSync(pidFile);
   });

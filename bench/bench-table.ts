@@ -59,22 +59,24 @@ export async function compare(options: {
   readonly perRound: number;
   readonly baseline: (index: number) => unknown;
   readonly subject: (index: number) => unknown;
+  /** More subjects, timed in the same rounds (interleaved with the others). */
+  readonly others?: readonly ((index: number) => unknown)[];
   /** Unmeasured rounds of each first, so both are timed after the JIT has compiled them. */
   readonly warmUpRounds?: number;
-}): Promise<{ baseline: number; subject: number }> {
+}): Promise<{ baseline: number; subject: number; others: number[] }> {
   const rounds = options.rounds ?? 5;
+  const runs = [options.baseline, options.subject, ...(options.others ?? [])];
   for (let round = 0; round < (options.warmUpRounds ?? 0); round++) {
-    await measure(options.perRound, (i) => options.baseline(i));
-    await measure(options.perRound, (i) => options.subject(i));
+    for (const run of runs) await measure(options.perRound, (i) => run(i));
   }
-  const baseline: number[] = [];
-  const subject: number[] = [];
+  const timings: number[][] = runs.map(() => []);
   for (let round = 0; round < rounds; round++) {
     const offset = round * options.perRound;
-    baseline.push(await measure(options.perRound, (i) => options.baseline(offset + i)));
-    subject.push(await measure(options.perRound, (i) => options.subject(offset + i)));
+    for (const [index, run] of runs.entries())
+      timings[index]!.push(await measure(options.perRound, (i) => run(offset + i)));
   }
-  return { baseline: median(baseline), subject: median(subject) };
+  const [baseline, subject, ...others] = timings.map(median);
+  return { baseline: baseline!, subject: subject!, others };
 }
 
 function median(values: readonly number[]): number {

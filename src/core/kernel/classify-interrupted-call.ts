@@ -11,6 +11,14 @@ import { INTERRUPTED_EXEC_IS_UNKNOWN } from './kernel-flags.js';
 export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;
 
 /**
+ * True for the tool whose interrupted call resume can find applied from its targets alone: the
+ * built-in `write_file`, whose targets then hold exactly the content it was asked to write.
+ */
+export function isReadBackOnResume(toolName: string): boolean {
+  return toolName === 'write_file';
+}
+
+/**
  * Classifies a call whose intent was recorded but whose receipt never was, from fresh
  * observations of its write targets. Pure.
  * - read-only tools have nothing to lose or repeat: not applied, run it;
@@ -65,7 +73,7 @@ export function classifyInterruptedCall(
     };
   }
   const content = call.args?.content;
-  if (call.tool === 'write_file' && typeof content === 'string' && targets.length > 0) {
+  if (isReadBackOnResume(call.tool) && typeof content === 'string' && targets.length > 0) {
     const written = sha256(content);
     if (targets.every((target) => target.observed === written)) {
       return {

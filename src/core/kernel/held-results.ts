@@ -1,5 +1,6 @@
 import { correxEventCatalog, type CorrexEvent } from '../event-catalog.js';
 import { createEventCodec } from '../events/event-codec.js';
+import { isReadBackOnResume } from './classify-interrupted-call.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
@@ -68,7 +69,7 @@ export function resultsMayWait(config: KernelConfig, effect: Effect): boolean {
   if (changesNothing(config, effect)) return true;
   return (
     effect.type === 'execute' &&
-    effect.tool === 'write_file' &&
+    isReadBackOnResume(effect.tool) &&
     config.tools.get(effect.tool)?.source === undefined
   );
 }

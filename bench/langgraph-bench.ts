@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,10 @@ async function runLangGraphLoop(path: string, turns: number, calls: number): Pro
     schema: z.object({ path: z.string() }),
   });
   const checkpointer = SqliteSaver.fromConnString(path);
+  // Each of a super-step's parallel tool calls adds an abort listener to one signal of
+  // LangGraph's; without room for them Node warns once per call past ten.
+  const defaultMaxListeners = EventEmitter.defaultMaxListeners;
+  EventEmitter.defaultMaxListeners = Math.max(defaultMaxListeners, calls + 10);
   let turn = 0;
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('model', () => {
@@ -70,6 +75,7 @@ async function runLangGraphLoop(path: string, turns: number, calls: number): Pro
       { configurable: { thread_id: 'bench' }, recursionLimit: 2 * turns + 10 },
     );
   } finally {
+    EventEmitter.defaultMaxListeners = defaultMaxListeners;
     checkpointer.db.close();
   }
 }

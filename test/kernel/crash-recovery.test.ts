@@ -7,6 +7,7 @@ import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
 import type { CorrexEvent, CorrexEventStore } from '../../src/core/event-catalog.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
+import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-provider.js';
 import {
   APPEND_JS,
   CRASH_SCRIPT,
@@ -109,6 +110,27 @@ async function resumeUntilDone(store: CorrexEventStore, workspace: string): Prom
       : { type: 'approve', callId, by: 'tester', reason: 'it never ran' };
   }
   throw new Error('the session did not finish');
+}
+
+/** Resumes a session that a killed child recorded, with the model's answers after the first. */
+function resumeOnce(
+  store: CorrexEventStore,
+  sessionId: string,
+  answers: readonly ScriptedTurn[],
+  ids = 'resume',
+) {
+  const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+  return {
+    config,
+    done: runSession({
+      store,
+      sessionId,
+      config,
+      ports: livePorts(scriptedModel(answers.slice(1))),
+      clock: { now: () => new Date().toISOString() },
+      ids: createCountingIdSource(ids),
+    }),
+  };
 }
 
 async function crashAndRecover(crash: { env?: Record<string, string>; killAfterMs?: number }) {
@@ -291,15 +313,8 @@ describe.concurrent('crash-exact recovery (kill -9 of a real child process)', ()
       const before = (await eventsOf(store, 's-held')).map((event) => event.payload.type);
       expect(before).toContain('tool_call_proposed');
       expect(before).not.toContain('tool_call_started');
-      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
-      const outcome = await runSession({
-        store,
-        sessionId: 's-held',
-        config,
-        ports: livePorts(scriptedModel(PAIR_SCRIPT.slice(1))),
-        clock: { now: () => new Date().toISOString() },
-        ids: createCountingIdSource('resume'),
-      });
+      const { config, done } = resumeOnce(store, 's-held', PAIR_SCRIPT);
+      const outcome = await done;
       expect(outcome.status).toBe('completed');
       expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
       const events = await eventsOf(store, 's-held');
@@ -340,15 +355,8 @@ describe.concurrent('crash-exact recovery (kill -9 of a real child process)', ()
       const before = await eventsOf(store, 's-writes');
       expect(ofCall(before, 'tool_call_started')).toHaveLength(1);
       expect(ofCall(before, 'tool_receipt')).toHaveLength(0);
-      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
-      const outcome = await runSession({
-        store,
-        sessionId: 's-writes',
-        config,
-        ports: livePorts(scriptedModel(WRITES_SCRIPT.slice(1))),
-        clock: { now: () => new Date().toISOString() },
-        ids: createCountingIdSource('resume'),
-      });
+      const { config, done } = resumeOnce(store, 's-writes', WRITES_SCRIPT);
+      const outcome = await done;
       expect(outcome.status).toBe('completed');
       const events = await eventsOf(store, 's-writes');
       // The file holds what the call writes: recorded as applied, not written again.

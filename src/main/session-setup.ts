@@ -137,6 +137,7 @@ export async function prepareSession(
     ...(harness.hooks === undefined ? {} : { hooks: harness.hooks }),
     knowledge: probeRepository(workspace),
     budgets: { ...harness.budgets, ...request.budgets },
+    limits: harness.journal,
     configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
     ...(harness.checks === undefined ? {} : { checks: harness.checks }),
   });

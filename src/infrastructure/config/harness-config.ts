@@ -87,6 +87,17 @@ export const UserHarnessConfigSchema = z.strictObject({
         .optional(),
     })
     .default({}),
+  /** How a long stage attempt's journal is compacted (docs/configuration.md, "Journal"). */
+  journal: z
+    .strictObject({
+      /** Entries a stage attempt's journal may hold before the older ones are summarised. */
+      compactAfter: z.number().int().min(2).optional(),
+      /** The newest entries a compaction keeps verbatim. */
+      keep: z.number().int().min(1).optional(),
+      /** The most tokens one compaction's summary may take. */
+      summaryMaxTokens: z.number().int().min(50).optional(),
+    })
+    .default({}),
 });
 export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 
@@ -107,7 +118,16 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
 // A server is a program correx starts with the user's rights: a repository may not add one.
-const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'budgets', 'mcpServers', 'hooks'] as const;
+// What a session may spend or keep in its packs is the user's to say, not a repository's.
+const USER_ONLY_KEYS = [
+  'mode',
+  'providers',
+  'models',
+  'budgets',
+  'journal',
+  'mcpServers',
+  'hooks',
+] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

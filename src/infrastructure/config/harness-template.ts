@@ -55,6 +55,13 @@ policy: {}
 #     - { name: typecheck, command: "npx tsc --noEmit" }
 #   advisory: [lint]
 #   detect: true                       # false: only the checks listed here
+
+# Long stages: past compactAfter journal entries, all but the newest keep are folded into one
+# summary of at most summaryMaxTokens, which the model sees instead of them.
+# journal:
+#   compactAfter: 60
+#   keep: 20
+#   summaryMaxTokens: 2000
 `;
 
 /**

@@ -122,6 +122,41 @@ describe('loadHarnessConfig', () => {
     );
   });
 
+  it("journal: the user's file sets compaction limits; keep must stay below compactAfter; a workspace may not set them", async () => {
+    const set = await loadHarnessConfig(
+      setup({ user: 'journal:\n  compactAfter: 30\n  keep: 10\n  summaryMaxTokens: 800\n' }),
+    );
+    expect(set.journal).toEqual({
+      compactJournalAfter: 30,
+      compactJournalKeep: 10,
+      compactJournalMaxTokens: 800,
+    });
+    // Only what the file names: the kernel's defaults fill the rest.
+    expect((await loadHarnessConfig(setup({}))).journal).toEqual({});
+    const keepTooLarge = await expectRejection(
+      loadHarnessConfig(setup({ user: 'journal:\n  keep: 60\n' })),
+      ConfigFileError,
+    );
+    expect(keepTooLarge.message).toMatch(
+      /harness\.yaml:2:\d+: journal\.keep \(60\) must be smaller than journal\.compactAfter \(60\)/,
+    );
+    const againstDefault = await expectRejection(
+      loadHarnessConfig(setup({ user: 'journal:\n  compactAfter: 15\n' })),
+      ConfigFileError,
+    );
+    expect(againstDefault.message).toMatch(/journal\.keep \(20\) must be smaller/);
+    const tiny = await expectRejection(
+      loadHarnessConfig(setup({ user: 'journal:\n  summaryMaxTokens: 10\n' })),
+      ConfigFileError,
+    );
+    expect(tiny.message).toMatch(/journal\.summaryMaxTokens: /);
+    const fromRepository = await expectRejection(
+      loadHarnessConfig(setup({ workspace: 'journal:\n  compactAfter: 1000\n' })),
+      ConfigFileError,
+    );
+    expect(fromRepository.message).toMatch(/journal: a workspace file may not set journal/);
+  });
+
   it('a workspace file narrows policy and its widenings are refused and reported', async () => {
     const user =
       'policy:\n  allowedExecutables: [npm, node, git]\n  egressAllowlist: [registry.npmjs.org]\n';

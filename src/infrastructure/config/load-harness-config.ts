@@ -1,5 +1,6 @@
 import { parseDuration } from '../../core/base/duration.js';
 import type { SessionBudgets } from '../../core/kernel/budget.js';
+import { DEFAULT_KERNEL_LIMITS, type KernelLimits } from '../../core/kernel/kernel-config.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import {
   parseUserHarnessConfig,
   parseWorkspaceHarnessConfig,
   type ProviderConfig,
+  type UserHarnessConfig,
   UserHarnessConfigSchema,
 } from './harness-config.js';
 import { mergeChecksConfig, type ChecksConfig } from '../../core/validation/project-check.js';
@@ -39,6 +41,8 @@ export type HarnessConfig = {
   readonly mcpServers: McpServersConfig;
   /** What each session may spend unless the run says otherwise. */
   readonly budgets: SessionBudgets;
+  /** The journal compaction limits the user's `journal:` sets (only those it names). */
+  readonly journal: JournalLimits;
   /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
   readonly checks?: ChecksConfig;
   /** The files that were read, in order. */
@@ -46,6 +50,30 @@ export type HarnessConfig = {
   /** The same files with the SHA-256 of the bytes read, for `session_configured`. */
   readonly files: readonly { readonly path: string; readonly sha256: string }[];
 };
+
+export type JournalLimits = Partial<
+  Pick<KernelLimits, 'compactJournalAfter' | 'compactJournalKeep' | 'compactJournalMaxTokens'>
+>;
+
+/** The kernel limits `journal:` names; `keep` must stay below `compactAfter`, defaults included. */
+function journalLimits(journal: UserHarnessConfig['journal'], source: YamlSource | undefined) {
+  const limits: JournalLimits = {
+    ...(journal.compactAfter === undefined ? {} : { compactJournalAfter: journal.compactAfter }),
+    ...(journal.keep === undefined ? {} : { compactJournalKeep: journal.keep }),
+    ...(journal.summaryMaxTokens === undefined
+      ? {}
+      : { compactJournalMaxTokens: journal.summaryMaxTokens }),
+  };
+  const after = limits.compactJournalAfter ?? DEFAULT_KERNEL_LIMITS.compactJournalAfter;
+  const keep = limits.compactJournalKeep ?? DEFAULT_KERNEL_LIMITS.compactJournalKeep;
+  if (keep >= after)
+    throw new ConfigFileError(
+      source?.locate(['journal', journal.keep === undefined ? 'compactAfter' : 'keep']) ??
+        HARNESS_FILE,
+      `journal.keep (${keep}) must be smaller than journal.compactAfter (${after})`,
+    );
+  return limits;
+}
 
 /**
  * Reads `$CORREX_HOME/harness.yaml` (the user's, trusted) and then `<workspace>/harness.yaml`
@@ -139,6 +167,7 @@ export async function loadHarnessConfig(options: {
         ? {}
         : { maxDurationMs: parseDuration(user.budgets.maxDuration)! }),
     },
+    journal: journalLimits(user.journal, userSource),
     ...(checks === undefined ? {} : { checks }),
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,

@@ -138,6 +138,7 @@ export async function prepareSession(
     knowledge: probeRepository(workspace),
     budgets: { ...harness.budgets, ...request.budgets },
     limits: harness.journal,
+    journalSummary: harness.journalSummary,
     configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
     ...(harness.checks === undefined ? {} : { checks: harness.checks }),
   });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/core/context/tokenizer.js';
-import { sse } from '../providers/fake-http-server.js';
+import { sse, type FakeHandler } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { writeThenFinish } from '../support/model-turns.js';
 import { cliWorld } from './cli-world.js';
@@ -70,6 +70,84 @@ describe('correx run with journal limits', () => {
     const last = JSON.stringify(world.model.requests.at(-1)!.body);
     expect(last).toContain('Summary of earlier turns in this stage');
     expect(last).not.toContain('pass 1,');
+    expect((await correx(home, ['replay', id, '--verify'], world.env)).code).toBe(0);
+  });
+
+  it('with summary: model, the model writes the summaries over the wire, and replay reads them', async () => {
+    writeFileSync(
+      join(home, 'harness.yaml'),
+      'journal:\n  compactAfter: 4\n  keep: 2\n  summaryMaxTokens: 80\n  summary: model\n',
+    );
+    const dir = world.workspace('long-model');
+    writeFileSync(join(dir, 'notes.txt'), 'a line of notes\n');
+    const turns = [
+      ...Array.from({ length: 6 }, (_, index) =>
+        sse(
+          chatCompletionStream({
+            toolCalls: [
+              {
+                id: `read_${index}`,
+                name: 'read_file',
+                arguments: JSON.stringify({ path: 'notes.txt' }),
+              },
+            ],
+          }),
+        ),
+      ),
+      ...writeThenFinish('hello.txt', 'hello\n'),
+    ];
+    let summaries = 0;
+    // A request that offers no tools is a summary request; the rest are the stage's turns.
+    const dispatch: FakeHandler = (request, response) => {
+      const tools = (request.body as { tools?: unknown[] }).tools ?? [];
+      if (tools.length > 0) return turns.shift()!(request, response);
+      summaries += 1;
+      return sse(
+        chatCompletionStream({
+          text: [`Read notes.txt ${summaries} times; it says a line of notes.`],
+        }),
+      )(request, response);
+    };
+    world.model.reply(dispatch);
+    const run = await correx(
+      home,
+      [
+        'run',
+        'read the notes, then write hello.txt',
+        '--workspace',
+        dir,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        'auto',
+      ],
+      world.env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const id = /session (\S+)/.exec(run.stdout)![1]!;
+    const lines = (await correx(home, ['events', id, '--json'], world.env)).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Line);
+    // The progress view names the compaction once, not the summary as the model's own turn.
+    expect(run.stdout).toMatch(
+      /journal: \d+ older entries of stage implement folded into a summary the model wrote/,
+    );
+    expect(run.stdout).not.toContain('model: Read notes.txt');
+    const requested = lines.filter((line) => line.payload.type === 'journal_summary_requested');
+    const compacted = lines.filter((line) => line.payload.type === 'journal_compacted');
+    expect(summaries).toBeGreaterThanOrEqual(2);
+    expect(requested).toHaveLength(summaries);
+    expect(compacted).toHaveLength(summaries);
+    expect(compacted.at(-1)!.payload.summary).toContain(`Read notes.txt ${summaries} times`);
+    expect(compacted.at(-1)!.payload.requestId).toBe(requested.at(-1)!.payload.requestId);
+    // The summary's tokens were reported and are the session's too.
+    const completed = lines.filter(
+      (line) =>
+        line.payload.type === 'inference_completed' &&
+        line.payload.requestId === requested[0]!.payload.requestId,
+    );
+    expect(completed).toHaveLength(1);
     expect((await correx(home, ['replay', id, '--verify'], world.env)).code).toBe(0);
   });
 });

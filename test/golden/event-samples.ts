@@ -273,6 +273,19 @@ export const eventSamples: SampleMap = {
     summary:
       'Summary of earlier turns in this stage (40 entries):\n- you (turn): Tool call 1: read_file {"path":"src/dates.ts"}\n- correx (tool_result): Result of call implement.1.1.1 (read_file): succeeded',
   },
+  journal_summary_requested: {
+    type: 'journal_summary_requested',
+    requestId: 'implement.1.summary.212',
+    stageId: 'implement',
+    attempt: 1,
+    throughSequence: 212,
+    entries: 40,
+    provider: 'local',
+    model: 'qwen2.5-coder-7b',
+    profileId: 'local-coder',
+    requestDigest: 'c'.repeat(64),
+    tokenEstimate: 3150,
+  },
   tool_call_interrupted: { type: 'tool_call_interrupted', callId: 'implement.1.3.1', tool: 'write_file' },
   tool_call_classified: {
     type: 'tool_call_classified',

@@ -6,6 +6,7 @@ import type { InferenceProvider } from '../../src/core/inference/inference-provi
 import { createInferenceRouter } from '../../src/core/inference/inference-router.js';
 import {
   createKernelConfig,
+  type JournalSummaryAuthor,
   type KernelConfig,
   type KernelLimits,
 } from '../../src/core/kernel/kernel-config.js';
@@ -88,6 +89,7 @@ export function scenarioConfig(
     /** The confinement the scenario's processes run under (absent: not stated). */
     sandbox?: SandboxKind;
     checks?: ChecksConfig;
+    journalSummary?: JournalSummaryAuthor;
   } = {},
 ): KernelConfig {
   return createKernelConfig({
@@ -114,6 +116,7 @@ export function scenarioConfig(
     ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
     ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
     ...(options.checks === undefined ? {} : { checks: options.checks }),
+    ...(options.journalSummary === undefined ? {} : { journalSummary: options.journalSummary }),
   });
 }
 

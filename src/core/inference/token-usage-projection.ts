@@ -41,7 +41,12 @@ function add(totals: UsageTotals | undefined, delta: Partial<UsageTotals>): Usag
 }
 
 type InferencePayload =
-  | { type: 'inference_requested'; requestId: string; stageId: string; tokenEstimate: number }
+  | {
+      type: 'inference_requested' | 'journal_summary_requested';
+      requestId: string;
+      stageId: string;
+      tokenEstimate: number;
+    }
   | {
       type: 'inference_completed';
       requestId: string;
@@ -61,8 +66,12 @@ export const tokenUsageProjection: Projection<SessionTokenUsage, PayloadShape> =
   evolve(state, event) {
     const payload = event.payload as InferencePayload | PayloadShape;
     switch (payload.type) {
-      case 'inference_requested': {
-        const p = payload as Extract<InferencePayload, { type: 'inference_requested' }>;
+      case 'inference_requested':
+      case 'journal_summary_requested': {
+        const p = payload as Extract<
+          InferencePayload,
+          { type: 'inference_requested' | 'journal_summary_requested' }
+        >;
         const delta = { estimatedTokens: p.tokenEstimate };
         return {
           session: add(state.session, delta),

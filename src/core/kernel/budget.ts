@@ -35,6 +35,7 @@ export function evolveBudget(state: BudgetState, event: CorrexEvent): BudgetStat
     case 'session_created':
       return { ...state, startedAt: event.timestamp };
     case 'inference_requested':
+    case 'journal_summary_requested':
       return { ...state, pending: { ...state.pending, [payload.requestId]: payload.profileId } };
     case 'inference_completed': {
       const profileId = state.pending[payload.requestId];

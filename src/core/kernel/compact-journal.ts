@@ -40,6 +40,17 @@ function boundedSummary(older: readonly TranscriptEntry[], maxTokens: number): s
   return [heading(first), ...lines.slice(first)].join('\n');
 }
 
+/** The entries a compaction folds now (all but the newest `compactJournalKeep`), or null. */
+export function dueForCompaction(
+  config: KernelConfig,
+  run: StageRunState,
+): readonly TranscriptEntry[] | null {
+  const { compactJournalAfter, compactJournalKeep } = config.limits;
+  if (run.transcript.length <= compactJournalAfter) return null;
+  const older = run.transcript.slice(0, run.transcript.length - compactJournalKeep);
+  return older.length === 0 ? null : older;
+}
+
 /**
  * JournalCompaction: when a stage attempt's journal outgrows the configured size, every entry
  * but the newest few is folded into one summary, one line per entry. Pure and derived from
@@ -48,13 +59,18 @@ function boundedSummary(older: readonly TranscriptEntry[], maxTokens: number): s
  * sessions recorded before it keep earlier summaries whole, as they did.
  */
 export function compactJournal(config: KernelConfig, run: StageRunState): JournalCompacted | null {
-  const { compactJournalAfter, compactJournalKeep, compactJournalMaxTokens } = config.limits;
-  if (run.transcript.length <= compactJournalAfter) return null;
-  const older = run.transcript.slice(0, run.transcript.length - compactJournalKeep);
-  const last = older.at(-1);
-  if (last === undefined) return null;
+  const older = dueForCompaction(config, run);
+  return older === null ? null : linesCompaction(config, run, older);
+}
+
+/** The compaction of `older` into a line per entry. */
+export function linesCompaction(
+  config: KernelConfig,
+  run: StageRunState,
+  older: readonly TranscriptEntry[],
+): JournalCompacted {
   const summary = config.behaviour.flags.has(BOUNDED_JOURNAL_SUMMARY.name)
-    ? boundedSummary(older, compactJournalMaxTokens)
+    ? boundedSummary(older, config.limits.compactJournalMaxTokens)
     : [
         `Summary of earlier turns in this stage (${older.length} entries):`,
         ...older.map((entry) => (entry.kind === 'summary' ? entry.content : entryLine(entry))),
@@ -63,8 +79,47 @@ export function compactJournal(config: KernelConfig, run: StageRunState): Journa
     type: 'journal_compacted',
     stageId: run.stageId,
     attempt: run.attempt,
-    throughSequence: last.sequence,
+    throughSequence: older.at(-1)!.sequence,
     entries: older.length,
     summary,
   };
+}
+
+/**
+ * The compaction of `older` into the summary a model wrote (answering `requestId`), under a
+ * heading that says so, cut to `compactJournalMaxTokens`: the model's word is not trusted to
+ * keep the bound. Null for an empty answer, which leaves the compaction to lines.
+ */
+export function modelCompaction(
+  config: KernelConfig,
+  run: StageRunState,
+  older: readonly TranscriptEntry[],
+  requestId: string,
+  text: string,
+): JournalCompacted | null {
+  const written = text.trim();
+  if (written === '') return null;
+  const heading = `Summary of earlier turns in this stage (${older.length} entries, written by the model):`;
+  return {
+    ...linesCompaction(config, run, older),
+    summary: cutToTokens(
+      `${heading}\n${written}`,
+      config.limits.compactJournalMaxTokens,
+      config.tokenizer.count,
+    ),
+    requestId,
+  };
+}
+
+/** The longest prefix of `text` that counts at most `maxTokens` (a cut text ends in "…"). */
+function cutToTokens(text: string, maxTokens: number, count: (text: string) => number): string {
+  if (count(text) <= maxTokens) return text;
+  let fits = 0;
+  let over = text.length;
+  while (over - fits > 1) {
+    const middle = Math.floor((fits + over) / 2);
+    if (count(`${text.slice(0, middle)}…`) <= maxTokens) fits = middle;
+    else over = middle;
+  }
+  return `${text.slice(0, fits)}…`;
 }

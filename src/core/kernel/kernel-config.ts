@@ -79,7 +79,11 @@ export type KernelConfig = {
   readonly budgets?: SessionBudgets;
   /** The configuration files read to build this config (recorded beside it, not digested). */
   readonly configurationFiles?: readonly ConfigurationFile[];
+  /** Who writes a journal compaction's summary: correx, a line per entry, or the stage's model. */
+  readonly journalSummary: JournalSummaryAuthor;
 };
+
+export type JournalSummaryAuthor = 'lines' | 'model';
 
 /** A configuration file a session was built from, and the SHA-256 of the bytes read. */
 export type ConfigurationFile = { readonly path: string; readonly sha256: string };
@@ -109,6 +113,8 @@ export type KernelConfigOptions = {
   readonly knowledge?: RepositoryKnowledge;
   readonly budgets?: SessionBudgets;
   readonly configurationFiles?: readonly ConfigurationFile[];
+  /** Default: `lines`. */
+  readonly journalSummary?: JournalSummaryAuthor;
 };
 
 /** The kernel configuration is unusable (a duplicate tool, a bad bound). */
@@ -169,6 +175,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
     ...(options.configurationFiles === undefined || options.configurationFiles.length === 0
       ? {}
       : { configurationFiles: options.configurationFiles }),
+    journalSummary: options.journalSummary ?? 'lines',
   };
 }
 

@@ -218,7 +218,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 5: checkpoints (stage-checkpoints) and acceptsRetry (retry-failed-session).
   // 6: calls no longer carry a fingerprint (it is hashed only once a call fails).
   // 7: the path maps (the tool session's observations and reads, written files) are layered records.
-  version: 7,
+  // 8: a stage attempt holds its pending model-written journal summary.
+  version: 8,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -364,7 +365,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'inference_failed': {
       const next = withRun(state, event);
       const delayMs = payload.retryAfterMs ?? 0;
-      if (delayMs <= 0) return next;
+      // A failed summary falls back to lines at once: no delay before the next call.
+      if (delayMs <= 0 || runOf(state)?.summary?.requestId === payload.requestId) return next;
       // The recorded failure's timestamp is the only clock: the delay runs from it.
       const until = new Date(Date.parse(event.timestamp) + delayMs).toISOString();
       return {
@@ -559,6 +561,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'tool_call_classified':
     case 'language_diagnostics_recorded':
     case 'journal_compacted':
+    case 'journal_summary_requested':
     case 'subagent_finished':
       return withRun(state, event);
     case 'budget_exhausted':

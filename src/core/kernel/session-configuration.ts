@@ -104,6 +104,8 @@ export const SessionConfigurationSchema = z.strictObject({
       maxDurationMs: z.number().positive().optional(),
     })
     .optional(),
+  /** `model` when the stage's model writes compaction summaries (absent: correx's lines). */
+  journalSummary: z.literal('model').optional(),
 });
 export type SessionConfiguration = z.infer<typeof SessionConfigurationSchema>;
 
@@ -231,6 +233,7 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     ...(config.hooks === undefined ? {} : { hooks: asJson(config.hooks) }),
     ...(config.knowledge === undefined ? {} : { knowledge: asJson(config.knowledge) }),
     ...(config.budgets === undefined ? {} : { budgets: config.budgets }),
+    ...(config.journalSummary === 'model' ? { journalSummary: 'model' } : {}),
   });
 }
 
@@ -325,5 +328,8 @@ export function kernelConfigFromConfiguration(
     ...(configuration.budgets === undefined
       ? {}
       : { budgets: definedBudgets(configuration.budgets) }),
+    ...(configuration.journalSummary === undefined
+      ? {}
+      : { journalSummary: configuration.journalSummary }),
   });
 }

@@ -30,7 +30,10 @@ export function sessionCost(events: Iterable<CorrexEvent>): SessionCost {
     if (payload.type === 'session_configured') {
       profiles = recordedProfiles(payload);
       cachedPriced = recordsCachedInputPrices(payload);
-    } else if (payload.type === 'inference_requested') {
+    } else if (
+      payload.type === 'inference_requested' ||
+      payload.type === 'journal_summary_requested'
+    ) {
       requests.set(payload.requestId, { profileId: payload.profileId, stageId: payload.stageId });
     } else if (payload.type === 'inference_completed') {
       const request = requests.get(payload.requestId);

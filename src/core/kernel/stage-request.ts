@@ -18,7 +18,8 @@ import type { inferenceRequested } from '../inference/inference-events.js';
 import type { InferenceRequest } from '../inference/inference-request.js';
 import { ModelCapabilitySchema, type ModelCapability } from '../inference/model-capability.js';
 import { inferenceRequestDigest } from '../inference/request-digest.js';
-import { toolArgsJsonSchema } from '../tools/tool-contract.js';
+import type { ModelProfile } from '../inference/model-profile.js';
+import { toolArgsJsonSchema, type ToolDefinition as ToolContract } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
 import { finishingToolDefinition, finishingToolName } from './finishing-tool.js';
 import { briefCandidates } from './brief-step.js';
@@ -58,26 +59,9 @@ export function buildStageRequest(
   /** Only what was recorded before this sequence goes in (rebuilding a pending request). */
   beforeSequence = Number.POSITIVE_INFINITY,
 ): StageRequest {
-  const tools = stage.allowedTools.flatMap((name) => {
-    const tool = config.tools.get(name);
-    return tool === undefined ? [] : [tool];
-  });
-  const route = config.router.route({
-    stageId: stage.id,
-    requiredCapabilities: stage.capabilities.filter(isCapability),
-    allowedTools: tools.map((tool) => tool.name),
-  });
-  if (!route.ok) {
-    const why = route.rejections
-      .map((r) => `${r.profileId}: missing ${r.missingCapabilities.join(', ') || 'nothing'}`)
-      .join('; ');
-    return {
-      ok: false,
-      category: 'provider',
-      message: `no model profile can serve stage ${stage.id} (needs ${route.requiredCapabilities.join(', ')}): ${why || 'no profiles configured'}`,
-    };
-  }
-  const profile = route.profile;
+  const routed = routeStage(config, stage);
+  if (!routed.ok) return { ok: false, category: 'provider', message: routed.message };
+  const { profile, tools } = routed;
   const flags = config.behaviour.flags;
   // A tool-calling profile ends the stage with a call; one without keeps the JSON answer.
   const finishing = flags.has(FINISHING_TOOL.name) && profile.capabilities.includes('tool_calling');
@@ -145,6 +129,32 @@ export function buildStageRequest(
       toolNames: request.tools.map((tool) => tool.name),
       manifest: built.pack.manifest,
     },
+  };
+}
+
+/** The model profile that serves `stage`, and the stage's tools. */
+export function routeStage(
+  config: KernelConfig,
+  stage: WorkflowStage,
+):
+  | { readonly ok: true; readonly profile: ModelProfile; readonly tools: readonly ToolContract[] }
+  | { readonly ok: false; readonly message: string } {
+  const tools = stage.allowedTools.flatMap((name) => {
+    const tool = config.tools.get(name);
+    return tool === undefined ? [] : [tool];
+  });
+  const route = config.router.route({
+    stageId: stage.id,
+    requiredCapabilities: stage.capabilities.filter(isCapability),
+    allowedTools: tools.map((tool) => tool.name),
+  });
+  if (route.ok) return { ok: true, profile: route.profile, tools };
+  const why = route.rejections
+    .map((r) => `${r.profileId}: missing ${r.missingCapabilities.join(', ') || 'nothing'}`)
+    .join('; ');
+  return {
+    ok: false,
+    message: `no model profile can serve stage ${stage.id} (needs ${route.requiredCapabilities.join(', ')}): ${why || 'no profiles configured'}`,
   };
 }
 

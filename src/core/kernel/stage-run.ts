@@ -115,6 +115,22 @@ export type StageRunState = {
   readonly diagnostics: RecordedDiagnostics | null;
   /** The commands this attempt ran (`exec` receipts), the evidence a verdict is checked against. */
   readonly commands: readonly CommandRun[];
+  /** The model call writing the pending compaction's summary (`journal.summary: model`). */
+  readonly summary: SummaryRequest | null;
+};
+
+/** A `journal_summary_requested` and what answered it. */
+export type SummaryRequest = {
+  readonly requestId: string;
+  readonly requestedSequence: number;
+  readonly provider: string;
+  readonly requestDigest: string;
+  readonly throughSequence: number;
+  readonly entries: number;
+  readonly answer:
+    | { readonly status: 'requested' }
+    | { readonly status: 'answered'; readonly text: string }
+    | { readonly status: 'failed'; readonly message: string };
 };
 
 export type RecordedDiagnostics = {
@@ -192,12 +208,15 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
     subagent: null,
     diagnostics: null,
     commands: [],
+    summary: null,
   };
 }
 
 /** Folds one event into the running stage attempt. Pure; every event type is named. */
 export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState {
   const payload = event.payload;
+  const summary = summaryAnswered(run, payload);
+  if (summary !== null) return { ...run, summary };
   const entry = transcriptEntryOf(event);
   const withEntry = entry === null ? run : withTranscript(run, [...run.transcript, entry]);
   switch (payload.type) {
@@ -377,10 +396,25 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
               },
       };
     }
+    case 'journal_summary_requested':
+      if (payload.stageId !== run.stageId || payload.attempt !== run.attempt) return withEntry;
+      return {
+        ...withEntry,
+        summary: {
+          requestId: payload.requestId,
+          requestedSequence: event.sequence,
+          provider: payload.provider,
+          requestDigest: payload.requestDigest,
+          throughSequence: payload.throughSequence,
+          entries: payload.entries,
+          answer: { status: 'requested' },
+        },
+      };
     case 'journal_compacted':
       if (payload.stageId !== run.stageId || payload.attempt !== run.attempt) return withEntry;
       return {
         ...run,
+        summary: null,
         transcript: [
           // Ordered where the entries it replaces were, before the ones it kept.
           {
@@ -462,6 +496,26 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     default:
       return assertNever(payload, 'event folded into a stage attempt');
   }
+}
+
+/**
+ * The summary request with its answer folded in, when `payload` answers the attempt's pending
+ * summary request: that answer is for the compaction, not a turn, so it adds no journal entry.
+ */
+function summaryAnswered(
+  run: StageRunState,
+  payload: CorrexEvent['payload'],
+): SummaryRequest | null {
+  const pending = run.summary;
+  if (pending === null || pending.answer.status !== 'requested') return null;
+  if (payload.type === 'inference_completed' && payload.requestId === pending.requestId)
+    return { ...pending, answer: { status: 'answered', text: payload.result.text } };
+  if (payload.type === 'inference_failed' && payload.requestId === pending.requestId)
+    return {
+      ...pending,
+      answer: { status: 'failed', message: `${payload.category}: ${payload.message}` },
+    };
+  return null;
 }
 
 /** A model call's failure as its stage attempt's (a category new to this release maps 1:1). */
@@ -599,6 +653,7 @@ function stageRunWith(
     subagent: run.subagent,
     diagnostics: run.diagnostics,
     commands: run.commands,
+    summary: run.summary,
   };
 }
 

@@ -6,7 +6,7 @@ import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { answer } from './stage-answer.js';
 import { nextForCall } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
-import { compactJournal } from './compact-journal.js';
+import { journalStep } from './journal-step.js';
 import { SESSION_BUDGETS } from './kernel-flags.js';
 import { briefEchoEvent } from './brief-step.js';
 import { filesChangedFailure } from './claims-against-log.js';
@@ -94,8 +94,8 @@ function nextTurn(context: StageContext): Step {
   }
   const spent = budgetStep(config, state, run);
   if (spent !== null) return spent;
-  const compaction = compactJournal(config, run);
-  if (compaction !== null) return emit(compaction);
+  const compaction = journalStep(context);
+  if (compaction !== null) return compaction;
   const requestId = `${run.stageId}.${run.attempt}.${run.turns + 1}`;
   const request = buildStageRequest(config, state, stage, run, requestId);
   if (!request.ok) return emit(stageFailed(run, request.category, request.message));

@@ -96,8 +96,10 @@ export const UserHarnessConfigSchema = z.strictObject({
       keep: z.number().int().min(1).optional(),
       /** The most tokens one compaction's summary may take. */
       summaryMaxTokens: z.number().int().min(50).optional(),
+      /** Who writes the summary: `lines` (correx, a line per entry) or `model` (the stage's model). */
+      summary: z.enum(['lines', 'model']).default('lines'),
     })
-    .default({}),
+    .default({ summary: 'lines' }),
 });
 export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 

@@ -62,6 +62,7 @@ policy: {}
 #   compactAfter: 60
 #   keep: 20
 #   summaryMaxTokens: 2000
+#   summary: lines                     # model: the stage's model writes it (one call each)
 `;
 
 /**

@@ -132,7 +132,12 @@ describe('loadHarnessConfig', () => {
       compactJournalMaxTokens: 800,
     });
     // Only what the file names: the kernel's defaults fill the rest.
-    expect((await loadHarnessConfig(setup({}))).journal).toEqual({});
+    const none = await loadHarnessConfig(setup({}));
+    expect(none.journal).toEqual({});
+    expect(none.journalSummary).toBe('lines');
+    expect(
+      (await loadHarnessConfig(setup({ user: 'journal:\n  summary: model\n' }))).journalSummary,
+    ).toBe('model');
     const keepTooLarge = await expectRejection(
       loadHarnessConfig(setup({ user: 'journal:\n  keep: 60\n' })),
       ConfigFileError,

@@ -43,6 +43,8 @@ export type HarnessConfig = {
   readonly budgets: SessionBudgets;
   /** The journal compaction limits the user's `journal:` sets (only those it names). */
   readonly journal: JournalLimits;
+  /** `journal.summary`: who writes a compaction's summary. */
+  readonly journalSummary: 'lines' | 'model';
   /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
   readonly checks?: ChecksConfig;
   /** The files that were read, in order. */
@@ -168,6 +170,7 @@ export async function loadHarnessConfig(options: {
         : { maxDurationMs: parseDuration(user.budgets.maxDuration)! }),
     },
     journal: journalLimits(user.journal, userSource),
+    journalSummary: user.journal.summary,
     ...(checks === undefined ? {} : { checks }),
     sources: [userSource?.file, workspaceSource?.file].filter(
       (file): file is string => file !== undefined,

@@ -109,6 +109,7 @@ export function createSessionMeasures(): SessionMeasures {
           ];
         }
         case 'inference_requested':
+        case 'journal_summary_requested':
           requests.set(`${session}:${payload.requestId}`, {
             model: payload.model,
             profileId: payload.profileId,

@@ -102,6 +102,7 @@ function collect(
         });
         break;
       case 'inference_requested':
+      case 'journal_summary_requested':
         open.set(`model:${payload.requestId}`, {
           id: `model:${payload.requestId}`,
           parentId: stageKey ?? sessionKey,

@@ -39,6 +39,8 @@ function describeEvent(event: CorrexEvent): string | null {
       }`;
     case 'inference_failed':
       return `  ✗ model call failed (${payload.category}): ${clip(payload.message, 100)}`;
+    case 'journal_compacted':
+      return `  journal: ${payload.entries} older entries of stage ${payload.stageId} folded into a summary${payload.requestId === undefined ? '' : ' the model wrote'}`;
     case 'retry_delay_started':
       return `  … waiting ${(payload.delayMs / 1000).toFixed(1)}s before the next model call (${clip(payload.provider, 40)})`;
     case 'validation_failed':

@@ -23,11 +23,17 @@ export type EventLines = {
  */
 export function createEventLines(): EventLines {
   const proposed = new Map<string, { tool: string; argsRaw: string }>();
+  // A summary's text is shown by its `journal_compacted` line, not as the model's turn.
+  const summaryRequests = new Set<string>();
   return {
     lines(event) {
       const payload = event.payload;
       switch (payload.type) {
+        case 'journal_summary_requested':
+          summaryRequests.add(payload.requestId);
+          return [];
         case 'inference_completed':
+          if (summaryRequests.delete(payload.requestId)) return [];
           return modelText(payload.result.text);
         case 'tool_call_proposed':
           proposed.set(payload.callId, payload);

@@ -58,6 +58,11 @@ export function createSessionProgress(
           label: `model ${payload.model} thinking (stage ${payload.stageId})`,
           since: Date.now(),
         };
+      } else if (payload.type === 'journal_summary_requested') {
+        running = {
+          label: `model ${payload.model} summarising the journal (stage ${payload.stageId})`,
+          since: Date.now(),
+        };
       } else if (payload.type === 'tool_call_started') {
         running = { label: `running ${payload.tool}`, since: Date.now() };
       } else if (payload.type === 'inference_completed' || payload.type === 'tool_receipt') {

@@ -96,7 +96,10 @@ export function showCommand(context: CommandContext): Command {
                 sequence: event.sequence,
               });
             if (payload.type === 'tool_call_proposed') proposed.set(payload.callId, payload);
-            if (payload.type === 'inference_requested')
+            if (
+              payload.type === 'inference_requested' ||
+              payload.type === 'journal_summary_requested'
+            )
               stageOfRequest.set(payload.requestId, payload.stageId);
             if (payload.type === 'inference_completed') {
               const stage = stageOfRequest.get(payload.requestId) ?? '?';

@@ -165,6 +165,44 @@ describe('the session timeline the page folds from events', () => {
     expect(JSON.stringify(timeline.sections)).not.toContain('\u202E');
   });
 
+  it('shows a journal compaction once, naming a model-written summary, and hides its request', () => {
+    const timeline = createTimeline();
+    const log = events(
+      { type: 'session_created', task: 't', workspace: '/w', workflowId: 'wf', mode: 'auto' },
+      { type: 'stage_started', stageId: 'implement', attempt: 1 },
+      {
+        type: 'journal_summary_requested',
+        requestId: 'implement.1.summary.9',
+        stageId: 'implement',
+        attempt: 1,
+        throughSequence: 9,
+        entries: 7,
+        provider: 'local',
+        model: 'm',
+        profileId: 'p',
+        requestDigest: sha,
+        tokenEstimate: 300,
+      },
+      {
+        type: 'journal_compacted',
+        stageId: 'implement',
+        attempt: 1,
+        throughSequence: 9,
+        entries: 7,
+        summary: 'Summary of earlier turns (7 entries, written by the model):\nRead a.txt twice.',
+        requestId: 'implement.1.summary.9',
+      },
+    );
+    for (const event of log) addEvent(timeline, event);
+    const items = timeline.sections[1]!.items;
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      kind: 'lifecycle',
+      label: 'Journal compacted: 7 older entries folded into a summary the model wrote',
+    });
+    expect((items[0] as { detail?: string }).detail).toContain('Read a.txt twice.');
+  });
+
   it('never badges a waiting call ALLOW: it reads ASK until decided', () => {
     expect(shownVerdict('ALLOW', true)).toBe('ASK');
     expect(shownVerdict('ALLOW', false)).toBe('ALLOW');

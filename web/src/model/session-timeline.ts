@@ -509,9 +509,20 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         output: shownLines(payload, 'output') ?? '',
       });
     }
+    case 'journal_compacted':
+      return lifecycle(
+        timeline,
+        event,
+        `Journal compacted: ${num(payload, 'entries') ?? '?'} older entries folded into a summary${
+          text(payload, 'requestId') === undefined ? '' : ' the model wrote'
+        }`,
+        'info',
+        shownLines(payload, 'summary'),
+      );
     case 'tool_call_started':
     case 'world_observed':
     case 'inference_requested':
+    case 'journal_summary_requested':
       return;
     default:
       return push(timeline, event, { kind: 'other', ...at, type: event.type });

@@ -137,7 +137,7 @@ export async function prepareSession(
     ...(harness.hooks === undefined ? {} : { hooks: harness.hooks }),
     knowledge: probeRepository(workspace),
     budgets: { ...harness.budgets, ...request.budgets },
-    limits: harness.journal,
+    limits: harness.limits,
     journalSummary: harness.journalSummary,
     configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
     ...(harness.checks === undefined ? {} : { checks: harness.checks }),

@@ -10,19 +10,20 @@ import { correx } from './cli-process.js';
 
 type Line = { payload: { type: string } & Record<string, unknown> };
 
-/** `journal:` in the user's harness.yaml, through a real `correx run` and a loopback model. */
-describe('correx run with journal limits', () => {
+/** `limits:` and `journal:` in the user's harness.yaml, through a real `correx run` and a loopback model. */
+describe('correx run with limits and journal settings', () => {
   const world = cliWorld('correx-journal-test-');
   const { home, workflowFile } = world;
 
   it('compacts a long stage as the file says, records the limits, and replays', async () => {
     writeFileSync(
       join(home, 'harness.yaml'),
-      'journal:\n  compactAfter: 4\n  keep: 2\n  summaryMaxTokens: 60\n',
+      'limits:\n  turnsPerStage: 20\n  modelTimeout: 90s\njournal:\n  compactAfter: 4\n  keep: 2\n  summaryMaxTokens: 60\n',
     );
     const dir = world.workspace('long');
     writeFileSync(join(dir, 'notes.txt'), 'a line of notes\n');
-    const reads = Array.from({ length: 6 }, (_, index) =>
+    // 15 turns in all: past the default 12 a stage may take, within the file's 20.
+    const reads = Array.from({ length: 13 }, (_, index) =>
       sse(
         chatCompletionStream({
           text: [`Reading the notes again, pass ${index + 1}, to be sure nothing was missed.`],
@@ -60,7 +61,13 @@ describe('correx run with journal limits', () => {
     const configured = lines.find((line) => line.payload.type === 'session_configured')!;
     expect(
       (configured.payload.configuration as { limits: Record<string, number> }).limits,
-    ).toMatchObject({ compactJournalAfter: 4, compactJournalKeep: 2, compactJournalMaxTokens: 60 });
+    ).toMatchObject({
+      compactJournalAfter: 4,
+      compactJournalKeep: 2,
+      compactJournalMaxTokens: 60,
+      maxTurnsPerStage: 20,
+      inferenceTimeoutMs: 90_000,
+    });
     const summaries = lines
       .filter((line) => line.payload.type === 'journal_compacted')
       .map((line) => line.payload.summary as string);

@@ -87,6 +87,25 @@ export const UserHarnessConfigSchema = z.strictObject({
         .optional(),
     })
     .default({}),
+  /** How long a stage may go on (docs/configuration.md, "Limits"). */
+  limits: z
+    .strictObject({
+      /** Model turns one stage attempt may take before it fails. */
+      turnsPerStage: z.number().int().min(1).max(1_000).optional(),
+      /** Tool calls one model answer may make; the rest are rejected. */
+      callsPerTurn: z.number().int().min(1).max(200).optional(),
+      /** How often the same failing call may run again in one attempt. */
+      repeatedFailures: z.number().int().min(1).max(100).optional(),
+      /** The longest one model call may take: `90s`, `5m`. */
+      modelTimeout: z
+        .string()
+        .refine(
+          (text) => (parseDuration(text) ?? 0) >= 1_000,
+          'a duration of at least 1s, such as 90s or 5m',
+        )
+        .optional(),
+    })
+    .default({}),
   /** How a long stage attempt's journal is compacted (docs/configuration.md, "Journal"). */
   journal: z
     .strictObject({
@@ -126,6 +145,7 @@ const USER_ONLY_KEYS = [
   'providers',
   'models',
   'budgets',
+  'limits',
   'journal',
   'mcpServers',
   'hooks',

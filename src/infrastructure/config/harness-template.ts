@@ -56,6 +56,13 @@ policy: {}
 #   advisory: [lint]
 #   detect: true                       # false: only the checks listed here
 
+# How long a stage may go on (defaults shown).
+# limits:
+#   turnsPerStage: 12
+#   callsPerTurn: 8
+#   repeatedFailures: 2
+#   modelTimeout: 2m
+
 # Long stages: past compactAfter journal entries, all but the newest keep are folded into one
 # summary of at most summaryMaxTokens, which the model sees instead of them.
 # journal:

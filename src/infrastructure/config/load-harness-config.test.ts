@@ -122,18 +122,42 @@ describe('loadHarnessConfig', () => {
     );
   });
 
+  it("limits: the user's file sets how long a stage may go on; a workspace may not", async () => {
+    const set = await loadHarnessConfig(
+      setup({
+        user: 'limits:\n  turnsPerStage: 40\n  callsPerTurn: 16\n  repeatedFailures: 3\n  modelTimeout: 5m\n',
+      }),
+    );
+    expect(set.limits).toEqual({
+      maxTurnsPerStage: 40,
+      maxCallsPerTurn: 16,
+      maxRepeatedFailures: 3,
+      inferenceTimeoutMs: 300_000,
+    });
+    const badTimeout = await expectRejection(
+      loadHarnessConfig(setup({ user: 'limits:\n  modelTimeout: soon\n' })),
+      ConfigFileError,
+    );
+    expect(badTimeout.message).toMatch(/harness\.yaml:2:\d+: limits\.modelTimeout: a duration/);
+    const fromRepository = await expectRejection(
+      loadHarnessConfig(setup({ workspace: 'limits:\n  turnsPerStage: 1000\n' })),
+      ConfigFileError,
+    );
+    expect(fromRepository.message).toMatch(/limits: a workspace file may not set limits/);
+  });
+
   it("journal: the user's file sets compaction limits; keep must stay below compactAfter; a workspace may not set them", async () => {
     const set = await loadHarnessConfig(
       setup({ user: 'journal:\n  compactAfter: 30\n  keep: 10\n  summaryMaxTokens: 800\n' }),
     );
-    expect(set.journal).toEqual({
+    expect(set.limits).toEqual({
       compactJournalAfter: 30,
       compactJournalKeep: 10,
       compactJournalMaxTokens: 800,
     });
     // Only what the file names: the kernel's defaults fill the rest.
     const none = await loadHarnessConfig(setup({}));
-    expect(none.journal).toEqual({});
+    expect(none.limits).toEqual({});
     expect(none.journalSummary).toBe('lines');
     expect(
       (await loadHarnessConfig(setup({ user: 'journal:\n  summary: model\n' }))).journalSummary,

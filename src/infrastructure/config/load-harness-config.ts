@@ -41,8 +41,8 @@ export type HarnessConfig = {
   readonly mcpServers: McpServersConfig;
   /** What each session may spend unless the run says otherwise. */
   readonly budgets: SessionBudgets;
-  /** The journal compaction limits the user's `journal:` sets (only those it names). */
-  readonly journal: JournalLimits;
+  /** The kernel limits the user's `limits:` and `journal:` set (only those they name). */
+  readonly limits: Partial<KernelLimits>;
   /** `journal.summary`: who writes a compaction's summary. */
   readonly journalSummary: 'lines' | 'model';
   /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
@@ -53,13 +53,23 @@ export type HarnessConfig = {
   readonly files: readonly { readonly path: string; readonly sha256: string }[];
 };
 
-export type JournalLimits = Partial<
-  Pick<KernelLimits, 'compactJournalAfter' | 'compactJournalKeep' | 'compactJournalMaxTokens'>
->;
+/** The kernel limits `limits:` names. */
+function runLimits(limits: UserHarnessConfig['limits']): Partial<KernelLimits> {
+  return {
+    ...(limits.turnsPerStage === undefined ? {} : { maxTurnsPerStage: limits.turnsPerStage }),
+    ...(limits.callsPerTurn === undefined ? {} : { maxCallsPerTurn: limits.callsPerTurn }),
+    ...(limits.repeatedFailures === undefined
+      ? {}
+      : { maxRepeatedFailures: limits.repeatedFailures }),
+    ...(limits.modelTimeout === undefined
+      ? {}
+      : { inferenceTimeoutMs: parseDuration(limits.modelTimeout)! }),
+  };
+}
 
 /** The kernel limits `journal:` names; `keep` must stay below `compactAfter`, defaults included. */
 function journalLimits(journal: UserHarnessConfig['journal'], source: YamlSource | undefined) {
-  const limits: JournalLimits = {
+  const limits: Partial<KernelLimits> = {
     ...(journal.compactAfter === undefined ? {} : { compactJournalAfter: journal.compactAfter }),
     ...(journal.keep === undefined ? {} : { compactJournalKeep: journal.keep }),
     ...(journal.summaryMaxTokens === undefined
@@ -169,7 +179,7 @@ export async function loadHarnessConfig(options: {
         ? {}
         : { maxDurationMs: parseDuration(user.budgets.maxDuration)! }),
     },
-    journal: journalLimits(user.journal, userSource),
+    limits: { ...runLimits(user.limits), ...journalLimits(user.journal, userSource) },
     journalSummary: user.journal.summary,
     ...(checks === undefined ? {} : { checks }),
     sources: [userSource?.file, workspaceSource?.file].filter(

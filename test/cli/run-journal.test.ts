@@ -15,6 +15,31 @@ describe('correx run with limits and journal settings', () => {
   const world = cliWorld('correx-journal-test-');
   const { home, workflowFile } = world;
 
+  /** `correx run` in auto mode in `dir`, which must complete; its session id and events. */
+  async function runInAuto(dir: string) {
+    const run = await correx(
+      home,
+      [
+        'run',
+        'read the notes, then write hello.txt',
+        '--workspace',
+        dir,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        'auto',
+      ],
+      world.env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const id = /session (\S+)/.exec(run.stdout)![1]!;
+    const lines = (await correx(home, ['events', id, '--json'], world.env)).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Line);
+    return { run, id, lines };
+  }
+
   it('compacts a long stage as the file says, records the limits, and replays', async () => {
     writeFileSync(
       join(home, 'harness.yaml'),
@@ -38,26 +63,7 @@ describe('correx run with limits and journal settings', () => {
       ),
     );
     world.model.reply(...reads, ...writeThenFinish('hello.txt', 'hello\n'));
-    const run = await correx(
-      home,
-      [
-        'run',
-        'read the notes, then write hello.txt',
-        '--workspace',
-        dir,
-        '--workflow',
-        workflowFile,
-        '--mode',
-        'auto',
-      ],
-      world.env,
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const id = /session (\S+)/.exec(run.stdout)![1]!;
-    const lines = (await correx(home, ['events', id, '--json'], world.env)).stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Line);
+    const { id, lines } = await runInAuto(dir);
     const configured = lines.find((line) => line.payload.type === 'session_configured')!;
     expect(
       (configured.payload.configuration as { limits: Record<string, number> }).limits,
@@ -116,26 +122,7 @@ describe('correx run with limits and journal settings', () => {
       )(request, response);
     };
     world.model.reply(dispatch);
-    const run = await correx(
-      home,
-      [
-        'run',
-        'read the notes, then write hello.txt',
-        '--workspace',
-        dir,
-        '--workflow',
-        workflowFile,
-        '--mode',
-        'auto',
-      ],
-      world.env,
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const id = /session (\S+)/.exec(run.stdout)![1]!;
-    const lines = (await correx(home, ['events', id, '--json'], world.env)).stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Line);
+    const { run, id, lines } = await runInAuto(dir);
     // The progress view names the compaction once, not the summary as the model's own turn.
     expect(run.stdout).toMatch(
       /journal: \d+ older entries of stage implement folded into a summary the model wrote/,

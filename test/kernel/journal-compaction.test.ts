@@ -138,14 +138,9 @@ describe('journal compaction', () => {
     return { provider, asked, stage };
   }
 
-  async function modelWrittenStage(
-    sessionId: string,
-    summary: (index: number) => Parameters<typeof createScriptedProvider>[0]['turns'][number],
-  ) {
-    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'a\n' });
-    const store = openStore(storePath);
-    stores.push(store);
-    const config = scenarioConfig({
+  /** Compaction after 6 entries, keeping 2, summaries of at most 120 tokens by the model. */
+  const modelSummaryConfig = () =>
+    scenarioConfig({
       workflow: implementOnlyWorkflow(),
       limits: {
         compactJournalAfter: 6,
@@ -156,6 +151,15 @@ describe('journal compaction', () => {
       journalSummary: 'model',
       budgets: { maxTokens: 1_000_000 },
     });
+
+  async function modelWrittenStage(
+    sessionId: string,
+    summary: (index: number) => Parameters<typeof createScriptedProvider>[0]['turns'][number],
+  ) {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'a\n' });
+    const store = openStore(storePath);
+    stores.push(store);
+    const config = modelSummaryConfig();
     const list = { toolCalls: [{ name: 'list_dir', args: { path: '.' } }] };
     const model = summarisingModel(
       [
@@ -231,21 +235,7 @@ describe('journal compaction', () => {
         (folded, event) => kernelProjection.evolve(folded, event),
         kernelProjection.initial(),
       );
-    const step = nextStep(
-      scenarioConfig({
-        workflow: implementOnlyWorkflow(),
-        limits: {
-          compactJournalAfter: 6,
-          compactJournalKeep: 2,
-          compactJournalMaxTokens: 120,
-          maxTurnsPerStage: 14,
-        },
-        journalSummary: 'model',
-        budgets: { maxTokens: 1_000_000 },
-      }),
-      state,
-      new Map(),
-    );
+    const step = nextStep(modelSummaryConfig(), state, new Map());
     const recorded = events[at]!.payload as { requestId: string; requestDigest: string };
     expect(step).toMatchObject({
       kind: 'await',

@@ -1,6 +1,6 @@
 import { dueForCompaction, linesCompaction, modelCompaction } from './compact-journal.js';
 import { buildSummaryRequest } from './journal-summary-request.js';
-import { KernelInvariantError } from './kernel-errors.js';
+import { recordedInferEffect } from './recorded-infer-effect.js';
 import type { StageContext } from './stage-context.js';
 import type { SummaryRequest } from './stage-run.js';
 import { awaitEffect, emit, type Step } from './step.js';
@@ -40,21 +40,11 @@ export function journalStep(context: StageContext): Step | null {
 /** The model call a pending summary waits on: the request as recorded, rebuilt after a restart. */
 function summaryEffect(context: StageContext, pending: SummaryRequest) {
   const { config, run, stage } = context;
-  let request = context.built.get(pending.requestId);
-  if (request === undefined) {
+  return recordedInferEffect(context.built, pending, () => {
     const older = run.transcript.filter((entry) => entry.sequence <= pending.throughSequence);
     const rebuilt = buildSummaryRequest(config, stage, run, older);
-    if (!rebuilt.ok || rebuilt.requested.requestDigest !== pending.requestDigest)
-      throw new KernelInvariantError(
-        `the pending summary request ${pending.requestId} cannot be rebuilt as recorded (digest ${pending.requestDigest}); was the kernel configuration changed?`,
-      );
-    request = rebuilt.request;
-  }
-  return {
-    type: 'infer' as const,
-    requestId: pending.requestId,
-    provider: pending.provider,
-    request,
-    requestDigest: pending.requestDigest,
-  };
+    return rebuilt.ok
+      ? { request: rebuilt.request, requestDigest: rebuilt.requested.requestDigest }
+      : null;
+  });
 }

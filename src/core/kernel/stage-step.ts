@@ -7,6 +7,7 @@ import { answer } from './stage-answer.js';
 import { nextForCall } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
 import { journalStep } from './journal-step.js';
+import { recordedInferEffect } from './recorded-infer-effect.js';
 import { SESSION_BUDGETS } from './kernel-flags.js';
 import { briefEchoEvent } from './brief-step.js';
 import { filesChangedFailure } from './claims-against-log.js';
@@ -17,7 +18,6 @@ import { checksForStage } from './stage-checks.js';
 import { diagnosticsVerdict } from './language-diagnostics-step.js';
 import { verdictFailure } from './verdict-from-evidence.js';
 import type { KernelConfig } from './kernel-config.js';
-import { KernelInvariantError } from './kernel-errors.js';
 import type { KernelState } from './kernel-state.js';
 import type { StageContext } from './stage-context.js';
 import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
@@ -124,8 +124,7 @@ function budgetStep(config: KernelConfig, state: KernelState, run: StageRunState
 /** The model call a requested turn waits on: the request as recorded, rebuilt after a restart. */
 function inferEffect(context: StageContext, turn: Extract<TurnRecord, { status: 'requested' }>) {
   const { config, state, run, stage } = context;
-  let request = context.built.get(turn.requestId);
-  if (request === undefined) {
+  return recordedInferEffect(context.built, turn, () => {
     const rebuilt = buildStageRequest(
       config,
       state,
@@ -134,19 +133,10 @@ function inferEffect(context: StageContext, turn: Extract<TurnRecord, { status: 
       turn.requestId,
       turn.requestedSequence,
     );
-    if (!rebuilt.ok || rebuilt.requested.requestDigest !== turn.requestDigest)
-      throw new KernelInvariantError(
-        `the pending request ${turn.requestId} cannot be rebuilt as recorded (digest ${turn.requestDigest}); was the kernel configuration changed?`,
-      );
-    request = rebuilt.request;
-  }
-  return {
-    type: 'infer' as const,
-    requestId: turn.requestId,
-    provider: turn.provider,
-    request,
-    requestDigest: turn.requestDigest,
-  };
+    return rebuilt.ok
+      ? { request: rebuilt.request, requestDigest: rebuilt.requested.requestDigest }
+      : null;
+  });
 }
 
 /** An acting turn: its artifact through validation and the definition of done, or its next call. */

@@ -52,18 +52,11 @@ export function dueForCompaction(
 }
 
 /**
- * JournalCompaction: when a stage attempt's journal outgrows the configured size, every entry
- * but the newest few is folded into one summary, one line per entry. Pure and derived from
- * recorded entries only, so it needs no model and replays byte for byte. Returns null when not
- * due. With `bounded-journal-summary` the summary is capped at `compactJournalMaxTokens`;
- * sessions recorded before it keep earlier summaries whole, as they did.
+ * JournalCompaction in lines: `older` folded into one summary, a line per entry. Pure and
+ * derived from recorded entries only, so it needs no model and replays byte for byte. With
+ * `bounded-journal-summary` the summary is capped at `compactJournalMaxTokens`; sessions
+ * recorded before it keep earlier summaries whole, as they did.
  */
-export function compactJournal(config: KernelConfig, run: StageRunState): JournalCompacted | null {
-  const older = dueForCompaction(config, run);
-  return older === null ? null : linesCompaction(config, run, older);
-}
-
-/** The compaction of `older` into a line per entry. */
 export function linesCompaction(
   config: KernelConfig,
   run: StageRunState,

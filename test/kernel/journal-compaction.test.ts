@@ -5,6 +5,7 @@ import type { InferenceProvider } from '../../src/core/inference/inference-provi
 import type { InferenceRequest } from '../../src/core/inference/inference-request.js';
 import { kernelProjection } from '../../src/core/kernel/kernel-state.js';
 import { nextStep } from '../../src/core/kernel/next-step.js';
+import { evolveRun, startedRun } from '../../src/core/kernel/stage-run.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
 import { createScriptedProvider } from '../../src/infrastructure/providers/scripted-provider.js';
 import {
@@ -246,6 +247,37 @@ describe('journal compaction', () => {
         request: { tools: [] },
       },
     });
+  });
+
+  it('an answer to a summary the attempt no longer waits on (after a redirect) is not a turn', () => {
+    const run = startedRun('implement', 2);
+    const late = {
+      eventId: 'late',
+      sessionId: 's',
+      sequence: 40,
+      position: 40,
+      hash: '',
+      timestamp: '2026-11-30T12:00:00.000Z',
+      causationId: null,
+      correlationId: null,
+      payload: {
+        type: 'inference_completed' as const,
+        requestId: 'implement.1.summary.31',
+        provider: 'scripted',
+        requestDigest: 'a'.repeat(64),
+        result: {
+          text: 'A summary of attempt 1.',
+          toolCalls: [],
+          finishReason: 'stop' as const,
+          usage: { inputTokens: 10, outputTokens: 5 },
+          modelId: 'm',
+          latencyMs: 1,
+        },
+      },
+    };
+    const after = evolveRun(run, late as never);
+    expect(after).toBe(run);
+    expect(after.transcript).toEqual([]);
   });
 
   it('falls back to lines when the summary call fails, without a retry delay', async () => {

@@ -6,6 +6,7 @@ import type { WorkflowStage } from '../transitions/workflow.js';
 import type { KernelConfig } from './kernel-config.js';
 import { routeStage } from './stage-request.js';
 import type { StageRunState } from './stage-run.js';
+import { summaryRequestId } from './summary-request-id.js';
 import type { TranscriptEntry } from './transcript.js';
 
 /** How much of one journal entry the summarising model reads: a long tool output is cut. */
@@ -19,11 +20,6 @@ export type SummaryRequestBuilt =
       readonly requested: PayloadOf<typeof journalSummaryRequested>;
     }
   | { readonly ok: false; readonly message: string };
-
-/** The id of the summary request of the compaction through `throughSequence`. */
-export function summaryRequestId(run: StageRunState, throughSequence: number): string {
-  return `${run.stageId}.${run.attempt}.summary.${throughSequence}`;
-}
 
 /**
  * The model call that asks the stage's own model (the profile that serves the stage) to

@@ -1,3 +1,4 @@
+import { isSummaryRequestId } from './summary-request-id.js';
 import { RETRY_FAILED_SESSION } from './kernel-flags.js';
 import { evolveBudget, INITIAL_BUDGET, type BudgetState } from './budget.js';
 import {
@@ -366,7 +367,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       const next = withRun(state, event);
       const delayMs = payload.retryAfterMs ?? 0;
       // A failed summary falls back to lines at once: no delay before the next call.
-      if (delayMs <= 0 || runOf(state)?.summary?.requestId === payload.requestId) return next;
+      if (delayMs <= 0 || isSummaryRequestId(payload.requestId)) return next;
       // The recorded failure's timestamp is the only clock: the delay runs from it.
       const until = new Date(Date.parse(event.timestamp) + delayMs).toISOString();
       return {

@@ -12,6 +12,7 @@ import { isArtifactApproval } from './artifact-approval-id.js';
 import { answerTextOf, recordedArtifact } from './artifact-content.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { endedSubagent, startedSubagent, type SubagentRun } from './subagent-run.js';
+import { isSummaryRequestId } from './summary-request-id.js';
 import { transcriptEntryOf, type TranscriptEntry } from './transcript.js';
 import type { LanguageDiagnostic } from '../validation/definition-of-done-events.js';
 import type { PreToolUseHookResult } from '../toolintent/hook-events.js';
@@ -216,7 +217,7 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
 export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState {
   const payload = event.payload;
   const summary = summaryAnswered(run, payload);
-  if (summary !== null) return { ...run, summary };
+  if (summary !== undefined) return summary === run.summary ? run : { ...run, summary };
   const entry = transcriptEntryOf(event);
   const withEntry = entry === null ? run : withTranscript(run, [...run.transcript, entry]);
   switch (payload.type) {
@@ -499,23 +500,28 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
 }
 
 /**
- * The summary request with its answer folded in, when `payload` answers the attempt's pending
- * summary request: that answer is for the compaction, not a turn, so it adds no journal entry.
+ * For an answer to a summary request (`payload` is its `inference_completed` or
+ * `inference_failed`), the attempt's summary request after it: the answer folded in when the
+ * attempt waits on it, else unchanged (the attempt was redirected, say). Undefined for any
+ * other event. A summary's answer is for the compaction, never a turn: no journal entry.
  */
 function summaryAnswered(
   run: StageRunState,
   payload: CorrexEvent['payload'],
-): SummaryRequest | null {
+): SummaryRequest | null | undefined {
+  if (payload.type !== 'inference_completed' && payload.type !== 'inference_failed')
+    return undefined;
+  if (!isSummaryRequestId(payload.requestId)) return undefined;
   const pending = run.summary;
-  if (pending === null || pending.answer.status !== 'requested') return null;
-  if (payload.type === 'inference_completed' && payload.requestId === pending.requestId)
-    return { ...pending, answer: { status: 'answered', text: payload.result.text } };
-  if (payload.type === 'inference_failed' && payload.requestId === pending.requestId)
-    return {
-      ...pending,
-      answer: { status: 'failed', message: `${payload.category}: ${payload.message}` },
-    };
-  return null;
+  if (pending?.answer.status !== 'requested' || pending.requestId !== payload.requestId)
+    return pending;
+  return {
+    ...pending,
+    answer:
+      payload.type === 'inference_completed'
+        ? { status: 'answered', text: payload.result.text }
+        : { status: 'failed', message: `${payload.category}: ${payload.message}` },
+  };
 }
 
 /** A model call's failure as its stage attempt's (a category new to this release maps 1:1). */

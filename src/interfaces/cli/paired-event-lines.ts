@@ -1,5 +1,6 @@
 import { visibleText } from '../../core/base/visible-text.js';
 import type { CorrexEvent } from '../../core/event-catalog.js';
+import { isSummaryRequestId } from '../../core/kernel/summary-request-id.js';
 import { commandOutputExcerpt } from './command-output-excerpt.js';
 import { formatEventLine } from './event-line.js';
 
@@ -23,18 +24,13 @@ export type EventLines = {
  */
 export function createEventLines(): EventLines {
   const proposed = new Map<string, { tool: string; argsRaw: string }>();
-  // A summary's text is shown by its `journal_compacted` line, not as the model's turn.
-  const summaryRequests = new Set<string>();
   return {
     lines(event) {
       const payload = event.payload;
       switch (payload.type) {
-        case 'journal_summary_requested':
-          summaryRequests.add(payload.requestId);
-          return [];
         case 'inference_completed':
-          if (summaryRequests.delete(payload.requestId)) return [];
-          return modelText(payload.result.text);
+          // A summary's text is shown by its `journal_compacted` line, not as the model's turn.
+          return isSummaryRequestId(payload.requestId) ? [] : modelText(payload.result.text);
         case 'tool_call_proposed':
           proposed.set(payload.callId, payload);
           return [];

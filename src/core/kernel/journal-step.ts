@@ -4,6 +4,7 @@ import { recordedInferEffect } from './recorded-infer-effect.js';
 import type { StageContext } from './stage-context.js';
 import type { SummaryRequest } from './stage-run.js';
 import { awaitEffect, emit, type Step } from './step.js';
+import type { TranscriptEntry } from './transcript.js';
 
 /**
  * Journal compaction between turns, or null when none is due. With `journal.summary: model`
@@ -18,7 +19,7 @@ export function journalStep(context: StageContext): Step | null {
     const older = run.transcript.filter((entry) => entry.sequence <= pending.throughSequence);
     switch (pending.answer.status) {
       case 'requested':
-        return awaitEffect(summaryEffect(context, pending));
+        return awaitEffect(summaryEffect(context, pending, older));
       case 'answered':
         return emit(
           modelCompaction(config, run, older, pending.requestId, pending.answer.text) ??
@@ -38,10 +39,13 @@ export function journalStep(context: StageContext): Step | null {
 }
 
 /** The model call a pending summary waits on: the request as recorded, rebuilt after a restart. */
-function summaryEffect(context: StageContext, pending: SummaryRequest) {
+function summaryEffect(
+  context: StageContext,
+  pending: SummaryRequest,
+  older: readonly TranscriptEntry[],
+) {
   const { config, run, stage } = context;
   return recordedInferEffect(context.built, pending, () => {
-    const older = run.transcript.filter((entry) => entry.sequence <= pending.throughSequence);
     const rebuilt = buildSummaryRequest(config, stage, run, older);
     return rebuilt.ok
       ? { request: rebuilt.request, requestDigest: rebuilt.requested.requestDigest }

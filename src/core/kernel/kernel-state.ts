@@ -1,5 +1,5 @@
-import { isSummaryRequestId } from './summary-request-id.js';
 import { RETRY_FAILED_SESSION } from './kernel-flags.js';
+import { isSummaryRequestId } from './summary-request-id.js';
 import { evolveBudget, INITIAL_BUDGET, type BudgetState } from './budget.js';
 import {
   approvalGrantsProjection,

@@ -120,18 +120,16 @@ export type StageRunState = {
   readonly summary: SummaryRequest | null;
 };
 
-/** A `journal_summary_requested` and what answered it. */
+/** A `journal_summary_requested` and what answered it (a failure leaves the summary to lines). */
 export type SummaryRequest = {
   readonly requestId: string;
-  readonly requestedSequence: number;
   readonly provider: string;
   readonly requestDigest: string;
   readonly throughSequence: number;
-  readonly entries: number;
   readonly answer:
     | { readonly status: 'requested' }
     | { readonly status: 'answered'; readonly text: string }
-    | { readonly status: 'failed'; readonly message: string };
+    | { readonly status: 'failed' };
 };
 
 export type RecordedDiagnostics = {
@@ -403,11 +401,9 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         ...withEntry,
         summary: {
           requestId: payload.requestId,
-          requestedSequence: event.sequence,
           provider: payload.provider,
           requestDigest: payload.requestDigest,
           throughSequence: payload.throughSequence,
-          entries: payload.entries,
           answer: { status: 'requested' },
         },
       };
@@ -520,7 +516,7 @@ function summaryAnswered(
     answer:
       payload.type === 'inference_completed'
         ? { status: 'answered', text: payload.result.text }
-        : { status: 'failed', message: `${payload.category}: ${payload.message}` },
+        : { status: 'failed' },
   };
 }
 

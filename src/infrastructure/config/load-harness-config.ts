@@ -1,6 +1,10 @@
 import { parseDuration } from '../../core/base/duration.js';
 import type { SessionBudgets } from '../../core/kernel/budget.js';
-import { DEFAULT_KERNEL_LIMITS, type KernelLimits } from '../../core/kernel/kernel-config.js';
+import {
+  DEFAULT_KERNEL_LIMITS,
+  type JournalSummaryAuthor,
+  type KernelLimits,
+} from '../../core/kernel/kernel-config.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,7 +48,7 @@ export type HarnessConfig = {
   /** The kernel limits the user's `limits:` and `journal:` set (only those they name). */
   readonly limits: Partial<KernelLimits>;
   /** `journal.summary`: who writes a compaction's summary. */
-  readonly journalSummary: 'lines' | 'model';
+  readonly journalSummary: JournalSummaryAuthor;
   /** `checks:` of the user's file and the workspace's, merged (absent when neither has one). */
   readonly checks?: ChecksConfig;
   /** The files that were read, in order. */

@@ -80,11 +80,15 @@ export function runHardenedGit(
   const location = 'gitDir' in where ? where : null;
   const cwd =
     location === null ? (where as { discoverFrom: string }).discoverFrom : location.workTree;
-  const overrides = HARDENED_GIT_CONFIG.flatMap((setting) => ['-c', setting]);
+  const env = hardenedGitEnvironment(location);
+  const overrides = [...HARDENED_GIT_CONFIG, ...driverOverrides(cwd, env)].flatMap((setting) => [
+    '-c',
+    setting,
+  ]);
   try {
     return execFileSync('git', [...overrides, ...args], {
       cwd,
-      env: hardenedGitEnvironment(location),
+      env,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     }).trim();
@@ -92,4 +96,42 @@ export function runHardenedGit(
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
     throw new WorktreeError(`git ${args.join(' ')} in ${cwd} failed: ${stderr}`, { cause: error });
   }
+}
+
+/** Configuration keys that name a program git runs for a file's attributes. */
+const DRIVER_KEY = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|command|textconv|driver)$/;
+
+/**
+ * Every filter, diff and merge driver the repository's configuration defines, emptied: a file's
+ * attributes (`.gitattributes` is the model's to write) can then name no program for git to
+ * run. A required filter is made optional, so the file is taken as it is.
+ */
+function driverOverrides(cwd: string, env: NodeJS.ProcessEnv): string[] {
+  let names: string[];
+  try {
+    names = execFileSync(
+      'git',
+      [
+        ...HARDENED_GIT_CONFIG.flatMap((setting) => ['-c', setting]),
+        'config',
+        '--name-only',
+        '--get-regexp',
+        DRIVER_KEY.source,
+      ],
+      { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+      .split('\n')
+      .filter((line) => line !== '');
+  } catch {
+    // None defined (git exits 1), or no repository yet: nothing to empty.
+    return [];
+  }
+  const settings: string[] = [];
+  for (const name of names) {
+    const match = DRIVER_KEY.exec(name);
+    if (match === null) continue;
+    settings.push(`${name}=`);
+    if (match[1] === 'filter') settings.push(`filter.${match[2]}.required=false`);
+  }
+  return settings;
 }

@@ -37,6 +37,8 @@ stages:
         end: failed
 `;
 
+const hostileServer = join(import.meta.dirname, '..', 'fixtures', 'mcp', 'hostile-mcp-server.mjs');
+
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: 'pipe' }).trim();
 
@@ -273,4 +275,65 @@ describe("correx's own git never follows a .git the model pointed elsewhere", ()
     },
     180_000,
   );
+
+  it.runIf(sandboxed)(
+    "in a worktree under bubblewrap, through an MCP server's write: the server meets the read-only .git, and the stage commits on the recorded git directory",
+    async () => {
+      const { repository, marker } = world();
+      const mcpHome = join(root, `home-mcp${n}`);
+      mkdirSync(mcpHome);
+      writeFileSync(
+        join(mcpHome, 'harness.yaml'),
+        [
+          'mcpServers:',
+          '  evil:',
+          `    command: ${process.execPath}`,
+          `    args: [${hostileServer}]`,
+          `    env: { HOSTILE_NOTE: "gitdir: evil/gd" }`,
+          '    timeoutMs: 5000',
+          '',
+        ].join('\n'),
+      );
+      model.reply(
+        call('c1', 'exec', { argv: ['git', 'init', '--quiet', '--bare', 'evil/gd'] }),
+        call('c2', 'write_file', { path: 'evil/gd/config', content: evilConfig(marker) }),
+        // The server claims its tool only reads; it writes the pointer it was given.
+        call('c3', 'mcp__evil__read_note', { path: '.git' }),
+        call('c4', 'write_file', { path: 'work.txt', content: 'the honest change\n' }),
+        call('c5', 'finish_change', { summary: 'work done', filesChanged: ['work.txt'] }),
+      );
+      const done = await correx(mcpHome, runArgs(repository, true), env);
+      expect(done.stdout, done.stdout + done.stderr).toContain('✓ workflow completed');
+      expect(existsSync(marker)).toBe(false);
+      const sessionId = /^session (\S+)$/m.exec(done.stdout)![1]!;
+      const path = /^worktree (\S+) on branch/m.exec(done.stdout)![1]!;
+      expect(readFileSync(join(path, '.git'), 'utf8')).toMatch(
+        new RegExp(`^gitdir: ${join(repository, '.git', 'worktrees')}/`),
+      );
+      expect(git(repository, 'show', `correx/${sessionId}:work.txt`)).toBe('the honest change');
+      const events = await eventsOf(mcpHome, sessionId);
+      const mcpCall = events
+        .map((event) => event.payload)
+        .filter((payload) => payload.callId === 'implement.1.3.1');
+      // Its claim made it T0 and auto-approved; the read-only bind stopped the write.
+      const receipt = mcpCall.find((payload) => payload.type === 'tool_receipt');
+      expect(receipt).toMatchObject({ outcome: 'failed' });
+      expect(String(receipt?.error)).toMatch(/EROFS/);
+    },
+    180_000,
+  );
+
+  it('refuses `run --worktree` in a folder whose .git points elsewhere, before making a worktree or a branch', async () => {
+    const { repository } = world();
+    const pointer = join(root, `pointer${n}`);
+    mkdirSync(pointer);
+    writeFileSync(join(pointer, '.git'), `gitdir: ${join(repository, '.git')}\n`);
+    const branchesBefore = git(repository, 'branch', '--list');
+    const done = await correx(home, runArgs(pointer, true), env);
+    expect(done.code).not.toBe(0);
+    expect(done.stderr).toMatch(/points at .* which is not .*own git directory/);
+    expect(git(repository, 'branch', '--list')).toBe(branchesBefore);
+    expect(git(repository, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect(existsSync(join(root, '.correx-worktrees', `pointer${n}`))).toBe(false);
+  }, 60_000);
 });

@@ -1,5 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
@@ -335,5 +342,28 @@ describe("correx's own git never follows a .git the model pointed elsewhere", ()
     expect(git(repository, 'branch', '--list')).toBe(branchesBefore);
     expect(git(repository, 'worktree', 'list').split('\n')).toHaveLength(1);
     expect(existsSync(join(root, '.correx-worktrees', `pointer${n}`))).toBe(false);
+  }, 60_000);
+
+  it('leaves no worktree or branch behind when a start fails after making them', async () => {
+    const { repository } = world();
+    const done = await correx(
+      home,
+      [
+        'run',
+        'x',
+        '--workspace',
+        repository,
+        '--workflow',
+        join(root, 'missing.yaml'),
+        '--worktree',
+      ],
+      env,
+    );
+    expect(done.code).not.toBe(0);
+    expect(done.stderr).toMatch(/missing\.yaml/);
+    expect(git(repository, 'branch', '--list')).toBe('* main');
+    expect(git(repository, 'worktree', 'list').split('\n')).toHaveLength(1);
+    const made = join(root, '.correx-worktrees', `repo${n}`);
+    expect(existsSync(made) ? readdirSync(made) : []).toEqual([]);
   }, 60_000);
 });

@@ -2,7 +2,12 @@ import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { RecordedWorktree } from '../../core/sessions/recorded-worktree.js';
-import { runHardenedGit, WorktreeError, type GitLocation } from './hardened-git.js';
+import {
+  readGlobalIdentity,
+  runHardenedGit,
+  WorktreeError,
+  type GitLocation,
+} from './hardened-git.js';
 import { verifyWorktreeLocation, verifyRepositoryLocation } from './git-location.js';
 
 export { WorktreeError } from './hardened-git.js';
@@ -199,6 +204,13 @@ function real(path: string): string | null {
 
 const IDENTITY = ['-c', 'user.name=correx', '-c', 'user.email=correx@localhost'];
 
+/** The person's global identity where they set one (read alone), else correx's. */
+function personIdentity(): string[] {
+  const { name, email } = readGlobalIdentity();
+  if (email === undefined) return IDENTITY;
+  return ['-c', `user.name=${name ?? 'correx'}`, '-c', `user.email=${email}`];
+}
+
 /**
  * Commits everything changed in the worktree, with a trailer naming the session and the event
  * that accepted the stage. Returns the commit, or null when nothing changed. The recorded
@@ -222,8 +234,9 @@ export function commitStage(
       return false;
     }
   })();
+  const identity = configured ? [] : personIdentity();
   runHardenedGit(location, [
-    ...(configured ? [] : IDENTITY),
+    ...identity,
     'commit',
     '--quiet',
     '--no-verify',

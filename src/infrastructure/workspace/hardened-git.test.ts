@@ -40,6 +40,7 @@ describe('the hardened git runner', () => {
   let marker: string;
   let worktree: SessionWorktree;
   const savedGlobal = process.env.GIT_CONFIG_GLOBAL;
+  const savedHome = process.env.HOME;
 
   beforeEach(() => {
     n += 1;
@@ -55,6 +56,7 @@ describe('the hardened git runner', () => {
     worktree = addSessionWorktree(repository, `s${n}`);
   });
   afterEach(() => {
+    process.env.HOME = savedHome;
     if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL;
     else process.env.GIT_CONFIG_GLOBAL = savedGlobal;
   });
@@ -167,5 +169,23 @@ describe('the hardened git runner', () => {
     expect(plainGit(repository, 'worktree', 'list').split('\n')).toHaveLength(2);
     expect(existsSync(join(root, '.correx-worktrees', `pointer${n}`))).toBe(false);
     expect(readdirSync(join(repository, '.git', 'worktrees'))).toEqual([`s${n}`]);
+  });
+
+  it("commits as the person's global identity, and nothing else of their global configuration applies", () => {
+    const program = plantedProgram(outside, 'program', marker);
+    const personHome = join(outside, 'home');
+    mkdirSync(personHome);
+    writeFileSync(
+      join(personHome, '.gitconfig'),
+      `[user]\n\tname = Pat Person\n\temail = pat@example.test\n[core]\n\tfsmonitor = ${program}\n\thooksPath = ${outside}\n`,
+    );
+    plantedProgram(outside, 'post-commit', marker);
+    process.env.HOME = personHome;
+    writeFileSync(join(worktree.path, 'a.txt'), 'x\n');
+    const commit = commitStage(worktree, 'implement', { sessionId: 's', sequence: 1 });
+    expect(plainGit(repository, 'log', '-1', '--format=%an <%ae>', commit!)).toBe(
+      'Pat Person <pat@example.test>',
+    );
+    expect(existsSync(marker)).toBe(false);
   });
 });

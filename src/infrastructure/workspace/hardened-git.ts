@@ -98,6 +98,31 @@ export function runHardenedGit(
   }
 }
 
+/**
+ * The person's own name and email from their global git configuration (the home is never
+ * the model's to write), read by themselves: nothing else of that file applies to correx's
+ * git. Empty where none is set.
+ */
+export function readGlobalIdentity(): { readonly name?: string; readonly email?: string } {
+  const env = hardenedGitEnvironment(null);
+  delete env.GIT_CONFIG_GLOBAL;
+  try {
+    const lines = execFileSync(
+      'git',
+      ['config', '--global', '--get-regexp', '^user\\.(name|email)$'],
+      { cwd: '/', env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    ).split('\n');
+    const identity: { name?: string; email?: string } = {};
+    for (const line of lines) {
+      const match = /^user\.(name|email) (.+)$/.exec(line.trim());
+      if (match !== null) identity[match[1] as 'name' | 'email'] = match[2]!;
+    }
+    return identity;
+  } catch {
+    return {};
+  }
+}
+
 /** Configuration keys that name a program git runs for a file's attributes. */
 const DRIVER_KEY = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|command|textconv|driver)$/;
 

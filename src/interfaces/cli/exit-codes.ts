@@ -82,6 +82,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   world_changed: 'failed',
   unassessed_target: 'failed',
   special_file: 'failed',
+  restore_path_outside_workspace: 'failed',
   tool_time_bound: 'failed',
   inference_timeout: 'failed',
   inference_rate_limit: 'failed',

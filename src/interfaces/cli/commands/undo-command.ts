@@ -64,6 +64,10 @@ export function undoCommand(context: CommandContext): Command {
               const lines = [
                 ...result.changedSince.map((path) => `  changed outside correx since: ${path}`),
                 ...result.missingPreimages.map((path) => `  no stored pre-image: ${path}`),
+                ...result.outsideWorkspace.map(
+                  (path) =>
+                    `  no longer inside the workspace (a folder on its way is now a symlink or a file): ${path}`,
+                ),
               ];
               context.err(`correx: refused to undo; nothing was changed:\n${lines.join('\n')}`);
               context.fail(1);

@@ -22,7 +22,14 @@ export type ApprovalWait = {
     readonly sessionId: string;
     readonly callId: string;
     readonly until: number | null;
+    /** Nobody can decide here and no wait was asked for: the run stops now (exit 4). */
+    readonly unattended?: boolean;
   }) => Promise<void> | void;
+  /**
+   * No terminal to ask on and no `--wait-for-approval`: a call that needs a person stops the
+   * run at once with the session open (exit 4), said on stderr, instead of waiting silently.
+   */
+  readonly unattended?: boolean;
 };
 
 /**
@@ -195,6 +202,12 @@ async function awaitDecision(
   context.out(
     `  answer here, or elsewhere: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,
   );
+  if (approvalWait.unattended === true && context.ask === undefined) {
+    await approvalWait.onWaiting?.({ sessionId: target, callId, until: null, unattended: true });
+    done.abort();
+    interrupted.removeEventListener('abort', stop);
+    return false;
+  }
   const until = approvalWait.timeoutMs === undefined ? null : Date.now() + approvalWait.timeoutMs;
   await approvalWait.onWaiting?.({ sessionId: target, callId, until });
   let timer: NodeJS.Timeout | undefined;

@@ -83,6 +83,8 @@ export const EXIT_OUTCOME_OF: Readonly<
   unassessed_target: 'failed',
   special_file: 'failed',
   restore_path_outside_workspace: 'failed',
+  file_too_large: 'usage',
+  not_a_regular_file: 'usage',
   tool_time_bound: 'failed',
   inference_timeout: 'failed',
   inference_rate_limit: 'failed',

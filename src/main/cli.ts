@@ -183,9 +183,15 @@ process.exitCode = await runCli(
         ids,
       });
     },
-    async runDoctor({ store, workspace }) {
+    async runDoctor({ store, workspace, probeTimeoutMs }) {
       const { runDoctor } = await import('../infrastructure/doctor/run-doctor.js');
-      return runDoctor({ correxHome: correxHome(), store, workspace, env: process.env });
+      return runDoctor({
+        correxHome: correxHome(),
+        store,
+        workspace,
+        env: process.env,
+        ...(probeTimeoutMs === undefined ? {} : { callTimeoutMs: probeTimeoutMs }),
+      });
     },
     ...(process.env.OPENAI_BASE_URL
       ? {

@@ -70,6 +70,7 @@ export const ERROR_CODES = [
   'restore_path_outside_workspace',
   'file_too_large',
   'not_a_regular_file',
+  'probe_redirected',
   // MCP servers (each also names a failed call's receipt)
   'mcp_server_failed_to_start',
   'mcp_server_crashed',

@@ -85,6 +85,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   restore_path_outside_workspace: 'failed',
   file_too_large: 'usage',
   not_a_regular_file: 'usage',
+  probe_redirected: 'failed',
   tool_time_bound: 'failed',
   inference_timeout: 'failed',
   inference_rate_limit: 'failed',

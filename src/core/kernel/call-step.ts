@@ -22,7 +22,9 @@ import {
   APPROVAL_TIMEOUT,
   EVERY_PROPOSAL_HAS_AN_OUTCOME,
   MALFORMED_ARGS_SAY_WHY,
+  MALFORMED_COMMAND_REJECTED,
 } from './kernel-flags.js';
+import { malformedCommand } from '../tools/malformed-command.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -227,6 +229,11 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
       'malformed_args',
       `the arguments do not match the schema: ${problems.join('; ')}`,
     );
+  }
+  if (config.behaviour.flags.has(MALFORMED_COMMAND_REJECTED.name)) {
+    const malformed = malformedCommand(tool, parsed.data as Record<string, unknown>);
+    if (malformed !== undefined)
+      return refuse('malformed_args', `the arguments cannot be run: ${malformed}`);
   }
   const proposed: ProposedToolCall = { callId: call.callId, tool, args: parsed.data };
   return {

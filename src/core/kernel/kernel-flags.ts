@@ -178,6 +178,13 @@ export const RETRY_FAILED_SESSION = defineBehaviourFlag({
     'a failed session accepts a retry command (session_retried) and goes on from the stage that failed',
 });
 
+/** A command whose program cannot be named (`[""]`, `[" sh"]`, a NUL) is malformed, not a policy question. */
+export const MALFORMED_COMMAND_REJECTED = defineBehaviourFlag({
+  name: 'malformed-command-rejected',
+  description:
+    'an exec argv whose program is empty, padded with white space or holds a control character, or a command or argument holding NUL, is rejected as malformed_args instead of assessed',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -198,4 +205,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   CACHED_INPUT_PRICES,
   STAGE_CHECKPOINTS,
   RETRY_FAILED_SESSION,
+  MALFORMED_COMMAND_REJECTED,
 ];

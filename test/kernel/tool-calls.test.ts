@@ -144,17 +144,27 @@ describe('tool calls in a stage turn', () => {
 
   it('rejects an exec whose program cannot be named as malformed, never asks it as a program', async () => {
     const argvs = [[''], [' sh'], ['sh\u0000'], ['sh', '-c', 'a\u0000b']];
-    const { outcome, events } = await run('s-malformed-argv', [
-      ...argvs.map((argv) => ({ toolCalls: [{ name: 'exec', args: { argv } }] })),
-      { text: JSON.stringify({ summary: 'nothing ran', filesChanged: [] }) },
-    ], 'prompt');
+    const { outcome, events } = await run(
+      's-malformed-argv',
+      [
+        ...argvs.map((argv) => ({ toolCalls: [{ name: 'exec', args: { argv } }] })),
+        { text: JSON.stringify({ summary: 'nothing ran', filesChanged: [] }) },
+      ],
+      'prompt',
+    );
     expect(outcome.status).toBe('completed');
     const rejections = events
       .filter((event) => event.payload.type === 'tool_call_rejected')
       .map((event) => event.payload);
     expect(rejections).toMatchObject([
-      { reason: 'malformed_args', message: expect.stringContaining('`argv[0]` (the program) is empty') },
-      { reason: 'malformed_args', message: expect.stringContaining('starts or ends with white space') },
+      {
+        reason: 'malformed_args',
+        message: expect.stringContaining('`argv[0]` (the program) is empty'),
+      },
+      {
+        reason: 'malformed_args',
+        message: expect.stringContaining('starts or ends with white space'),
+      },
       { reason: 'malformed_args', message: expect.stringContaining('holds a control character') },
       { reason: 'malformed_args', message: expect.stringContaining('`argv[2]` holds a NUL') },
     ]);

@@ -20,6 +20,7 @@ import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
 import {
   APPROVAL_TIMEOUT,
+  ENDED_ATTEMPT_REFUSES_THE_REST,
   EVERY_PROPOSAL_HAS_AN_OUTCOME,
   MALFORMED_ARGS_SAY_WHY,
   MALFORMED_COMMAND_REJECTED,
@@ -204,6 +205,7 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
           ok: false,
           events: [
             rejected(config, stage, call.callId, call.tool, 'repeated_failure', message),
+            ...refuseTheRest(context, call.callId, message),
             failed,
           ],
         }
@@ -295,6 +297,34 @@ function viewOf(config: KernelConfig, state: KernelState) {
     workspaceRoot: state.session.workspace ?? '/',
     homeDirectory: config.homeDirectory,
   });
+}
+
+/**
+ * Under `ended-attempt-refuses-the-rest`, the refusals of the calls of the current turn that are
+ * still undecided (besides `except`, which gets its own outcome) when the attempt ends for
+ * `why`: without them those proposals would never get an outcome.
+ */
+export function refuseTheRest(
+  context: StageContext,
+  except: string | null,
+  why: string,
+): Payload[] {
+  const { config, stage, run } = context;
+  const turn = run.turn;
+  if (!config.behaviour.flags.has(ENDED_ATTEMPT_REFUSES_THE_REST.name) || turn?.status !== 'acting')
+    return [];
+  return turn.calls
+    .filter((call) => call.status === 'proposed' && call.callId !== except)
+    .map((call) =>
+      rejected(
+        config,
+        stage,
+        call.callId,
+        call.tool,
+        'attempt_ended',
+        `not run: the attempt ended before this call (${why})`,
+      ),
+    );
 }
 
 /** A refusal of a proposed call, with the tool's argument schema when the tool exists. */

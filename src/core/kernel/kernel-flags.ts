@@ -185,6 +185,16 @@ export const MALFORMED_COMMAND_REJECTED = defineBehaviourFlag({
     'an exec argv whose program is empty, padded with white space or holds a control character, or a command or argument holding NUL, is rejected as malformed_args instead of assessed',
 });
 
+/**
+ * When a stage attempt ends in the middle of a turn's calls (a refused repeat, the third block of
+ * a missing path), each call of that turn not yet decided is refused (`attempt_ended`) first.
+ */
+export const ENDED_ATTEMPT_REFUSES_THE_REST = defineBehaviourFlag({
+  name: 'ended-attempt-refuses-the-rest',
+  description:
+    'an attempt that ends while calls of its turn are still undecided refuses each of them (tool_call_rejected, attempt_ended) before stage_failed, so every proposal of a batch ends with exactly one outcome',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -206,4 +216,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   STAGE_CHECKPOINTS,
   RETRY_FAILED_SESSION,
   MALFORMED_COMMAND_REJECTED,
+  ENDED_ATTEMPT_REFUSES_THE_REST,
 ];

@@ -4,7 +4,7 @@ import { artifactApprovalKey, validateArtifact } from '../validation/validate-ar
 import { decideArtifactApproval } from './artifact-approval.js';
 import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { answer } from './stage-answer.js';
-import { nextForCall } from './call-step.js';
+import { nextForCall, refuseTheRest } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
 import { journalStep } from './journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
@@ -52,7 +52,11 @@ export function nextInStage(
     if (delegated !== null) return delegated;
   }
   const strike = referenceStrikeFailure(run);
-  if (strike !== null) return emit(strike);
+  if (strike !== null)
+    return emit(
+      ...refuseTheRest(context, null, strike.type === 'stage_failed' ? strike.message : ''),
+      strike,
+    );
   const turn = run.turn;
   if (turn === null || isTurnFinished(turn)) return nextTurn(context);
   switch (turn.status) {

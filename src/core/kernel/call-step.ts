@@ -20,12 +20,14 @@ import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
 import {
   APPROVAL_TIMEOUT,
+  DECISIONS_FROM_CANONICAL_OUTPUT,
   ENDED_ATTEMPT_REFUSES_THE_REST,
   EVERY_PROPOSAL_HAS_AN_OUTCOME,
   MALFORMED_ARGS_SAY_WHY,
   MALFORMED_COMMAND_REJECTED,
 } from './kernel-flags.js';
 import { malformedCommand } from '../tools/malformed-command.js';
+import { canonicalValue, inCanonicalOrder } from './canonical-model-output.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -222,14 +224,16 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
         : `the arguments (${call.argsLength} characters) could not be read (the answer records why); only their first ${call.argsRaw.length} characters were kept`,
     );
   }
-  const parsed = tool.argsSchema.safeParse(call.args);
+  // The arguments as recorded: keys in canonical order, whatever order the model wrote them in.
+  const canonical = config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name);
+  const parsed = tool.argsSchema.safeParse(canonical ? canonicalValue(call.args) : call.args);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`,
     );
     return refuse(
       'malformed_args',
-      `the arguments do not match the schema: ${problems.join('; ')}`,
+      `the arguments do not match the schema: ${(canonical ? inCanonicalOrder(problems) : problems).join('; ')}`,
     );
   }
   if (config.behaviour.flags.has(MALFORMED_COMMAND_REJECTED.name)) {

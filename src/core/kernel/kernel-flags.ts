@@ -195,6 +195,17 @@ export const ENDED_ATTEMPT_REFUSES_THE_REST = defineBehaviourFlag({
     'an attempt that ends while calls of its turn are still undecided refuses each of them (tool_call_rejected, attempt_ended) before stage_failed, so every proposal of a batch ends with exactly one outcome',
 });
 
+/**
+ * What the kernel derives from a model's JSON (schema issue lists, the arguments a call runs
+ * with, its calls and JSON answers as the next request renders them) comes from the canonical
+ * form, never from the order the model wrote its keys in.
+ */
+export const DECISIONS_FROM_CANONICAL_OUTPUT = defineBehaviourFlag({
+  name: 'decisions-from-canonical-output',
+  description:
+    "validation issue lists are sorted, a call's arguments and an artifact's content are read with canonical key order, and the transcript renders a model's JSON in canonical form, so no decision depends on the model's key order",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -217,4 +228,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   RETRY_FAILED_SESSION,
   MALFORMED_COMMAND_REJECTED,
   ENDED_ATTEMPT_REFUSES_THE_REST,
+  DECISIONS_FROM_CANONICAL_OUTPUT,
 ];

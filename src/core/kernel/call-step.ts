@@ -20,6 +20,7 @@ import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
 import {
   APPROVAL_TIMEOUT,
+  BOUNDED_REFUSED_ARGUMENTS,
   DECISIONS_FROM_CANONICAL_OUTPUT,
   ENDED_ATTEMPT_REFUSES_THE_REST,
   EVERY_PROPOSAL_HAS_AN_OUTCOME,
@@ -217,6 +218,12 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     const parsed = safeParseToolArguments(call.argsRaw);
     if (!config.behaviour.flags.has(MALFORMED_ARGS_SAY_WHY.name) || parsed.ok)
       return refuse('malformed_args', 'the arguments are not a JSON object');
+    // A kept head of refused arguments: the answer recorded why they were refused.
+    const recorded =
+      call.argsLength !== undefined && config.behaviour.flags.has(BOUNDED_REFUSED_ARGUMENTS.name)
+        ? recordedArgsError(run, call.callId)
+        : undefined;
+    if (recorded !== undefined) return refuse('malformed_args', recorded);
     return refuse(
       'malformed_args',
       call.argsLength === undefined
@@ -247,6 +254,15 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     proposed,
     paths: pathsToObserve(config.policy, viewOf(config, state), proposed),
   };
+}
+
+/** Why the answer that proposed `callId` recorded its arguments as refused, if it did. */
+function recordedArgsError(run: StageContext['run'], callId: string): string | undefined {
+  const turn = run.turn;
+  if (turn?.status !== 'acting') return undefined;
+  // The kernel numbers a turn's calls `<requestId>.<n>`, in the answer's order.
+  const index = Number(callId.slice(turn.requestId.length + 1)) - 1;
+  return turn.result.toolCalls[index]?.argsError;
 }
 
 /**

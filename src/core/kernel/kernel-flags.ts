@@ -206,6 +206,17 @@ export const DECISIONS_FROM_CANONICAL_OUTPUT = defineBehaviourFlag({
     "validation issue lists are sorted, a call's arguments and an artifact's content are read with canonical key order, and the transcript renders a model's JSON in canonical form, so no decision depends on the model's key order",
 });
 
+/**
+ * A call the kernel refuses before assessing it (unknown, ungranted, arguments against the
+ * schema) whose argument text is longer than 16 KiB is recorded as its first 2 KiB with the
+ * whole text's length and SHA-256, as unreadable argument text already is.
+ */
+export const BOUNDED_REFUSED_ARGUMENTS = defineBehaviourFlag({
+  name: 'bounded-refused-arguments',
+  description:
+    "a refused call's argument text over 16 KiB is recorded as its head with its length and SHA-256 (in inference_completed and tool_call_proposed), and its refusal says why",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -229,4 +240,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   MALFORMED_COMMAND_REJECTED,
   ENDED_ATTEMPT_REFUSES_THE_REST,
   DECISIONS_FROM_CANONICAL_OUTPUT,
+  BOUNDED_REFUSED_ARGUMENTS,
 ];

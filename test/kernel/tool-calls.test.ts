@@ -142,6 +142,38 @@ describe('tool calls in a stage turn', () => {
     });
   });
 
+  it('rejects an exec whose program cannot be named as malformed, never asks it as a program', async () => {
+    const argvs = [[''], [' sh'], ['sh\u0000'], ['sh', '-c', 'a\u0000b']];
+    const { outcome, events } = await run(
+      's-malformed-argv',
+      [
+        ...argvs.map((argv) => ({ toolCalls: [{ name: 'exec', args: { argv } }] })),
+        { text: JSON.stringify({ summary: 'nothing ran', filesChanged: [] }) },
+      ],
+      'prompt',
+    );
+    expect(outcome.status).toBe('completed');
+    const rejections = events
+      .filter((event) => event.payload.type === 'tool_call_rejected')
+      .map((event) => event.payload);
+    expect(rejections).toMatchObject([
+      {
+        reason: 'malformed_args',
+        message: expect.stringContaining('`argv[0]` (the program) is empty'),
+      },
+      {
+        reason: 'malformed_args',
+        message: expect.stringContaining('starts or ends with white space'),
+      },
+      { reason: 'malformed_args', message: expect.stringContaining('holds a control character') },
+      { reason: 'malformed_args', message: expect.stringContaining('`argv[2]` holds a NUL') },
+    ]);
+    // None of them was assessed, asked or run.
+    expect(typesOf(events)).not.toContain('tool_call_assessed');
+    expect(typesOf(events)).not.toContain('approval_requested');
+    expect(typesOf(events)).not.toContain('tool_receipt');
+  });
+
   it('bounds the turns of a stage', async () => {
     const list = { toolCalls: [{ name: 'list_dir', args: { path: '.' } }] };
     const { workspace, storePath } = scenarioWorkspace({});

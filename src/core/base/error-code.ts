@@ -81,6 +81,7 @@ export const ERROR_CODES = [
   'mcp_error_result',
   'mcp_tool_schema_changed',
   'mcp_tool_not_listed',
+  'mcp_tool_name_collision',
   'mcp_secret_missing',
   // inference: `inference_<category>`, one per InferenceFailureCategory
   'inference_timeout',

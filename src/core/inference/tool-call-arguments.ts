@@ -21,7 +21,7 @@ export const MAX_ARGUMENT_DEPTH = 252;
 export function safeParseToolArguments(raw: string): ToolArgumentsParse {
   if (raw.trim() === '') return { ok: true, args: {} };
   // Measured on the text first: parsing and walking 100,000 levels would cost a stack each.
-  const depth = nestingDepth(raw);
+  const depth = jsonNestingDepth(raw);
   if (depth > MAX_ARGUMENT_DEPTH) {
     return {
       ok: false,
@@ -42,8 +42,11 @@ export function safeParseToolArguments(raw: string): ToolArgumentsParse {
   return { ok: true, args: value as Record<string, unknown> };
 }
 
-/** The deepest bracket nesting of a JSON text, brackets inside strings not counted. */
-function nestingDepth(text: string): number {
+/**
+ * The deepest bracket nesting of a JSON text, brackets inside strings not counted. Linear and
+ * without recursion, so it can measure any text before anything recursive touches it.
+ */
+export function jsonNestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

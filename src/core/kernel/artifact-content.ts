@@ -3,16 +3,43 @@ import type { Artifact } from '../artifacts/artifact.js';
 import type { JsonValue } from '../events/canonical-json.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { InferenceResult } from '../inference/inference-result.js';
+import { jsonNestingDepth } from '../inference/tool-call-arguments.js';
+
+/**
+ * The deepest answer an artifact is made of. An artifact's hash holds its content one level
+ * down and the canonical encoder stops at 256 levels, so no recorded session ever held a deeper
+ * artifact: refusing deeper answers changes nothing any recorded session re-derives, and keeps
+ * every recursive parse and validation (zod's among them) within its stack.
+ */
+export const MAX_ANSWER_DEPTH = 255;
+
+/**
+ * Why an answer's text cannot be made into an artifact, measured on the text without parsing
+ * it, or undefined when it can.
+ */
+export function answerBoundsProblem(text: string): string | undefined {
+  const depth = jsonNestingDepth(answerBody(text));
+  return depth > MAX_ANSWER_DEPTH
+    ? `the answer is nested ${depth} levels deep; at most ${MAX_ANSWER_DEPTH} are accepted`
+    : undefined;
+}
+
+/** The JSON an answer carries: its text, without a surrounding ```json fence. */
+function answerBody(text: string): string {
+  const trimmed = text.trim();
+  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
+  return fenced?.[1] ?? trimmed;
+}
 
 /**
  * The artifact content a model's final answer carries: its text parsed as JSON (a surrounding
  * ```json fence is tolerated), or the text itself when it is not JSON, so the schema phase of
- * validation reports the problem to the model instead of the kernel guessing.
+ * validation reports the problem to the model instead of the kernel guessing. Text nested past
+ * `MAX_ANSWER_DEPTH` is never parsed: its content is the text.
  */
 export function artifactContentOf(text: string): JsonValue {
-  const trimmed = text.trim();
-  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
-  const body = fenced?.[1] ?? trimmed;
+  const body = answerBody(text);
+  if (jsonNestingDepth(body) > MAX_ANSWER_DEPTH) return text;
   try {
     return JSON.parse(body) as JsonValue;
   } catch {

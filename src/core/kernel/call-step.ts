@@ -20,9 +20,15 @@ import { classifyInterruptedCall } from './classify-interrupted-call.js';
 import type { KernelConfig } from './kernel-config.js';
 import {
   APPROVAL_TIMEOUT,
+  BOUNDED_REFUSED_ARGUMENTS,
+  DECISIONS_FROM_CANONICAL_OUTPUT,
+  ENDED_ATTEMPT_REFUSES_THE_REST,
   EVERY_PROPOSAL_HAS_AN_OUTCOME,
   MALFORMED_ARGS_SAY_WHY,
+  MALFORMED_COMMAND_REJECTED,
 } from './kernel-flags.js';
+import { malformedCommand } from '../tools/malformed-command.js';
+import { canonicalValue, inCanonicalOrder } from './canonical-model-output.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
@@ -202,6 +208,7 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
           ok: false,
           events: [
             rejected(config, stage, call.callId, call.tool, 'repeated_failure', message),
+            ...refuseTheRest(context, call.callId, message),
             failed,
           ],
         }
@@ -211,6 +218,12 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     const parsed = safeParseToolArguments(call.argsRaw);
     if (!config.behaviour.flags.has(MALFORMED_ARGS_SAY_WHY.name) || parsed.ok)
       return refuse('malformed_args', 'the arguments are not a JSON object');
+    // A kept head of refused arguments: the answer recorded why they were refused.
+    const recorded =
+      call.argsLength !== undefined && config.behaviour.flags.has(BOUNDED_REFUSED_ARGUMENTS.name)
+        ? recordedArgsError(run, call.callId)
+        : undefined;
+    if (recorded !== undefined) return refuse('malformed_args', recorded);
     return refuse(
       'malformed_args',
       call.argsLength === undefined
@@ -218,15 +231,22 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
         : `the arguments (${call.argsLength} characters) could not be read (the answer records why); only their first ${call.argsRaw.length} characters were kept`,
     );
   }
-  const parsed = tool.argsSchema.safeParse(call.args);
+  // The arguments as recorded: keys in canonical order, whatever order the model wrote them in.
+  const canonical = config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name);
+  const parsed = tool.argsSchema.safeParse(canonical ? canonicalValue(call.args) : call.args);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`,
     );
     return refuse(
       'malformed_args',
-      `the arguments do not match the schema: ${problems.join('; ')}`,
+      `the arguments do not match the schema: ${(canonical ? inCanonicalOrder(problems) : problems).join('; ')}`,
     );
+  }
+  if (config.behaviour.flags.has(MALFORMED_COMMAND_REJECTED.name)) {
+    const malformed = malformedCommand(tool, parsed.data as Record<string, unknown>);
+    if (malformed !== undefined)
+      return refuse('malformed_args', `the arguments cannot be run: ${malformed}`);
   }
   const proposed: ProposedToolCall = { callId: call.callId, tool, args: parsed.data };
   return {
@@ -234,6 +254,15 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     proposed,
     paths: pathsToObserve(config.policy, viewOf(config, state), proposed),
   };
+}
+
+/** Why the answer that proposed `callId` recorded its arguments as refused, if it did. */
+function recordedArgsError(run: StageContext['run'], callId: string): string | undefined {
+  const turn = run.turn;
+  if (turn?.status !== 'acting') return undefined;
+  // The kernel numbers a turn's calls `<requestId>.<n>`, in the answer's order.
+  const index = Number(callId.slice(turn.requestId.length + 1)) - 1;
+  return turn.result.toolCalls[index]?.argsError;
 }
 
 /**
@@ -288,6 +317,34 @@ function viewOf(config: KernelConfig, state: KernelState) {
     workspaceRoot: state.session.workspace ?? '/',
     homeDirectory: config.homeDirectory,
   });
+}
+
+/**
+ * Under `ended-attempt-refuses-the-rest`, the refusals of the calls of the current turn that are
+ * still undecided (besides `except`, which gets its own outcome) when the attempt ends for
+ * `why`: without them those proposals would never get an outcome.
+ */
+export function refuseTheRest(
+  context: StageContext,
+  except: string | null,
+  why: string,
+): Payload[] {
+  const { config, stage, run } = context;
+  const turn = run.turn;
+  if (!config.behaviour.flags.has(ENDED_ATTEMPT_REFUSES_THE_REST.name) || turn?.status !== 'acting')
+    return [];
+  return turn.calls
+    .filter((call) => call.status === 'proposed' && call.callId !== except)
+    .map((call) =>
+      rejected(
+        config,
+        stage,
+        call.callId,
+        call.tool,
+        'attempt_ended',
+        `not run: the attempt ended before this call (${why})`,
+      ),
+    );
 }
 
 /** A refusal of a proposed call, with the tool's argument schema when the tool exists. */

@@ -178,6 +178,45 @@ export const RETRY_FAILED_SESSION = defineBehaviourFlag({
     'a failed session accepts a retry command (session_retried) and goes on from the stage that failed',
 });
 
+/** A command whose program cannot be named (`[""]`, `[" sh"]`, a NUL) is malformed, not a policy question. */
+export const MALFORMED_COMMAND_REJECTED = defineBehaviourFlag({
+  name: 'malformed-command-rejected',
+  description:
+    'an exec argv whose program is empty, padded with white space or holds a control character, or a command or argument holding NUL, is rejected as malformed_args instead of assessed',
+});
+
+/**
+ * When a stage attempt ends in the middle of a turn's calls (a refused repeat, the third block of
+ * a missing path), each call of that turn not yet decided is refused (`attempt_ended`) first.
+ */
+export const ENDED_ATTEMPT_REFUSES_THE_REST = defineBehaviourFlag({
+  name: 'ended-attempt-refuses-the-rest',
+  description:
+    'an attempt that ends while calls of its turn are still undecided refuses each of them (tool_call_rejected, attempt_ended) before stage_failed, so every proposal of a batch ends with exactly one outcome',
+});
+
+/**
+ * What the kernel derives from a model's JSON (schema issue lists, the arguments a call runs
+ * with, its calls and JSON answers as the next request renders them) comes from the canonical
+ * form, never from the order the model wrote its keys in.
+ */
+export const DECISIONS_FROM_CANONICAL_OUTPUT = defineBehaviourFlag({
+  name: 'decisions-from-canonical-output',
+  description:
+    "validation issue lists are sorted, a call's arguments and an artifact's content are read with canonical key order, and the transcript renders a model's JSON in canonical form, so no decision depends on the model's key order",
+});
+
+/**
+ * A call the kernel refuses before assessing it (unknown, ungranted, arguments against the
+ * schema) whose argument text is longer than 16 KiB is recorded as its first 2 KiB with the
+ * whole text's length and SHA-256, as unreadable argument text already is.
+ */
+export const BOUNDED_REFUSED_ARGUMENTS = defineBehaviourFlag({
+  name: 'bounded-refused-arguments',
+  description:
+    "a refused call's argument text over 16 KiB is recorded as its head with its length and SHA-256 (in inference_completed and tool_call_proposed), and its refusal says why",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -198,4 +237,8 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   CACHED_INPUT_PRICES,
   STAGE_CHECKPOINTS,
   RETRY_FAILED_SESSION,
+  MALFORMED_COMMAND_REJECTED,
+  ENDED_ATTEMPT_REFUSES_THE_REST,
+  DECISIONS_FROM_CANONICAL_OUTPUT,
+  BOUNDED_REFUSED_ARGUMENTS,
 ];

@@ -1,4 +1,4 @@
-import { RETRY_FAILED_SESSION } from './kernel-flags.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT, RETRY_FAILED_SESSION } from './kernel-flags.js';
 import { isSummaryRequestId } from './summary-request-id.js';
 import { evolveBudget, INITIAL_BUDGET, type BudgetState } from './budget.js';
 import {
@@ -138,6 +138,8 @@ export type KernelState = {
   readonly checkpoints: CheckpointState;
   /** Whether the session was recorded with `retry-failed-session`: a failed one may be retried. */
   readonly acceptsRetry: boolean;
+  /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
+  readonly canonicalOutput: boolean;
 };
 
 export type RecordedProjectChecks = {
@@ -220,7 +222,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 6: calls no longer carry a fingerprint (it is hashed only once a call fails).
   // 7: the path maps (the tool session's observations and reads, written files) are layered records.
   // 8: a stage attempt holds its pending model-written journal summary.
-  version: 8,
+  // 9: canonicalOutput (decisions-from-canonical-output), held by the state and each stage attempt.
+  version: 9,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -249,6 +252,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     budget: INITIAL_BUDGET,
     checkpoints: INITIAL_CHECKPOINTS,
     acceptsRetry: false,
+    canonicalOutput: false,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -291,6 +295,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       budget: evolveBudget(state.budget, event as CorrexEvent),
       checkpoints: evolveCheckpoints(state.checkpoints, event as CorrexEvent),
       acceptsRetry: evolved.acceptsRetry,
+      canonicalOutput: evolved.canonicalOutput,
     };
     return next;
   },
@@ -317,7 +322,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'stage_started':
       return {
         ...state,
-        phase: { kind: 'in_stage', run: startedRun(payload.stageId, payload.attempt) },
+        phase: {
+          kind: 'in_stage',
+          run: startedRun(payload.stageId, payload.attempt, state.canonicalOutput),
+        },
       };
     case 'stage_completed':
       return {
@@ -533,6 +541,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       return {
         ...withRun(state, event),
         acceptsRetry: recordsFlag(payload.configuration.flags, RETRY_FAILED_SESSION.name),
+        canonicalOutput: recordsFlag(
+          payload.configuration.flags,
+          DECISIONS_FROM_CANONICAL_OUTPUT.name,
+        ),
       };
     case 'session_retried':
       // The session runs again: the stage that failed starts its new attempt next.
@@ -613,6 +625,7 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     budget: state.budget,
     checkpoints: state.checkpoints,
     acceptsRetry: state.acceptsRetry,
+    canonicalOutput: state.canonicalOutput,
   };
 }
 

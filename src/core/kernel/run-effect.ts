@@ -3,13 +3,17 @@ import type { CorrexEvent } from '../event-catalog.js';
 import { wellFormedDeep } from '../base/well-formed.js';
 import { canonicalJson, NonCanonicalValueError } from '../events/canonical-json.js';
 import { InferenceError } from '../inference/inference-failure.js';
-import { InferenceResultSchema } from '../inference/inference-result.js';
+import { InferenceResultSchema, type InferenceResult } from '../inference/inference-result.js';
 import type { Effect } from './effect.js';
 import type { KernelState } from './kernel-state.js';
 import type { Clock } from '../base/clock.js';
 import type { KernelConfig } from './kernel-config.js';
 import type { KernelPorts } from './kernel-ports.js';
 import { EXEC_BASH } from '../toolintent/toolintent-flags.js';
+import { boundRefusedArguments } from './bound-refused-arguments.js';
+import { finishingToolName } from './finishing-tool.js';
+import { BOUNDED_REFUSED_ARGUMENTS } from './kernel-flags.js';
+import { runOf } from './kernel-state.js';
 
 /** What performing an effect needs from the runner's options. */
 export type EffectContext = {
@@ -43,6 +47,18 @@ function whyUnrecordable(
     if (error instanceof NonCanonicalValueError) return error.message;
     throw error;
   }
+}
+
+/** The answer as recorded: under `bounded-refused-arguments`, refused megabytes kept as heads. */
+function boundedAnswer(
+  config: KernelConfig,
+  state: KernelState,
+  answer: InferenceResult,
+): InferenceResult {
+  if (!config.behaviour.flags.has(BOUNDED_REFUSED_ARGUMENTS.name)) return answer;
+  const stage = config.workflow.stages.get(runOf(state)?.stageId ?? '');
+  if (stage === undefined) return answer;
+  return boundRefusedArguments(config, answer, stage.allowedTools, finishingToolName(stage));
 }
 
 const ABORTED = Symbol('aborted');
@@ -91,8 +107,9 @@ export async function runEffect(
       try {
         // The runner stops waiting the moment the call is aborted, and a result that arrives
         // after its abort is never recorded: the request stays pending and runs on resume.
-        const result = await untilAborted(provider.infer(effect.request, signal), signal);
-        if (result === ABORTED || signal.aborted) return [];
+        const answer = await untilAborted(provider.infer(effect.request, signal), signal);
+        if (answer === ABORTED || signal.aborted) return [];
+        const result = boundedAnswer(config, state, answer);
         const completed: Payload = {
           type: 'inference_completed',
           requestId: effect.requestId,

@@ -306,8 +306,19 @@ async function drive(
   ): Promise<{ effect: Effect | null; held?: HeldResults } | undefined> => {
     const timestamp = clock.now();
     const inputs = inputEvents(payloads, null, null).map((event) => ({ ...event, timestamp }));
-    const answered = foldProvisional(held?.state ?? state, sessionId, inputs);
-    const decision = decide(config, answered.state, answered.last!);
+    let answered: ReturnType<typeof foldProvisional>;
+    let decision: ReturnType<typeof decide>;
+    try {
+      answered = foldProvisional(held?.state ?? state, sessionId, inputs);
+      decision = decide(config, answered.state, answered.last!);
+    } catch (error) {
+      // A model's answer the kernel cannot take would stop the session at every resume (the
+      // model answers the same again): it is recorded as a malformed answer instead, which the
+      // stage's retry policy reads and replay reads back.
+      const failed = untakenAnswer(payloads, error);
+      if (failed === undefined) throw error;
+      return appendResultsAndDecide(from, failed, held);
+    }
     const decisions = decision.events.map((event) => ({ ...event, timestamp }));
     const next = holdInputs(held, inputs, state.session.lastSequence, timestamp);
     if (
@@ -502,4 +513,24 @@ function outcome(state: KernelState, effect: Effect | null, stopped: boolean): R
 
 function isConflict(error: unknown): boolean {
   return CorrexError.isInstance(error) && error.code === 'concurrency_conflict';
+}
+
+/**
+ * The `inference_failed` that records a model answer (`payloads`, one `inference_completed`)
+ * which folding or deciding on threw `error`; undefined for anything else.
+ */
+function untakenAnswer(payloads: readonly Payload[], error: unknown): Payload[] | undefined {
+  const [answer] = payloads;
+  if (payloads.length !== 1 || answer?.type !== 'inference_completed') return undefined;
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return [
+    {
+      type: 'inference_failed',
+      requestId: answer.requestId,
+      provider: answer.provider,
+      model: answer.result.modelId,
+      category: 'malformed_response',
+      message: `correx could not take the answer (${why.slice(0, 500)})`,
+    },
+  ];
 }

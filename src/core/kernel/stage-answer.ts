@@ -4,6 +4,7 @@ import { rejected } from './call-step.js';
 import type { StageContext } from './stage-context.js';
 import { emit, type Step } from './step.js';
 import { proposedArtifact } from './stage-artifact.js';
+import { answerBoundsProblem, answerTextOf } from './artifact-content.js';
 import type { TurnRecord } from './stage-run.js';
 
 /** A model's answer: its tool calls proposed in order, or its artifact. */
@@ -52,6 +53,8 @@ function proposeArtifact(
 ): Extract<Step, { kind: 'emit' }> {
   const { config, state, run, stage } = context;
   const artifact = proposedArtifact(state, stage, turn, config.sha256);
+  // An answer nested too deep is its text, refused at once: no validator ever walks it.
+  const tooDeep = answerBoundsProblem(answerTextOf(turn.result));
   return {
     kind: 'emit',
     events: [
@@ -64,6 +67,18 @@ function proposeArtifact(
         inferenceEventId: artifact.lineage.inferenceEventId,
         parents: artifact.lineage.parents,
       },
+      ...(tooDeep === undefined
+        ? []
+        : [
+            {
+              type: 'validation_failed' as const,
+              hash: artifact.hash,
+              stageId: stage.id,
+              phase: 'schema' as const,
+              validator: 'answer_bounds',
+              message: `${tooDeep}: answer with the \`${stage.artifact.kind}\` artifact itself`,
+            },
+          ]),
     ],
     artifacts: [artifact],
   };

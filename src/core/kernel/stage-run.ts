@@ -118,6 +118,8 @@ export type StageRunState = {
   readonly commands: readonly CommandRun[];
   /** The model call writing the pending compaction's summary (`journal.summary: model`). */
   readonly summary: SummaryRequest | null;
+  /** The transcript renders a model's JSON in canonical form (`decisions-from-canonical-output`). */
+  readonly canonicalOutput: boolean;
 };
 
 /** A `journal_summary_requested` and what answered it (a failure leaves the summary to lines). */
@@ -194,7 +196,11 @@ function withCommand(
 }
 
 /** A fresh attempt of a stage. */
-export function startedRun(stageId: string, attempt: number): StageRunState {
+export function startedRun(
+  stageId: string,
+  attempt: number,
+  canonicalOutput = false,
+): StageRunState {
   return {
     stageId,
     attempt,
@@ -208,6 +214,7 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
     diagnostics: null,
     commands: [],
     summary: null,
+    canonicalOutput,
   };
 }
 
@@ -216,7 +223,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
   const payload = event.payload;
   const summary = summaryAnswered(run, payload);
   if (summary !== undefined) return summary === run.summary ? run : { ...run, summary };
-  const entry = transcriptEntryOf(event);
+  const entry = transcriptEntryOf(event, run.canonicalOutput);
   const withEntry = entry === null ? run : withTranscript(run, [...run.transcript, entry]);
   switch (payload.type) {
     case 'inference_requested':
@@ -656,6 +663,7 @@ function stageRunWith(
     diagnostics: run.diagnostics,
     commands: run.commands,
     summary: run.summary,
+    canonicalOutput: run.canonicalOutput,
   };
 }
 

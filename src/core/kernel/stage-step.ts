@@ -4,7 +4,9 @@ import { artifactApprovalKey, validateArtifact } from '../validation/validate-ar
 import { decideArtifactApproval } from './artifact-approval.js';
 import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { answer } from './stage-answer.js';
-import { nextForCall } from './call-step.js';
+import { canonicalValue } from './canonical-model-output.js';
+import type { InferenceResult } from '../inference/inference-result.js';
+import { nextForCall, refuseTheRest } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
 import { journalStep } from './journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
@@ -13,7 +15,7 @@ import { briefEchoEvent } from './brief-step.js';
 import { filesChangedFailure } from './claims-against-log.js';
 import { critiqueEvent } from './critique-step.js';
 import { evaluateChecks } from './dod-checks.js';
-import { CHECKS_BY_DEFAULT } from './kernel-flags.js';
+import { CHECKS_BY_DEFAULT, DECISIONS_FROM_CANONICAL_OUTPUT } from './kernel-flags.js';
 import { checksForStage } from './stage-checks.js';
 import { diagnosticsVerdict } from './language-diagnostics-step.js';
 import { verdictFailure } from './verdict-from-evidence.js';
@@ -52,7 +54,11 @@ export function nextInStage(
     if (delegated !== null) return delegated;
   }
   const strike = referenceStrikeFailure(run);
-  if (strike !== null) return emit(strike);
+  if (strike !== null)
+    return emit(
+      ...refuseTheRest(context, null, strike.type === 'stage_failed' ? strike.message : ''),
+      strike,
+    );
   const turn = run.turn;
   if (turn === null || isTurnFinished(turn)) return nextTurn(context);
   switch (turn.status) {
@@ -170,7 +176,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
     const language = diagnosticsVerdict(config, state, stage, run);
     if (language.kind === 'await') return awaitEffect(language.effect);
     if (language.kind === 'failed') return emit(stageFailed(run, 'validation', language.message));
-    const content = artifactContentOf(answerTextOf(turn.result));
+    const content = answerContent(config, turn.result);
     const unproven = verdictFailure(config, stage, run, content);
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
     const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
@@ -202,11 +208,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
   }
   // A sub-session's writes are in its own log, where its own claim was checked.
   if (proposed.status === 'proposed' && stage.subagent === undefined) {
-    const falseClaim = filesChangedFailure(
-      config,
-      state,
-      artifactContentOf(answerTextOf(turn.result)),
-    );
+    const falseClaim = filesChangedFailure(config, state, answerContent(config, turn.result));
     if (falseClaim !== null)
       return emit({
         type: 'validation_failed',
@@ -219,6 +221,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
   }
   const workspace = state.session.workspace ?? '/';
   const result = validateArtifact({
+    canonical: config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name),
     workflow: config.workflow,
     registry: config.validators,
     artifact: proposed.artifact,
@@ -240,4 +243,12 @@ function act(context: StageContext, turn: ActingTurn): Step {
   if (!result.accepted && result.phase === 'approval')
     return emit(...decideArtifactApproval(state.mode, stage, run, proposed.hash));
   return emit(...result.events);
+}
+
+/** The artifact content of an answer, its keys in canonical order under `decisions-from-canonical-output`. */
+function answerContent(config: KernelConfig, result: InferenceResult) {
+  const content = artifactContentOf(answerTextOf(result));
+  return config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name)
+    ? canonicalValue(content)
+    : content;
 }

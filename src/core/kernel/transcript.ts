@@ -4,6 +4,13 @@ import { canonicalJson } from '../events/canonical-json.js';
 import { isArtifactApproval } from './artifact-approval-id.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { InferenceToolCall } from '../inference/inference-request.js';
+import type { ToolCallProposal } from '../inference/inference-result.js';
+import { canonicalModelText } from './canonical-model-output.js';
+
+/** A call's arguments as a transcript shows them: canonical when asked and they were read. */
+function shownArgs(call: ToolCallProposal, canonical: boolean): string {
+  return canonical && call.args !== undefined ? canonicalJson(call.args) : call.argsRaw;
+}
 
 /**
  * What an entry is in a native tool conversation: a model turn with the calls it made, or the
@@ -31,26 +38,27 @@ export type TranscriptEntry = {
 };
 
 /** The transcript entry an event adds, or null when the model need not see it. */
-export function transcriptEntryOf(event: CorrexEvent): TranscriptEntry | null {
+export function transcriptEntryOf(event: CorrexEvent, canonical = false): TranscriptEntry | null {
   const payload = event.payload;
   const at = { eventId: event.eventId, sequence: event.sequence };
   switch (payload.type) {
     case 'inference_completed': {
       const calls = payload.result.toolCalls.map(
-        (call, index) => `Tool call ${index + 1}: ${call.name} ${call.argsRaw}`,
+        (call, index) => `Tool call ${index + 1}: ${call.name} ${shownArgs(call, canonical)}`,
       );
-      const content = [payload.result.text, ...calls].filter((line) => line !== '').join('\n');
+      const text = canonical ? canonicalModelText(payload.result.text) : payload.result.text;
+      const content = [text, ...calls].filter((line) => line !== '').join('\n');
       if (content === '') return null;
       const entry: TranscriptEntry = { kind: 'turn', role: 'assistant', content, ...at };
       if (payload.result.toolCalls.length === 0) return entry;
       // The kernel numbers a turn's calls `<requestId>.<n>` when it proposes them.
       const native: NativeTurn = {
         type: 'calls',
-        text: payload.result.text,
+        text,
         calls: payload.result.toolCalls.map((call, index) => ({
           callId: `${payload.requestId}.${index + 1}`,
           name: call.name,
-          argsRaw: call.argsRaw,
+          argsRaw: shownArgs(call, canonical),
         })),
       };
       return { ...entry, native };

@@ -15,6 +15,8 @@ export const TOOL_CALL_REJECTIONS = [
   'call_limit',
   /** The model proposed a call that already failed as often as the kernel allows; the attempt ends. */
   'repeated_failure',
+  /** The attempt ended (a repeated failure, a missing prerequisite) before this call of its turn ran. */
+  'attempt_ended',
 ] as const;
 export const ToolCallRejectionSchema = z.enum(TOOL_CALL_REJECTIONS);
 export type ToolCallRejection = z.infer<typeof ToolCallRejectionSchema>;

@@ -1,4 +1,5 @@
 import { hasValidHash, type Artifact } from '../artifacts/artifact.js';
+import { canonicalJson } from '../events/canonical-json.js';
 import { artifactApprovalKey } from '../sessions/artifact-approval-key.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { artifactAccepted } from '../artifacts/artifact-events.js';
@@ -16,6 +17,12 @@ export type ValidationRequest = {
   readonly registry: ValidatorRegistry;
   readonly context: ValidationContext;
   readonly artifact: Artifact;
+  /**
+   * Read the content with its keys in canonical order and list schema problems sorted
+   * (`decisions-from-canonical-output`): no message then depends on the order of the answer's
+   * or the schema's keys.
+   */
+  readonly canonical?: boolean;
 };
 
 /** The pipeline's verdict and the events the kernel appends for it. */
@@ -38,7 +45,11 @@ export { artifactApprovalKey };
  * throws fails its artifact, it never lets one through.
  */
 export function validateArtifact(request: ValidationRequest): ValidationResult {
-  const { workflow, registry, context, artifact } = request;
+  const { workflow, registry, context } = request;
+  const artifact =
+    request.canonical === true
+      ? { ...request.artifact, content: canonicalContent(request.artifact.content) }
+      : request.artifact;
   const stage = workflow.stages.get(artifact.stageId);
   const fail = (
     phase: ValidationPhase,
@@ -58,7 +69,9 @@ export function validateArtifact(request: ValidationRequest): ValidationResult {
   );
   if (routing.length > 0 || !stage) return { accepted: false, phase: 'routing', events: routing };
 
-  const schema = checkSchema(stage, artifact).map((message) => fail('schema', 'schema', message));
+  const schema = checkSchema(stage, artifact, request.canonical === true).map((message) =>
+    fail('schema', 'schema', message),
+  );
   if (schema.length > 0) return { accepted: false, phase: 'schema', events: schema };
 
   const input = deepFreeze(
@@ -139,7 +152,12 @@ function checkRouting(
   return problems;
 }
 
-function checkSchema(stage: WorkflowStage, artifact: Artifact): string[] {
+/** The content with every object's keys in canonical order (it was hashed canonically). */
+function canonicalContent(content: Artifact['content']): Artifact['content'] {
+  return JSON.parse(canonicalJson(content)) as Artifact['content'];
+}
+
+function checkSchema(stage: WorkflowStage, artifact: Artifact, canonical: boolean): string[] {
   const parsed = stage.artifactSchema.safeParse(artifact.content);
   const problems = parsed.success
     ? []
@@ -154,6 +172,7 @@ function checkSchema(stage: WorkflowStage, artifact: Artifact): string[] {
     }
   }
   if (problems.length === 0) return [];
+  if (canonical) problems.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     `the \`${stage.artifact.kind}\` artifact does not match its schema: ${problems.join('; ')}`,
   ];

@@ -13,6 +13,7 @@ export type McpFailureCode =
   | 'mcp_error_result'
   | 'mcp_tool_schema_changed'
   | 'mcp_tool_not_listed'
+  | 'mcp_tool_name_collision'
   | 'mcp_secret_missing';
 
 export class McpError extends CorrexError {

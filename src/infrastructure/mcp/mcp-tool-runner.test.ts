@@ -20,6 +20,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const serverScript = (name: string) =>
   join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
 const hostileScript = join(root, 'test/fixtures/mcp/hostile-mcp-server.mjs');
+const namedToolsScript = join(root, 'test/fixtures/mcp/named-tools-mcp-server.mjs');
 
 let workspace: string;
 let runners: ClosableToolRunner[] = [];
@@ -76,6 +77,48 @@ async function setup(raw: unknown) {
   };
   return { listings, tools, call, runner };
 }
+
+describe('MCP tool names', () => {
+  const named = (names: string) => ({
+    command: process.execPath,
+    args: [namedToolsScript],
+    env: { NAMED_TOOLS: names },
+  });
+
+  it('refuses a server two of whose tools would be offered under one name, naming both', async () => {
+    const { listings, tools, call, runner } = await setup({
+      clash: named('a.b,a_b,other'),
+      fine: named('a.b,c'),
+    });
+    const clash = listings.find((listing) => listing.server === 'clash');
+    expect(clash).toMatchObject({ ok: false });
+    expect(clash?.ok === false && clash.error).toBe(
+      'mcp_tool_name_collision: MCP server clash lists two tools that would both be offered as mcp__clash__a_b: "a.b" and "a_b"; rename one of them on the server',
+    );
+    // Nothing of that server is offered; a server without a collision is, under its names.
+    expect([...tools.keys()].sort()).toEqual(['mcp__fine__a_b', 'mcp__fine__c']);
+    const reached = await call('mcp__fine__a_b');
+    expect(reached).toMatchObject({ outcome: 'succeeded' });
+    expect(reached.output).toContain('this is a.b');
+    // A session that recorded the tool before the server grew a twin is refused at run time too.
+    const tool = tools.get('mcp__fine__a_b')!;
+    const twin = await runner.run(
+      {
+        callId: 'c-twin',
+        tool: { ...tool, source: { ...tool.source!, id: 'clash' }, name: 'mcp__clash__a_b' },
+        args: {},
+        workspaceRoot: workspace,
+        homeDirectory: workspace,
+        targets: [],
+        observations: layeredRecord(),
+        egressAllowlist: [],
+      },
+      new AbortController().signal,
+    );
+    expect(twin.outcome).toBe('failed');
+    expect(twin.error).toMatch(/^mcp_tool_name_collision: .*"a\.b" and "a_b"/);
+  }, 60_000);
+});
 
 describe('MCP tools from the reference servers on npm', () => {
   it('lists server-memory with tiers from its annotations and runs a write then a read', async () => {

@@ -111,6 +111,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   mcp_error_result: 'failed',
   mcp_tool_schema_changed: 'failed',
   mcp_tool_not_listed: 'failed',
+  mcp_tool_name_collision: 'failed',
   mcp_secret_missing: 'usage',
   router_input_invalid: 'failed',
   router_session_not_found: 'failed',

@@ -105,10 +105,7 @@ export function changeStateDigest(files: readonly ChangedFile[], sha256: Sha256)
 }
 
 /** Reads the provenance facts of a session from its events. */
-export function provenanceFacts(
-  events: readonly CorrexEvent[],
-  sha256: Sha256,
-): ProvenanceFacts {
+export function provenanceFacts(events: readonly CorrexEvent[], sha256: Sha256): ProvenanceFacts {
   let session = { id: '', task: '', workspace: '', mode: '', status: 'running' };
   let kernel = { version: 1, flags: [] as string[] };
   let configuration: ProvenanceFacts['configuration'] = {

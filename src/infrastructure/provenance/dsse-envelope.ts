@@ -49,7 +49,11 @@ export function signEnvelope(
   keyid: string,
 ): DsseEnvelope {
   const sig = sign(null, preAuthenticationEncoding(payloadType, body), privateKey);
-  return { payload: body.toString('base64'), payloadType, signatures: [{ keyid, sig: sig.toString('base64') }] };
+  return {
+    payload: body.toString('base64'),
+    payloadType,
+    signatures: [{ keyid, sig: sig.toString('base64') }],
+  };
 }
 
 /** Parses an envelope from a file's text; a bad one is an AttestationUnreadableError. */

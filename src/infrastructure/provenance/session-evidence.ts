@@ -44,6 +44,9 @@ export async function readSessionEvidence(
     chain,
     events,
     facts,
-    tree: facts.session.workspace === '' ? null : readTreeUnderReview(facts.session.workspace, sessionId),
+    tree:
+      facts.session.workspace === ''
+        ? null
+        : readTreeUnderReview(facts.session.workspace, sessionId),
   };
 }

@@ -28,7 +28,11 @@ export type GitFacts = {
 
 /** The log-derived facts, plus what only the attesting correx and git know. */
 export type SessionPredicate = Omit<ProvenanceFacts, 'kernel'> & {
-  readonly correx: { readonly version: string; readonly kernelVersion: number; readonly flags: readonly string[] };
+  readonly correx: {
+    readonly version: string;
+    readonly kernelVersion: number;
+    readonly flags: readonly string[];
+  };
   readonly git: GitFacts | null;
   readonly log: { readonly headHash: string; readonly events: number };
 };
@@ -62,14 +66,21 @@ export function buildSessionStatement(options: {
       : facts.changes.files
           .filter((file) => file.sha256 !== null)
           .map((file) => ({ name: file.path, digest: { sha256: file.sha256! } }));
-  subject.push({ name: `correx-changes:${facts.session.id}`, digest: { sha256: facts.changes.sha256 } });
+  subject.push({
+    name: `correx-changes:${facts.session.id}`,
+    digest: { sha256: facts.changes.sha256 },
+  });
   const { kernel, ...rest } = facts;
   return {
     _type: STATEMENT_TYPE,
     subject,
     predicateType: CORREX_PREDICATE_TYPE,
     predicate: {
-      correx: { version: options.correxVersion, kernelVersion: kernel.version, flags: kernel.flags },
+      correx: {
+        version: options.correxVersion,
+        kernelVersion: kernel.version,
+        flags: kernel.flags,
+      },
       ...rest,
       git,
       log: options.head,
@@ -118,7 +129,8 @@ export function jsonDifferences(
   }
   if (isObject(stated) && isObject(actual)) {
     const keys = [...new Set([...Object.keys(stated), ...Object.keys(actual)])].sort();
-    for (const key of keys) jsonDifferences(stated[key], actual[key], `${path}.${key}`, limit, found);
+    for (const key of keys)
+      jsonDifferences(stated[key], actual[key], `${path}.${key}`, limit, found);
     return found;
   }
   if (JSON.stringify(stated) !== JSON.stringify(actual))

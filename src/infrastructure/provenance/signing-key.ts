@@ -64,7 +64,9 @@ function readKeyFile(path: string): string {
 
 function requireEd25519(key: KeyObject, path: string): KeyObject {
   if (key.asymmetricKeyType !== 'ed25519')
-    throw new SigningKeyError(`${path} is a ${key.asymmetricKeyType ?? 'non-asymmetric'} key, not Ed25519`);
+    throw new SigningKeyError(
+      `${path} is a ${key.asymmetricKeyType ?? 'non-asymmetric'} key, not Ed25519`,
+    );
   return key;
 }
 

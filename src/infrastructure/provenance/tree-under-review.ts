@@ -41,12 +41,13 @@ export function readTreeUnderReview(workspace: string, sessionId: string): TreeU
   const worktree = findSessionWorktree(workspace, sessionId);
   if (worktree === null) return { kind: 'files', path: workspace };
   const commit = gitText(workspace, ['rev-parse', 'HEAD']);
-  let baseCommit: string | null = null;
-  try {
-    baseCommit = gitText(worktree.repository, ['merge-base', worktree.base, worktree.branch]);
-  } catch {
-    baseCommit = null;
-  }
+  const baseCommit = (() => {
+    try {
+      return gitText(worktree.repository, ['merge-base', worktree.base, worktree.branch]);
+    } catch {
+      return null;
+    }
+  })();
   const uncommitted = git(workspace, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])
     .toString('utf8')
     .split('\0')
@@ -94,7 +95,10 @@ export function contentDigests(
         }
         const [, type, size] = header.split(' ');
         const length = Number(size);
-        digests.set(path, type === 'blob' ? sha256(output.subarray(offset, offset + length)) : null);
+        digests.set(
+          path,
+          type === 'blob' ? sha256(output.subarray(offset, offset + length)) : null,
+        );
         offset += length + 1;
       }
     }
@@ -102,7 +106,10 @@ export function contentDigests(
     return digests;
   }
   for (const path of paths)
-    digests.set(path, tree.kind === 'absent' ? null : fileDigest(isAbsolute(path) ? path : join(tree.path, path)));
+    digests.set(
+      path,
+      tree.kind === 'absent' ? null : fileDigest(isAbsolute(path) ? path : join(tree.path, path)),
+    );
   return digests;
 }
 
@@ -135,7 +142,12 @@ export function gitIgnoredPaths(path: string, files: readonly string[]): Set<str
       ['check-ignore', '--no-index', '-z', '--stdin'],
       Buffer.from(relative.join('\0') + '\0'),
     );
-    return new Set(output.toString('utf8').split('\0').filter((entry) => entry !== ''));
+    return new Set(
+      output
+        .toString('utf8')
+        .split('\0')
+        .filter((entry) => entry !== ''),
+    );
   } catch {
     // Exit 1: none of them is ignored.
     return new Set();
@@ -150,7 +162,13 @@ export function gitIgnoredPaths(path: string, files: readonly string[]): Set<str
 export function treeDifferences(tree: TreeUnderReview, files: readonly ChangedFile[]): string[] {
   if (tree.kind === 'absent') return [`the workspace ${tree.path} is gone`];
   const differences: string[] = [];
-  const ignored = tree.kind === 'git' ? gitIgnoredPaths(tree.path, files.map((f) => f.path)) : new Set<string>();
+  const ignored =
+    tree.kind === 'git'
+      ? gitIgnoredPaths(
+          tree.path,
+          files.map((f) => f.path),
+        )
+      : new Set<string>();
   const compared = files.filter((file) => !ignored.has(file.path));
   const now = contentDigests(
     tree,
@@ -168,7 +186,9 @@ export function treeDifferences(tree: TreeUnderReview, files: readonly ChangedFi
     if (tree.baseCommit !== null)
       for (const path of gitChangedPaths(tree.path, tree.baseCommit, tree.commit))
         if (!recorded.has(path))
-          differences.push(`${path}: changed on ${tree.branch} but not by any change the log records`);
+          differences.push(
+            `${path}: changed on ${tree.branch} but not by any change the log records`,
+          );
     for (const path of tree.uncommitted)
       differences.push(`${path}: changed in the worktree and not committed`);
   }

@@ -3,7 +3,12 @@ import type { ChainVerification } from '../../core/events/hash-chain.js';
 import type { CorrexEvent } from '../../core/event-catalog.js';
 import { provenanceFacts } from '../../core/kernel/provenance-facts.js';
 import { nodeSha256 } from '../system/node-sha256.js';
-import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, verifyEnvelope, type DsseEnvelope } from './dsse-envelope.js';
+import {
+  IN_TOTO_PAYLOAD_TYPE,
+  keyIdOf,
+  verifyEnvelope,
+  type DsseEnvelope,
+} from './dsse-envelope.js';
 import {
   CORREX_PREDICATE_TYPE,
   expectedFromLog,
@@ -11,11 +16,7 @@ import {
   STATEMENT_TYPE,
   statedLogFacts,
 } from './session-statement.js';
-import {
-  contentDigests,
-  gitChangedPaths,
-  type TreeUnderReview,
-} from './tree-under-review.js';
+import { contentDigests, gitChangedPaths, type TreeUnderReview } from './tree-under-review.js';
 
 /** One thing a verification looked at: held, did not hold (with what differs), or could not be checked. */
 export type VerificationItem = {
@@ -49,7 +50,9 @@ export function decodeStatement(envelope: DsseEnvelope): { statement: Json } | {
   if (statement._type !== STATEMENT_TYPE)
     return { problem: `_type is ${String(statement._type)}, not ${STATEMENT_TYPE}` };
   if (statement.predicateType !== CORREX_PREDICATE_TYPE)
-    return { problem: `predicateType is ${String(statement.predicateType)}, not ${CORREX_PREDICATE_TYPE}` };
+    return {
+      problem: `predicateType is ${String(statement.predicateType)}, not ${CORREX_PREDICATE_TYPE}`,
+    };
   if (!isObject(statement.predicate) || !Array.isArray(statement.subject))
     return { problem: 'the statement has no predicate object or no subject list' };
   return { statement };
@@ -84,12 +87,24 @@ export function verifyAttestation(input: {
   const statement = decoded.statement;
   const predicate = statement.predicate as Json;
   const sessionId = statedSessionId(statement);
-  items.push({ what: 'statement', status: 'ok', detail: `in-toto Statement v1 about session ${sessionId ?? '?'}` });
+  items.push({
+    what: 'statement',
+    status: 'ok',
+    detail: `in-toto Statement v1 about session ${sessionId ?? '?'}`,
+  });
 
   if (input.publicKey === null)
-    items.push({ what: 'signature', status: 'unchecked', detail: 'no public key given (--public-key)' });
+    items.push({
+      what: 'signature',
+      status: 'unchecked',
+      detail: 'no public key given (--public-key)',
+    });
   else if (verifyEnvelope(input.envelope, input.publicKey))
-    items.push({ what: 'signature', status: 'ok', detail: `signed by key ${keyIdOf(input.publicKey).slice(0, 16)}` });
+    items.push({
+      what: 'signature',
+      status: 'ok',
+      detail: `signed by key ${keyIdOf(input.publicKey).slice(0, 16)}`,
+    });
   else
     items.push({
       what: 'signature',
@@ -103,20 +118,34 @@ export function verifyAttestation(input: {
 }
 
 function checkLog(
-  log: { readonly events: readonly CorrexEvent[]; readonly chain: ChainVerification } | { readonly missing: string },
+  log:
+    | { readonly events: readonly CorrexEvent[]; readonly chain: ChainVerification }
+    | { readonly missing: string },
   statement: Json,
   predicate: Json,
 ): VerificationItem[] {
   if ('missing' in log)
     return [
       { what: 'log', status: 'unchecked', detail: `the log's head: ${log.missing}` },
-      { what: 'predicate', status: 'unchecked', detail: `the predicate's facts (approvals, checks, configuration, changes): ${log.missing}` },
+      {
+        what: 'predicate',
+        status: 'unchecked',
+        detail: `the predicate's facts (approvals, checks, configuration, changes): ${log.missing}`,
+      },
     ];
   const { chain } = log;
   if (!chain.ok)
     return [
-      { what: 'log', status: 'failed', detail: `the log's hash chain breaks at sequence ${chain.sequence}: ${chain.detail}` },
-      { what: 'predicate', status: 'unchecked', detail: 'the predicate cannot be compared with a broken log' },
+      {
+        what: 'log',
+        status: 'failed',
+        detail: `the log's hash chain breaks at sequence ${chain.sequence}: ${chain.detail}`,
+      },
+      {
+        what: 'predicate',
+        status: 'unchecked',
+        detail: 'the predicate cannot be compared with a broken log',
+      },
     ];
   const items: VerificationItem[] = [];
   const stated = isObject(predicate.log) ? predicate.log : {};
@@ -126,7 +155,12 @@ function checkLog(
       status: 'failed',
       detail: `the log's head differs: the statement says ${String(stated.headHash).slice(0, 16)} after ${String(stated.events)} events, the log has ${chain.headHash.slice(0, 16)} after ${chain.lastSequence}`,
     });
-  else items.push({ what: 'log', status: 'ok', detail: `head ${chain.headHash.slice(0, 16)} after ${chain.lastSequence} events` });
+  else
+    items.push({
+      what: 'log',
+      status: 'ok',
+      detail: `head ${chain.headHash.slice(0, 16)} after ${chain.lastSequence} events`,
+    });
 
   const facts = provenanceFacts(log.events, nodeSha256);
   const differences = jsonDifferences(
@@ -134,7 +168,8 @@ function checkLog(
     expectedFromLog(facts, { headHash: chain.headHash, events: chain.lastSequence }),
   );
   const changes = (statement.subject as unknown[]).find(
-    (entry) => isObject(entry) && typeof entry.name === 'string' && entry.name.startsWith('correx-changes:'),
+    (entry) =>
+      isObject(entry) && typeof entry.name === 'string' && entry.name.startsWith('correx-changes:'),
   ) as Json | undefined;
   const statedChanges = isObject(changes?.digest) ? changes.digest.sha256 : undefined;
   if (statedChanges !== facts.changes.sha256)
@@ -149,37 +184,68 @@ function checkLog(
   return items;
 }
 
-function checkTree(tree: TreeUnderReview | null, statement: Json, predicate: Json): VerificationItem[] {
+function checkTree(
+  tree: TreeUnderReview | null,
+  statement: Json,
+  predicate: Json,
+): VerificationItem[] {
   if (tree === null || tree.kind === 'absent')
-    return [{ what: 'tree', status: 'unchecked', detail: `the tree: the workspace ${tree?.path ?? '(unknown)'} is not at hand` }];
+    return [
+      {
+        what: 'tree',
+        status: 'unchecked',
+        detail: `the tree: the workspace ${tree?.path ?? '(unknown)'} is not at hand`,
+      },
+    ];
   const subject = (statement.subject as unknown[]).filter(isObject);
   const git = isObject(predicate.git) ? predicate.git : null;
   if (tree.kind === 'git') {
     if (git === null)
-      return [{ what: 'tree', status: 'failed', detail: 'the statement names no git commit, but the session has a worktree' }];
+      return [
+        {
+          what: 'tree',
+          status: 'failed',
+          detail: 'the statement names no git commit, but the session has a worktree',
+        },
+      ];
     const differences: string[] = [];
     if (git.commit !== tree.commit || git.tree !== tree.tree) {
-      let files: string[] = [];
-      try {
-        files = gitChangedPaths(tree.path, String(git.commit), tree.commit);
-      } catch {
-        files = [];
-      }
+      const files = (() => {
+        try {
+          return gitChangedPaths(tree.path, String(git.commit), tree.commit);
+        } catch {
+          // The stated commit is not in this repository: nothing to name file by file.
+          return [];
+        }
+      })();
       differences.push(
         `${tree.branch} is at ${tree.commit.slice(0, 12)} (tree ${tree.tree.slice(0, 12)}), the statement names ${String(git.commit).slice(0, 12)} (tree ${String(git.tree).slice(0, 12)})${files.length > 0 ? `; files that differ: ${files.join(', ')}` : ''}`,
       );
     }
-    for (const path of tree.uncommitted) differences.push(`${path} changed in the worktree and not committed`);
+    for (const path of tree.uncommitted)
+      differences.push(`${path} changed in the worktree and not committed`);
     return [
       differences.length === 0
-        ? { what: 'tree', status: 'ok', detail: `${tree.branch} is at ${tree.commit.slice(0, 12)}, as stated` }
+        ? {
+            what: 'tree',
+            status: 'ok',
+            detail: `${tree.branch} is at ${tree.commit.slice(0, 12)}, as stated`,
+          }
         : { what: 'tree', status: 'failed', detail: differences.join('; ') },
     ];
   }
-  const files = subject.filter((entry) => typeof entry.name === 'string' && !entry.name.startsWith('correx-changes:'));
-  const now = contentDigests(tree, files.map((entry) => String(entry.name)));
+  const files = subject.filter(
+    (entry) => typeof entry.name === 'string' && !entry.name.startsWith('correx-changes:'),
+  );
+  const now = contentDigests(
+    tree,
+    files.map((entry) => String(entry.name)),
+  );
   const differences = files
-    .filter((entry) => (isObject(entry.digest) ? entry.digest.sha256 : undefined) !== now.get(String(entry.name)))
+    .filter(
+      (entry) =>
+        (isObject(entry.digest) ? entry.digest.sha256 : undefined) !== now.get(String(entry.name)),
+    )
     .map((entry) => `${String(entry.name)} differs from the statement's digest`);
   return [
     differences.length === 0

@@ -62,7 +62,10 @@ export function gateCommand(context: CommandContext): Command {
               requireChecks: options.requireChecks === true,
             },
           });
-          const result = evidence.facts === null ? { ...verdict, reasons: verdict.reasons.slice(0, 1) } : verdict;
+          const result =
+            evidence.facts === null
+              ? { ...verdict, reasons: verdict.reasons.slice(0, 1) }
+              : verdict;
           if (options.json)
             context.out(
               formatJson({

@@ -53,7 +53,7 @@ export function keysCommand(context: CommandContext): Command {
 export function attestCommand(context: CommandContext): Command {
   const attest = new Command('attest')
     .description(
-      "write a signed in-toto statement of what a session did (DSSE envelope); `attest verify FILE` checks one",
+      'write a signed in-toto statement of what a session did (DSSE envelope); `attest verify FILE` checks one',
     )
     .argument('[session]', SESSION_ARGUMENT)
     .option('--key <file>', `Ed25519 private key (default: $CORREX_HOME/keys/${PRIVATE_KEY_FILE})`)
@@ -64,7 +64,8 @@ export function attestCommand(context: CommandContext): Command {
         options: { key?: string; out?: string },
         command: Command,
       ) => {
-        const keyFile = options.key ?? join(defaultKeyDirectory(context.correxHome), PRIVATE_KEY_FILE);
+        const keyFile =
+          options.key ?? join(defaultKeyDirectory(context.correxHome), PRIVATE_KEY_FILE);
         const privateKey = readPrivateKey(keyFile);
         await withStore(context, command, async ({ events }) => {
           const sessionId = await resolveSessionRef(events, typed, command);
@@ -90,7 +91,14 @@ export function attestCommand(context: CommandContext): Command {
             writeFileSync(resolve(options.out), text);
             context.out(`attested session ${sessionId} in ${resolve(options.out)}`);
             context.out(
-              `subject   ${statement.subject.map((entry) => `${entry.name} ${Object.entries(entry.digest).map(([kind, value]) => `${kind}:${value.slice(0, 12)}`).join(' ')}`).join('; ')}`,
+              `subject   ${statement.subject
+                .map(
+                  (entry) =>
+                    `${entry.name} ${Object.entries(entry.digest)
+                      .map(([kind, value]) => `${kind}:${value.slice(0, 12)}`)
+                      .join(' ')}`,
+                )
+                .join('; ')}`,
             );
             context.out(`statement sha256:${digest}`);
           }

@@ -17,6 +17,7 @@ import {
   loadHarnessConfig,
   type HarnessConfig,
 } from '../infrastructure/config/load-harness-config.js';
+import { requireTrustedWorkspace } from '../infrastructure/config/workspace-trust.js';
 import { readWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
 import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
 import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
@@ -103,6 +104,7 @@ export async function prepareSession(
 ): Promise<SessionSetup> {
   const workspace = resolveWorkspace(request.workspace, options);
   const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
+  requireTrustedWorkspace(options.correxHome, harness);
   const { workflow, file: workflowFile } = await resolveWorkflow(
     request.workflow ?? harness.defaults.workflow,
     harness,

@@ -28,6 +28,7 @@ import { workerCommand } from './commands/worker-command.js';
 import { worktreeCommands } from './commands/worktree-commands.js';
 import { attestCommand, keysCommand } from './commands/provenance-commands.js';
 import { gateCommand } from './commands/gate-command.js';
+import { trustCommand } from './commands/trust-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -77,6 +78,7 @@ export function createProgram(context: CommandContext): Command {
     keysCommand(context),
     attestCommand(context),
     gateCommand(context),
+    trustCommand(context),
   ]) {
     program.addCommand(inheritSettings(command, program));
   }

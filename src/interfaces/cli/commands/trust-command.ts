@@ -1,0 +1,71 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import { loadHarnessConfig } from '../../../infrastructure/config/load-harness-config.js';
+import {
+  describeAuthority,
+  latestTrust,
+  recordTrust,
+} from '../../../infrastructure/config/workspace-trust.js';
+import { unifiedDiff } from '../../unified-diff.js';
+import type { CommandContext } from '../cli-context.js';
+
+/**
+ * `correx trust <workspace>`: the operator reviews what a workspace's own configuration asks for
+ * that can run code or widen policy (shown, with a diff against what was trusted before) and
+ * trusts exactly that content. A later change of any of those files asks again.
+ */
+export function trustCommand(context: CommandContext): Command {
+  return new Command('trust')
+    .description(
+      "trust a workspace's own hooks, MCP servers and policy widenings, pinned to their content",
+    )
+    .argument('<workspace>', 'the workspace folder')
+    .action(async (folder: string) => {
+      const path = resolve(folder);
+      if (!existsSync(path)) throw new CorrexError('usage', `${path} does not exist`);
+      const workspace = realpathSync(path);
+      const harness = await loadHarnessConfig({ correxHome: context.correxHome, workspace });
+      const authority = harness.untrustedAuthority ?? harness.trustedAuthority;
+      if (authority === undefined) {
+        context.out(
+          `nothing to trust: ${workspace}'s configuration neither runs code nor widens policy`,
+        );
+        return;
+      }
+      if (harness.trustedAuthority !== undefined) {
+        context.out(`already trusted: ${describeAuthority(authority)} (${authority.digest.slice(0, 12)})`);
+        return;
+      }
+      const previous = latestTrust(context.correxHome, workspace);
+      context.out(`${workspace} asks for: ${describeAuthority(authority)}`);
+      for (const file of authority.files) {
+        const before = previous?.files.find((earlier) => earlier.path === file.path);
+        if (before === undefined) {
+          context.out(`  ${file.path} sha256:${file.sha256.slice(0, 12)} (new)`);
+          continue;
+        }
+        if (before.sha256 === file.sha256) {
+          context.out(`  ${file.path} sha256:${file.sha256.slice(0, 12)} (unchanged)`);
+          continue;
+        }
+        context.out(
+          `  ${file.path} sha256:${before.sha256.slice(0, 12)} → ${file.sha256.slice(0, 12)} (changed since you trusted it):`,
+        );
+        const diff =
+          before.content === undefined
+            ? null
+            : unifiedDiff(before.content, readFileSync(file.path, 'utf8'));
+        for (const line of diff ?? ['    (no text to compare)']) context.out(`    ${line}`);
+      }
+      const record = recordTrust(context.correxHome, authority, {
+        by: context.user,
+        via: 'command',
+        at: context.clock.now(),
+      });
+      context.out(
+        `trusted by ${record.by}: ${record.digest.slice(0, 12)}; a change to any of these files asks again`,
+      );
+    });
+}

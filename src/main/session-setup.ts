@@ -141,7 +141,14 @@ export async function prepareSession(
     budgets: { ...harness.budgets, ...request.budgets },
     limits: harness.limits,
     journalSummary: harness.journalSummary,
-    configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
+    configurationFiles: [
+      ...harness.files,
+      // A trusted workspace's hook and server programs governed the session too: by digest.
+      ...(harness.trustedAuthority?.files.filter(
+        (file) => !harness.files.some((read) => read.path === file.path),
+      ) ?? []),
+      ...(workflowFile === undefined ? [] : [workflowFile]),
+    ],
     ...(harness.checks === undefined ? {} : { checks: harness.checks }),
   });
   return {

@@ -33,7 +33,9 @@ export function widenPolicy(
           ...widened,
           tierOverrides: {
             ...widened.tierOverrides,
-            [widening.value.slice(0, at)]: widening.value.slice(at + 1) as WorkspacePolicy['tierOverrides'][string],
+            [widening.value.slice(0, at)]: widening.value.slice(
+              at + 1,
+            ) as WorkspacePolicy['tierOverrides'][string],
           },
         };
         break;

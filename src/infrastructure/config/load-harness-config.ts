@@ -201,7 +201,11 @@ export async function loadHarnessConfig(options: {
     // The user's server of a name wins over the workspace's.
     mcpServers: trusted ? { ...authority.mcpServers, ...user.mcpServers } : user.mcpServers,
     ...(hooks === undefined ? {} : { hooks }),
-    ...(authority === null ? {} : trusted ? { trustedAuthority: authority } : { untrustedAuthority: authority }),
+    ...(authority === null
+      ? {}
+      : trusted
+        ? { trustedAuthority: authority }
+        : { untrustedAuthority: authority }),
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
     budgets: {
       ...(user.budgets.maxTokens === undefined ? {} : { maxTokens: user.budgets.maxTokens }),

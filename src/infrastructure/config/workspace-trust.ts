@@ -89,10 +89,16 @@ export function describeWorkspaceAuthority(options: {
     options.harnessFile,
     ...[...programs].sort().map((path) => ({ path, sha256: sha256(readFileSync(path)) })),
   ];
+  // Pinned to content and to where each file sits in the workspace, not to the folder: a session's
+  // worktree of the same commit is the same content.
+  const pinned = files.map((file) => ({
+    path: relative(options.workspace, file.path),
+    sha256: file.sha256,
+  }));
   return {
     workspace: options.workspace,
     files,
-    digest: sha256(canonicalJson(files)),
+    digest: sha256(canonicalJson(pinned)),
     ...(hookCount === 0 ? {} : { hooks: options.hooks! }),
     ...(Object.keys(servers).length === 0 ? {} : { mcpServers: servers }),
     widenings: options.widenings,
@@ -146,10 +152,12 @@ export function latestTrust(correxHome: string, workspace: string): WorkspaceTru
   return readTrustRecords(correxHome).findLast((record) => record.workspace === workspace) ?? null;
 }
 
-/** Whether the operator's latest decision for the workspace trusts exactly this content. */
+/** Whether the operator trusted exactly this content (and has not withdrawn that trust since). */
 export function isTrusted(correxHome: string, authority: WorkspaceAuthority): boolean {
-  const latest = latestTrust(correxHome, authority.workspace);
-  return latest?.type === 'workspace_trusted' && latest.digest === authority.digest;
+  const latest = readTrustRecords(correxHome).findLast(
+    (record) => record.digest === authority.digest,
+  );
+  return latest?.type === 'workspace_trusted';
 }
 
 /** Records that the operator trusted this content (an append; earlier decisions stay). */

@@ -361,5 +361,26 @@ describe('signed provenance and the merge gate, through the CLI', () => {
       /^FAIL the log does not verify: hash chain broken at sequence \d+/m,
     );
     expect(existsSync(tampered)).toBe(true);
+
+    // The merge commit correx makes can name the statement of what it merges, by digest.
+    const statementFile = join(root, 'approved.json');
+    const attested = await correx(home, [
+      'attest',
+      approvedRun.id,
+      '--key',
+      join(keys, 'correx-signing.key'),
+      '--out',
+      statementFile,
+    ]);
+    expect(attested.code, attested.stderr).toBe(0);
+    const digest = /^statement sha256:([0-9a-f]{64})$/m.exec(attested.stdout)![1]!;
+    const wrongSession = await correx(home, ['merge', yolo.id, '--attestation', statementFile]);
+    expect(wrongSession.code).toBe(2);
+    expect(wrongSession.stderr).toContain(`is not about session ${yolo.id}`);
+    const merged = await correx(home, ['merge', approvedRun.id, '--attestation', statementFile]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(git(repo(), 'log', '-1', '--format=%B', 'main')).toContain(
+      `Correx-Attestation: sha256:${digest}`,
+    );
   }, 300_000);
 });

@@ -151,7 +151,10 @@ export function commitStage(
  * Merges a session's branch into the branch it started from, in the original working tree,
  * which must have that branch checked out. A conflict aborts the merge and is a MergeConflictError.
  */
-export function mergeSessionBranch(worktree: SessionWorktree): { readonly commit: string } {
+export function mergeSessionBranch(
+  worktree: SessionWorktree,
+  options: { readonly trailers?: readonly string[] } = {},
+): { readonly commit: string } {
   const { repository, branch, base } = worktree;
   const current = git(repository, ['rev-parse', '--abbrev-ref', 'HEAD']);
   if (current !== base)
@@ -159,7 +162,16 @@ export function mergeSessionBranch(worktree: SessionWorktree): { readonly commit
       `${repository} has ${current} checked out, not ${base} (where the session started): check out ${base} first`,
     );
   try {
-    git(repository, [...IDENTITY, 'merge', '--no-ff', '--no-edit', branch]);
+    const trailers = options.trailers ?? [];
+    git(repository, [
+      ...IDENTITY,
+      'merge',
+      '--no-ff',
+      ...(trailers.length === 0
+        ? ['--no-edit']
+        : ['-m', `Merge branch '${branch}'`, '-m', trailers.join('\n')]),
+      branch,
+    ]);
   } catch (error) {
     const files = (() => {
       try {

@@ -45,9 +45,9 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
-  /** The user's hooks (a workspace file may not add any); absent when none. */
+  /** The user's hooks, then a trusted workspace's (an untrusted one adds none); absent when none. */
   readonly hooks?: HookSet;
-  /** The MCP servers of the user's file (a workspace file may not add any). */
+  /** The MCP servers of the user's file, and a trusted workspace's (an untrusted one adds none). */
   readonly mcpServers: McpServersConfig;
   /** What each session may spend unless the run says otherwise. */
   readonly budgets: SessionBudgets;
@@ -106,7 +106,8 @@ function journalLimits(journal: UserHarnessConfig['journal'], source: YamlSource
 
 /**
  * Reads `$CORREX_HOME/harness.yaml` (the user's, trusted) and then `<workspace>/harness.yaml`
- * (the repository's, which may only narrow). Either may be absent. Every error names the file,
+ * (the repository's, which may only narrow unless the operator trusted its content; see
+ * workspace-trust.ts). Either may be absent. Every error names the file,
  * line, column and key.
  */
 export async function loadHarnessConfig(options: {

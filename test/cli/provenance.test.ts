@@ -383,4 +383,61 @@ describe('signed provenance and the merge gate, through the CLI', () => {
       `Correx-Attestation: sha256:${digest}`,
     );
   }, 300_000);
+
+  it('outside a worktree, the subject is the changed files by digest, checked on disk by verify and the gate', async () => {
+    const workspace = world.workspace('plain');
+    const plainKeys = join(root, 'plain-keys');
+    expect((await correx(home, ['keys', 'generate', '--out', plainKeys])).code).toBe(0);
+    world.model.reply(
+      ...writeThenFinish('hello.txt', 'hello\n'),
+      ...writeThenFinish('hello.txt', 'hello\n'),
+    );
+    const ran = await correx(
+      home,
+      [
+        'run',
+        'write hello',
+        '--workspace',
+        workspace,
+        '--workflow',
+        workflowFile,
+        '--mode',
+        'auto',
+      ],
+      world.env,
+    );
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const id = /^session (\S+)$/m.exec(ran.stdout)![1]!;
+    const file = join(root, 'plain.json');
+    const attested = await correx(home, [
+      'attest',
+      id,
+      '--key',
+      join(plainKeys, 'correx-signing.key'),
+      '--out',
+      file,
+    ]);
+    expect(attested.code, attested.stderr).toBe(0);
+    const statement = JSON.parse(Buffer.from(envelopeOf(file).payload, 'base64').toString('utf8'));
+    expect(statement.subject[0]).toEqual({
+      name: 'hello.txt',
+      digest: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(statement.predicate.git).toBeNull();
+    const pub = ['--public-key', join(plainKeys, 'correx-signing.pub')];
+    expect((await correx(home, ['attest', 'verify', file, ...pub])).code).toBe(0);
+    expect((await correx(home, ['gate', id, '--require-checks'])).code).toBe(0);
+
+    writeFileSync(join(workspace, 'hello.txt'), 'hellp\n');
+    const verified = await correx(home, ['attest', 'verify', file, ...pub]);
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toMatch(
+      /^FAILED +tree: hello\.txt differs from the statement's digest/m,
+    );
+    const gated = await correx(home, ['gate', id, '--require-checks']);
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toMatch(
+      /^FAIL the tree under review is not what the log recorded: hello\.txt: /m,
+    );
+  }, 120_000);
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp-dir.js';
 import { loadHarnessConfig } from './load-harness-config.js';
-import { recordTrust, requireTrustedWorkspace } from './workspace-trust.js';
+import { recordTrust, requireTrustedWorkspace, withdrawTrust } from './workspace-trust.js';
 
 const at = { by: 'olga', via: 'command' as const, at: '2026-12-01T00:00:00.000Z' };
 
@@ -63,5 +63,16 @@ describe('workspace authority and trust', () => {
     expect(() => requireTrustedWorkspace(options.correxHome, changed)).toThrow(
       /changed its configuration .* that you have not trusted in this form/,
     );
+  });
+
+  it('withdrawn trust stops applying until trusted again', async () => {
+    const options = setup('withdrawn');
+    recordTrust(options.correxHome, (await loadHarnessConfig(options)).untrustedAuthority!, at);
+    expect((await loadHarnessConfig(options)).trustedAuthority).toBeDefined();
+    expect(withdrawTrust(options.correxHome, options.workspace, at)).toHaveLength(1);
+    const withdrawn = await loadHarnessConfig(options);
+    expect(withdrawn.hooks).toBeUndefined();
+    expect(withdrawn.untrustedAuthority).toBeDefined();
+    expect(withdrawTrust(options.correxHome, options.workspace, at)).toEqual([]);
   });
 });

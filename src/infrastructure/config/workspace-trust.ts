@@ -195,3 +195,33 @@ export function requireTrustedWorkspace(
   const latest = latestTrust(correxHome, authority.workspace);
   throw new WorkspaceNotTrustedError(authority, latest?.type === 'workspace_trusted');
 }
+
+/**
+ * Withdraws the operator's trust in a workspace's content (every form it was trusted in): later
+ * runs fail closed again until it is trusted anew. Returns the digests withdrawn.
+ */
+export function withdrawTrust(
+  correxHome: string,
+  workspace: string,
+  decision: { readonly by: string; readonly at: string },
+): string[] {
+  const trusted = new Map<string, WorkspaceTrustRecord>();
+  for (const record of readTrustRecords(correxHome)) {
+    if (record.type === 'workspace_trusted' && record.workspace === workspace)
+      trusted.set(record.digest, record);
+    else trusted.delete(record.digest);
+  }
+  for (const record of trusted.values()) {
+    const withdrawn: WorkspaceTrustRecord = {
+      type: 'workspace_trust_withdrawn',
+      workspace,
+      digest: record.digest,
+      files: record.files.map(({ path, sha256: digest }) => ({ path, sha256: digest })),
+      by: decision.by,
+      via: 'command',
+      at: decision.at,
+    };
+    appendFileSync(join(correxHome, TRUST_FILE), `${JSON.stringify(withdrawn)}\n`, { mode: 0o600 });
+  }
+  return [...trusted.keys()];
+}

@@ -7,6 +7,7 @@ import {
   describeAuthority,
   latestTrust,
   recordTrust,
+  withdrawTrust,
   WorkspaceNotTrustedError,
   type WorkspaceAuthority,
 } from '../../../infrastructure/config/workspace-trust.js';
@@ -24,10 +25,23 @@ export function trustCommand(context: CommandContext): Command {
       "trust a workspace's own hooks, MCP servers and policy widenings, pinned to their content",
     )
     .argument('<workspace>', 'the workspace folder')
-    .action(async (folder: string) => {
+    .option('--withdraw', 'withdraw your trust: its configuration stops taking effect')
+    .action(async (folder: string, options: { withdraw?: boolean }) => {
       const path = resolve(folder);
       if (!existsSync(path)) throw new CorrexError('usage', `${path} does not exist`);
       const workspace = realpathSync(path);
+      if (options.withdraw === true) {
+        const withdrawn = withdrawTrust(context.correxHome, workspace, {
+          by: context.user,
+          at: context.clock.now(),
+        });
+        context.out(
+          withdrawn.length === 0
+            ? `${workspace} was not trusted`
+            : `withdrew trust in ${withdrawn.length} form(s) of ${workspace}'s configuration`,
+        );
+        return;
+      }
       const harness = await loadHarnessConfig({ correxHome: context.correxHome, workspace });
       const authority = harness.untrustedAuthority ?? harness.trustedAuthority;
       if (authority === undefined) {

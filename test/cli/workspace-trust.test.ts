@@ -74,6 +74,14 @@ describe('workspace configuration takes effect only once trusted, pinned to its 
     expect(existsSync(join(workspace, 'hooks.log'))).toBe(false);
     expect(existsSync(join(workspace, 'memory.jsonl'))).toBe(false);
     expect((await correx(home, ['sessions', '--json'])).stdout.trim()).toMatch(/^(\[\])?$/);
+    const doctor = await correx(home, ['doctor', '--json', '--workspace', workspace]);
+    const doctorChecks = (
+      JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; fix?: string }[] }
+    ).checks;
+    expect(doctorChecks.find((check) => check.name === 'workspace trust')).toMatchObject({
+      ok: false,
+      fix: `review it, then correx trust ${workspace}`,
+    });
     const listRefused = await correx(home, ['mcp', 'list', '--workspace', workspace]);
     expect(listRefused.code).toBe(2);
     expect(listRefused.stderr).toMatch(untrusted);

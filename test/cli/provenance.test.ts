@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +158,30 @@ describe('signed provenance and the merge gate, through the CLI', () => {
     }
   }
 
+  /** Rewrites history the way a careful forger would: the byte changed and the chain recomputed. */
+  function rewriteAndRechain(store: string, sessionId: string, from: string, to: string) {
+    tamperLog(store, sessionId, from, to);
+    const db = new Database(store);
+    try {
+      const rows = db
+        .prepare('SELECT position, bytes FROM events WHERE session_id = ? ORDER BY sequence')
+        .all(sessionId) as { position: number; bytes: string }[];
+      let previous = '0'.repeat(64);
+      for (const row of rows) {
+        const hash = createHash('sha256')
+          .update(previous + row.bytes)
+          .digest('hex');
+        db.prepare('UPDATE events SET hash = ? WHERE position = ?').run(
+          Buffer.from(hash, 'hex'),
+          row.position,
+        );
+        previous = hash;
+      }
+    } finally {
+      db.close();
+    }
+  }
+
   const envelopeOf = (file: string) =>
     JSON.parse(readFileSync(file, 'utf8')) as {
       payload: string;
@@ -284,6 +309,27 @@ describe('signed provenance and the merge gate, through the CLI', () => {
     expect(badLog.code).toBe(1);
     expect(badLog.stdout).toMatch(
       /^FAILED +log: the log's hash chain breaks at sequence \d+: .*hash/m,
+    );
+
+    // The same byte with the chain recomputed: the chain holds, but not at the stated head, and
+    // the fact that changed is named.
+    const rechained = storeCopy('rechained-log');
+    rewriteAndRechain(rechained, id, '"id":"alice"', '"id":"malice"');
+    expect((await correx(home, ['verify', id, '--store', rechained])).code).toBe(0);
+    const forgedLog = await correx(home, [
+      'attest',
+      'verify',
+      statementFile,
+      ...pub,
+      '--store',
+      rechained,
+    ]);
+    expect(forgedLog.code).toBe(1);
+    expect(forgedLog.stdout).toMatch(
+      /^FAILED +log: the log's head differs: the statement says \w+ after \d+ events, the log has \w+ after \d+/m,
+    );
+    expect(forgedLog.stdout).toMatch(
+      /^FAILED +predicate: predicate\.approvals\[0\]\.by: the statement says "alice", the log says "malice"/m,
     );
 
     // One byte of the tree: named as an uncommitted change, then as a commit that differs.

@@ -129,6 +129,13 @@ process.exitCode = await runCli(
           terminal.clearStatus();
           process.stderr.write(`correx: ${line}\n`);
         },
+        // What went wrong beside a session's run (a stage commit refused): said, never silent.
+        onError: (sessionId, error) => {
+          terminal.clearStatus();
+          process.stderr.write(
+            `correx: session ${sessionId}: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+        },
       });
     },
     async sessionDriver(location, sessionId) {

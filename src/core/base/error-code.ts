@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   // git worktrees of isolated sessions
   'worktree_failed',
   'merge_conflict',
+  'git_location_changed',
   'session_not_found',
   // configuration people write
   'usage',

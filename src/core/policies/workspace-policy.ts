@@ -129,6 +129,12 @@ export const DEFAULT_NEVER_WRITABLE = [
 ] as const;
 
 /**
+ * `.git` in any form (a directory, a `gitdir:` file) at any depth: never writable, whatever a
+ * policy says, so nothing a tool writes can become configuration correx's own git reads.
+ */
+export const GIT_NEVER_WRITABLE = ['.git', '.git/**', '**/.git', '**/.git/**'] as const;
+
+/**
  * Paths whose contents no tool may read and no event may hold: secrets by their usual names.
  * Read tools are refused them (flag `never-readable`), grep skips them, and inside the sandbox
  * the workspace's matching files are bound empty. Same pattern syntax as DEFAULT_NEVER_WRITABLE.

@@ -2,7 +2,24 @@ import type { ChainVerification } from '../../core/events/hash-chain.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import { provenanceFacts, type ProvenanceFacts } from '../../core/kernel/provenance-facts.js';
 import { nodeSha256 } from '../system/node-sha256.js';
+import { RecordedWorktreeSchema } from '../../core/sessions/recorded-worktree.js';
+import { derivedSessionWorktree } from '../workspace/git-worktree.js';
 import { readTreeUnderReview, type TreeUnderReview } from './tree-under-review.js';
+
+/**
+ * The tree under review of a session: in the worktree its `session_created` recorded (or, for a
+ * session recorded before that, where correx puts worktrees), else its workspace's files.
+ */
+function treeOf(
+  created: { readonly workspace: string; readonly worktree?: unknown },
+  sessionId: string,
+): TreeUnderReview {
+  const recorded = RecordedWorktreeSchema.safeParse(created.worktree);
+  const worktree = recorded.success
+    ? recorded.data
+    : derivedSessionWorktree(created.workspace, sessionId);
+  return readTreeUnderReview(created.workspace, worktree);
+}
 
 /** A session's log as a verifier sees it: its chain, and (when the chain holds) its events and facts. */
 export type SessionEvidence = {
@@ -24,29 +41,22 @@ export async function readSessionEvidence(
 ): Promise<SessionEvidence> {
   const chain = await store.verify(sessionId);
   if (!chain.ok) {
-    let workspace: string | null = null;
+    let tree: TreeUnderReview | null = null;
     try {
       const [first] = await store.read(sessionId, { limit: 1 });
-      if (first?.payload.type === 'session_created') workspace = first.payload.workspace;
+      if (first?.payload.type === 'session_created') tree = treeOf(first.payload, sessionId);
     } catch {
-      workspace = null;
+      tree = null;
     }
-    return {
-      chain,
-      events: null,
-      facts: null,
-      tree: workspace === null ? null : readTreeUnderReview(workspace, sessionId),
-    };
+    return { chain, events: null, facts: null, tree };
   }
   const events = await store.read(sessionId);
   const facts = provenanceFacts(events, nodeSha256);
+  const created = events.find((event) => event.payload.type === 'session_created')?.payload;
   return {
     chain,
     events,
     facts,
-    tree:
-      facts.session.workspace === ''
-        ? null
-        : readTreeUnderReview(facts.session.workspace, sessionId),
+    tree: created?.type === 'session_created' ? treeOf(created, sessionId) : null,
   };
 }

@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { ChangedFile } from '../../core/kernel/provenance-facts.js';
-import { findSessionWorktree } from '../workspace/git-worktree.js';
+import type { RecordedWorktree } from '../../core/sessions/recorded-worktree.js';
+import { verifyWorktreeLocation } from '../workspace/git-location.js';
+import { runHardenedGitBytes, type GitLocation } from '../workspace/hardened-git.js';
 
 /**
  * The state of a session's change as it stands on disk now: the head of its branch in worktree
@@ -13,6 +14,7 @@ export type TreeUnderReview =
   | {
       readonly kind: 'git';
       readonly path: string;
+      readonly location: GitLocation;
       readonly branch: string;
       readonly baseRef: string;
       /** The commit the branch forked from (`git merge-base`), null when git cannot say. */
@@ -23,32 +25,42 @@ export type TreeUnderReview =
       readonly uncommitted: readonly string[];
     }
   | { readonly kind: 'files'; readonly path: string }
-  | { readonly kind: 'absent'; readonly path: string };
+  | { readonly kind: 'absent'; readonly path: string; readonly reason?: string };
 
-// Plumbing only, no pager, no hooks; fsmonitor off so `status` starts nothing the repository names.
-function git(cwd: string, args: readonly string[], input?: Buffer): Buffer {
-  return execFileSync('git', ['-C', cwd, '-c', 'core.fsmonitor=false', ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    maxBuffer: 512 * 1024 * 1024,
-    ...(input === undefined ? {} : { input }),
-  });
-}
-const gitText = (cwd: string, args: readonly string[]) => git(cwd, args).toString('utf8').trim();
+// Every git command through the hardened runner, on the locations recorded at session start.
+const gitText = (location: GitLocation, args: readonly string[]) =>
+  runHardenedGitBytes(location, args).toString('utf8').trim();
 
-/** The tree under review of a session that worked in `workspace`. */
-export function readTreeUnderReview(workspace: string, sessionId: string): TreeUnderReview {
+/**
+ * The tree under review of a session that worked in `workspace`, in `worktree` when it had one
+ * (its recorded locations, verified before git runs; a moved one is reported, not followed).
+ */
+export function readTreeUnderReview(
+  workspace: string,
+  worktree: RecordedWorktree | null,
+): TreeUnderReview {
   if (!existsSync(workspace)) return { kind: 'absent', path: workspace };
-  const worktree = findSessionWorktree(workspace, sessionId);
   if (worktree === null) return { kind: 'files', path: workspace };
-  const commit = gitText(workspace, ['rev-parse', 'HEAD']);
+  try {
+    verifyWorktreeLocation(worktree);
+  } catch (error) {
+    return { kind: 'absent', path: workspace, reason: (error as Error).message };
+  }
+  const location: GitLocation = { gitDir: worktree.gitDir, workTree: worktree.path };
+  const commit = gitText(location, ['rev-parse', 'HEAD']);
   const baseCommit = (() => {
     try {
-      return gitText(worktree.repository, ['merge-base', worktree.base, worktree.branch]);
+      return gitText(location, ['merge-base', worktree.base, worktree.branch]);
     } catch {
       return null;
     }
   })();
-  const uncommitted = git(workspace, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])
+  const uncommitted = runHardenedGitBytes(location, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+  ])
     .toString('utf8')
     .split('\0')
     .filter((entry) => entry.length > 3)
@@ -56,11 +68,12 @@ export function readTreeUnderReview(workspace: string, sessionId: string): TreeU
   return {
     kind: 'git',
     path: workspace,
+    location,
     branch: worktree.branch,
     baseRef: worktree.base,
     baseCommit,
     commit,
-    tree: gitText(workspace, ['rev-parse', `${commit}^{tree}`]),
+    tree: gitText(location, ['rev-parse', `${commit}^{tree}`]),
     uncommitted,
   };
 }
@@ -79,8 +92,8 @@ export function contentDigests(
   if (tree.kind === 'git') {
     const relative = paths.filter((path) => !isAbsolute(path));
     if (relative.length > 0) {
-      const output = git(
-        tree.path,
+      const output = runHardenedGitBytes(
+        tree.location,
         ['cat-file', '--batch'],
         Buffer.from(relative.map((path) => `${tree.commit}:${path}\n`).join('')),
       );
@@ -125,20 +138,28 @@ function fileDigest(path: string): string | null {
 }
 
 /** Paths git says differ between two commits (no rename detection: both sides are named). */
-export function gitChangedPaths(path: string, from: string, to: string): string[] {
-  return git(path, ['diff', '--no-renames', '--no-ext-diff', '--name-only', '-z', from, to])
+export function gitChangedPaths(location: GitLocation, from: string, to: string): string[] {
+  return runHardenedGitBytes(location, [
+    'diff',
+    '--no-renames',
+    '--no-ext-diff',
+    '--name-only',
+    '-z',
+    from,
+    to,
+  ])
     .toString('utf8')
     .split('\0')
     .filter((entry) => entry !== '');
 }
 
 /** Paths of `files` git ignores in the worktree (changes there never reach a commit). */
-export function gitIgnoredPaths(path: string, files: readonly string[]): Set<string> {
+export function gitIgnoredPaths(location: GitLocation, files: readonly string[]): Set<string> {
   const relative = files.filter((file) => !isAbsolute(file));
   if (relative.length === 0) return new Set();
   try {
-    const output = git(
-      path,
+    const output = runHardenedGitBytes(
+      location,
       ['check-ignore', '--no-index', '-z', '--stdin'],
       Buffer.from(relative.join('\0') + '\0'),
     );
@@ -160,12 +181,12 @@ export function gitIgnoredPaths(path: string, files: readonly string[]): Set<str
  * branch changed since its base that the log never recorded, and each uncommitted change.
  */
 export function treeDifferences(tree: TreeUnderReview, files: readonly ChangedFile[]): string[] {
-  if (tree.kind === 'absent') return [`the workspace ${tree.path} is gone`];
+  if (tree.kind === 'absent') return [tree.reason ?? `the workspace ${tree.path} is gone`];
   const differences: string[] = [];
   const ignored =
     tree.kind === 'git'
       ? gitIgnoredPaths(
-          tree.path,
+          tree.location,
           files.map((f) => f.path),
         )
       : new Set<string>();
@@ -184,7 +205,7 @@ export function treeDifferences(tree: TreeUnderReview, files: readonly ChangedFi
   if (tree.kind === 'git') {
     const recorded = new Set(files.map((file) => file.path));
     if (tree.baseCommit !== null)
-      for (const path of gitChangedPaths(tree.path, tree.baseCommit, tree.commit))
+      for (const path of gitChangedPaths(tree.location, tree.baseCommit, tree.commit))
         if (!recorded.has(path))
           differences.push(
             `${path}: changed on ${tree.branch} but not by any change the log records`,

@@ -212,7 +212,7 @@ function checkTree(
     if (git.commit !== tree.commit || git.tree !== tree.tree) {
       const files = (() => {
         try {
-          return gitChangedPaths(tree.path, String(git.commit), tree.commit);
+          return gitChangedPaths(tree.location, String(git.commit), tree.commit);
         } catch {
           // The stated commit is not in this repository: nothing to name file by file.
           return [];

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { SandboxProfile } from '../../core/policies/sandbox-profile.js';
+import { gitPathsOf } from '../workspace/git-paths.js';
 import { bubblewrapBaseArgs } from './sandbox-availability.js';
 
 /** Where the egress proxy's Unix socket appears inside the sandbox (in the private /tmp). */
@@ -91,6 +92,12 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
       args.push('--tmpfs', path, '--remount-ro', path);
       readOnly.push(path);
     }
+  }
+  // `.git` in any form, bound after the protected paths it covers (see gitPathsOf).
+  for (const path of gitPathsOf(input.workspaceRoot)) {
+    if (readOnly.includes(path)) continue;
+    args.push('--ro-bind', path, path);
+    readOnly.push(path);
   }
   for (const path of input.emptiedFiles ?? []) {
     const stat = lstatOrNull(path);

@@ -43,6 +43,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   session_busy: 'failed',
   worktree_failed: 'failed',
   merge_conflict: 'failed',
+  git_location_changed: 'failed',
   session_not_found: 'failed',
   usage: 'usage',
   config_exists: 'usage',

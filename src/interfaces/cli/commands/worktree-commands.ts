@@ -4,11 +4,14 @@ import { recordCommand } from '../../../core/kernel/record-command.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import {
-  findSessionWorktree,
+  readRecordedWorktree,
+  type RecordedWorktree,
+} from '../../../core/sessions/recorded-worktree.js';
+import {
+  derivedSessionWorktree,
   mergeSessionBranch,
   removeSessionWorktree,
   WorktreeError,
-  type SessionWorktree,
 } from '../../../infrastructure/workspace/git-worktree.js';
 import type { CommandContext } from '../cli-context.js';
 import { createHash } from 'node:crypto';
@@ -26,15 +29,20 @@ import {
 import type { CliStores } from '../cli-context.js';
 import { withStore } from '../with-store.js';
 
-/** The worktree a recorded session works in, or a WorktreeError saying it has none. */
+/**
+ * The worktree a recorded session works in, as its `session_created` recorded it (or, for a
+ * session recorded before that, where correx puts worktrees), never as the workspace's `.git`
+ * says; a WorktreeError when it has none.
+ */
 async function worktreeOf(
   stores: CliStores,
   sessionId: string,
-): Promise<{ worktree: SessionWorktree; final: boolean }> {
+): Promise<{ worktree: RecordedWorktree; final: boolean }> {
   const { state, sequence } = await replay(stores.events, sessionProjection, sessionId);
   if (sequence === 0) throw new WorktreeError(`no session ${sessionId} in this store`);
   const worktree =
-    state.workspace === null ? null : findSessionWorktree(state.workspace, sessionId);
+    (await readRecordedWorktree(stores.events, sessionId)) ??
+    (state.workspace === null ? null : derivedSessionWorktree(state.workspace, sessionId));
   if (worktree === null)
     throw new WorktreeError(
       `session ${sessionId} has no worktree (started without --worktree, or discarded)`,
@@ -46,14 +54,14 @@ async function worktreeOf(
  * The merge commit's trailer naming a statement by the SHA-256 of its payload, refused unless the
  * statement is about this session and names the branch's head as it is now.
  */
-function attestationTrailer(file: string, sessionId: string, worktree: SessionWorktree): string {
+function attestationTrailer(file: string, sessionId: string, worktree: RecordedWorktree): string {
   const envelope = parseEnvelope(readFileSync(resolve(file), 'utf8'), file);
   const decoded = decodeStatement(envelope);
   if ('problem' in decoded) throw new AttestationUnreadableError(`${file}: ${decoded.problem}`);
   if (statedSessionId(decoded.statement) !== sessionId)
     throw new AttestationUnreadableError(`${file} is not about session ${sessionId}`);
   const git = (decoded.statement.predicate as { git?: { commit?: unknown } | null }).git;
-  const head = readTreeUnderReview(worktree.path, sessionId);
+  const head = readTreeUnderReview(worktree.path, worktree);
   if (head.kind !== 'git' || git?.commit !== head.commit)
     throw new AttestationUnreadableError(
       `${file} names commit ${String(git?.commit ?? 'none').slice(0, 12)}, but ${worktree.branch} is at ${head.kind === 'git' ? head.commit.slice(0, 12) : 'no commit'}: attest again`,

@@ -1,3 +1,4 @@
+import { requireTrustedWorkspace } from '../infrastructure/config/workspace-trust.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
@@ -17,6 +18,7 @@ export async function listConfiguredMcpServers(options: {
 }): Promise<McpServerListing[]> {
   const workspace = realpathSync(options.workspace);
   const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
+  requireTrustedWorkspace(options.correxHome, harness);
   if (Object.keys(harness.mcpServers).length === 0) return [];
   const source = createMcpToolSource({
     homeDirectory: realpathSync(homedir()),

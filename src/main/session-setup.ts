@@ -17,6 +17,7 @@ import {
   loadHarnessConfig,
   type HarnessConfig,
 } from '../infrastructure/config/load-harness-config.js';
+import { requireTrustedWorkspace } from '../infrastructure/config/workspace-trust.js';
 import { readWorkflowYamlFile } from '../infrastructure/config/workflow-yaml.js';
 import type { McpServerListing } from '../infrastructure/mcp/list-mcp-tools.js';
 import type { McpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
@@ -104,6 +105,7 @@ export async function prepareSession(
 ): Promise<SessionSetup> {
   const workspace = resolveWorkspace(request.workspace, options);
   const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
+  requireTrustedWorkspace(options.correxHome, harness);
   const { workflow, file: workflowFile } = await resolveWorkflow(
     request.workflow ?? harness.defaults.workflow,
     harness,
@@ -140,7 +142,14 @@ export async function prepareSession(
     budgets: { ...harness.budgets, ...request.budgets },
     limits: harness.limits,
     journalSummary: harness.journalSummary,
-    configurationFiles: [...harness.files, ...(workflowFile === undefined ? [] : [workflowFile])],
+    configurationFiles: [
+      ...harness.files,
+      // A trusted workspace's hook and server programs governed the session too: by digest.
+      ...(harness.trustedAuthority?.files.filter(
+        (file) => !harness.files.some((read) => read.path === file.path),
+      ) ?? []),
+      ...(workflowFile === undefined ? [] : [workflowFile]),
+    ],
     ...(harness.checks === undefined ? {} : { checks: harness.checks }),
   });
   return {

@@ -43,13 +43,15 @@ describe('correx mcp list', () => {
     expect(parsed[1]?.tools?.[0]?.digest).toMatch(/^[0-9a-f]{64}$/);
   }, 90_000);
 
-  it('refuses mcpServers in a workspace harness.yaml', async () => {
+  it('refuses mcpServers of a workspace harness.yaml the operator has not trusted', async () => {
     const home = realpathSync(tempDir('correx-mcp-list-'));
     const workspace = join(home, 'workspace');
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'harness.yaml'), 'mcpServers:\n  x: { command: /bin/true }\n');
     const listed = await correx(home, ['mcp', 'list', '--workspace', workspace]);
     expect(listed.code).toBe(2);
-    expect(listed.stderr).toMatch(/a workspace file may not set mcpServers/);
+    expect(listed.stderr).toMatch(
+      /ships configuration that can run code or widen policy \(MCP server\(s\) x\) that you have not trusted; nothing of it ran/,
+    );
   }, 60_000);
 });

@@ -46,6 +46,10 @@ export const ERROR_CODES = [
   'demo_workspace_invalid',
   'demo_assets_missing',
   'grant_not_found',
+  // provenance and trust
+  'signing_key',
+  'attestation_unreadable',
+  'workspace_not_trusted',
   // the kernel
   'approval_not_pending',
   'invalid_command',

@@ -124,7 +124,8 @@ export type UserHarnessConfig = z.infer<typeof UserHarnessConfigSchema>;
 
 /**
  * A workspace's `harness.yaml`, which comes with the repository and so is not trusted to widen
- * anything: it may add workflows, choose among the user's model profiles and narrow policy.
+ * anything by itself: it may add workflows, choose among the user's model profiles and narrow
+ * policy; its hooks, MCP servers and policy widenings wait for the operator's trust.
  * Providers, model profiles and the operator mode come only from the user's file or flags.
  */
 export const WorkspaceHarnessConfigSchema = z.strictObject({
@@ -135,21 +136,17 @@ export const WorkspaceHarnessConfigSchema = z.strictObject({
   defaults: z
     .strictObject({ workflow: NameSchema.optional(), model: NameSchema.optional() })
     .default({}),
+  /** The repository's MCP servers: started only once the operator trusted this content. */
+  mcpServers: McpServersConfigSchema.optional(),
+  /** The repository's hooks: run only once the operator trusted this content. */
+  hooks: HookSetSchema.optional(),
 });
 export type WorkspaceHarnessConfig = z.infer<typeof WorkspaceHarnessConfigSchema>;
 
-// A server is a program correx starts with the user's rights: a repository may not add one.
-// What a session may spend or keep in its packs is the user's to say, not a repository's.
-const USER_ONLY_KEYS = [
-  'mode',
-  'providers',
-  'models',
-  'budgets',
-  'limits',
-  'journal',
-  'mcpServers',
-  'hooks',
-] as const;
+// What a session may spend or keep in its packs is the user's to say, not a repository's. (A
+// repository's hooks and MCP servers are programs run with the user's rights: they are read, but
+// take effect only once the operator trusted that content; see workspace-trust.ts.)
+const USER_ONLY_KEYS = ['mode', 'providers', 'models', 'budgets', 'limits', 'journal'] as const;
 
 /** Validates a parsed file against `schema`; a failure names file, line, column and key. */
 export function parseConfigSource<Schema extends z.ZodType>(

@@ -25,6 +25,12 @@ import { mergeChecksConfig, type ChecksConfig } from '../../core/validation/proj
 import type { McpServersConfig } from '../mcp/mcp-server-config.js';
 import type { HookSet } from '../../core/toolintent/hook-definition.js';
 import { ConfigFileError, parseYamlSource, type YamlSource } from './yaml-source.js';
+import { widenPolicy } from '../../core/policies/widen-policy.js';
+import {
+  describeWorkspaceAuthority,
+  isTrusted,
+  type WorkspaceAuthority,
+} from './workspace-trust.js';
 
 export const HARNESS_FILE = 'harness.yaml';
 
@@ -39,9 +45,9 @@ export type HarnessConfig = {
   /** By id; always includes the built-in `default` coding workflow unless the user redefines it. */
   readonly workflows: ReadonlyMap<string, Workflow>;
   readonly defaults: { readonly workflow: string; readonly model?: string };
-  /** The user's hooks (a workspace file may not add any); absent when none. */
+  /** The user's hooks, then a trusted workspace's (an untrusted one adds none); absent when none. */
   readonly hooks?: HookSet;
-  /** The MCP servers of the user's file (a workspace file may not add any). */
+  /** The MCP servers of the user's file, and a trusted workspace's (an untrusted one adds none). */
   readonly mcpServers: McpServersConfig;
   /** What each session may spend unless the run says otherwise. */
   readonly budgets: SessionBudgets;
@@ -53,6 +59,13 @@ export type HarnessConfig = {
   readonly checks?: ChecksConfig;
   /** The files that were read, in order. */
   readonly sources: readonly string[];
+  /**
+   * What the workspace's file asks for that can run code or widen policy, when the operator has
+   * not trusted this content: none of it is in this configuration. Starting anything must refuse.
+   */
+  readonly untrustedAuthority?: WorkspaceAuthority;
+  /** The same, when the operator trusted exactly this content: it is applied. */
+  readonly trustedAuthority?: WorkspaceAuthority;
   /** The same files with the SHA-256 of the bytes read, for `session_configured`. */
   readonly files: readonly { readonly path: string; readonly sha256: string }[];
 };
@@ -93,7 +106,8 @@ function journalLimits(journal: UserHarnessConfig['journal'], source: YamlSource
 
 /**
  * Reads `$CORREX_HOME/harness.yaml` (the user's, trusted) and then `<workspace>/harness.yaml`
- * (the repository's, which may only narrow). Either may be absent. Every error names the file,
+ * (the repository's, which may only narrow unless the operator trusted its content; see
+ * workspace-trust.ts). Either may be absent. Every error names the file,
  * line, column and key.
  */
 export async function loadHarnessConfig(options: {
@@ -166,15 +180,33 @@ export async function loadHarnessConfig(options: {
     }
   });
   const checks = mergeChecksConfig(user.checks, workspace?.checks);
+  const authority =
+    workspaceSource === undefined || workspace === undefined
+      ? null
+      : describeWorkspaceAuthority({
+          workspace: options.workspace!,
+          harnessFile: { path: workspaceSource.file, sha256: workspaceSource.sha256 },
+          ...(workspace.hooks === undefined ? {} : { hooks: workspace.hooks }),
+          ...(workspace.mcpServers === undefined ? {} : { mcpServers: workspace.mcpServers }),
+          widenings: merged.refused,
+        });
+  const trusted = authority !== null && isTrusted(options.correxHome, authority);
+  const hooks = trusted ? joinHooks(user.hooks, authority.hooks) : user.hooks;
   return {
     mode: user.mode,
     providers: user.providers,
     models: user.models,
-    policy: merged.policy,
-    refusedPolicy: merged.refused,
+    policy: trusted ? widenPolicy(merged.policy, authority.widenings) : merged.policy,
+    refusedPolicy: trusted ? [] : merged.refused,
     workflows,
-    mcpServers: user.mcpServers,
-    ...(user.hooks === undefined ? {} : { hooks: user.hooks }),
+    // The user's server of a name wins over the workspace's.
+    mcpServers: trusted ? { ...authority.mcpServers, ...user.mcpServers } : user.mcpServers,
+    ...(hooks === undefined ? {} : { hooks }),
+    ...(authority === null
+      ? {}
+      : trusted
+        ? { trustedAuthority: authority }
+        : { untrustedAuthority: authority }),
     defaults: { workflow, ...(defaults.model === undefined ? {} : { model: defaults.model }) },
     budgets: {
       ...(user.budgets.maxTokens === undefined ? {} : { maxTokens: user.budgets.maxTokens }),
@@ -192,6 +224,18 @@ export async function loadHarnessConfig(options: {
     files: [userSource, workspaceSource]
       .filter((source): source is ReadSource => source !== undefined)
       .map((source) => ({ path: source.file, sha256: source.sha256 })),
+  };
+}
+
+/** The user's hooks, then a trusted workspace's, per event. */
+function joinHooks(user: HookSet | undefined, workspace: HookSet | undefined): HookSet | undefined {
+  if (workspace === undefined) return user;
+  if (user === undefined) return workspace;
+  return {
+    pre_tool_use: [...user.pre_tool_use, ...workspace.pre_tool_use],
+    post_tool_use: [...user.post_tool_use, ...workspace.post_tool_use],
+    stage_end: [...user.stage_end, ...workspace.stage_end],
+    session_end: [...user.session_end, ...workspace.session_end],
   };
 }
 

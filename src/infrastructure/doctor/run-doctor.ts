@@ -4,7 +4,8 @@ import { checkModelEndpoint, type ModelEndpointOptions } from './check-model-end
 import { checkSandbox } from './check-sandbox.js';
 import { checkStore } from './check-store.js';
 import { configurationInForce } from './configuration-in-force.js';
-import { problem, type DoctorCheck } from './doctor-check.js';
+import { passed, problem, type DoctorCheck } from './doctor-check.js';
+import { describeAuthority } from '../config/workspace-trust.js';
 
 export type DoctorOptions = ModelEndpointOptions & {
   readonly correxHome: string;
@@ -39,6 +40,22 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
   }
   const inForce = configurationInForce(harness, options.env);
   checks.push(inForce.check);
+  // The workspace's own hooks, servers and widenings: a run fails closed until they are trusted.
+  if (harness.untrustedAuthority !== undefined)
+    checks.push(
+      problem(
+        'workspace trust',
+        `${harness.untrustedAuthority.workspace} ships ${describeAuthority(harness.untrustedAuthority)}, not trusted in this form: a run refuses to start`,
+        `review it, then correx trust ${harness.untrustedAuthority.workspace}`,
+      ),
+    );
+  else if (harness.trustedAuthority !== undefined)
+    checks.push(
+      passed(
+        'workspace trust',
+        `${describeAuthority(harness.trustedAuthority)}: trusted (${harness.trustedAuthority.digest.slice(0, 12)})`,
+      ),
+    );
   for (const target of inForce.targets) checks.push(...(await checkModelEndpoint(target, options)));
   return checks;
 }

@@ -252,7 +252,10 @@ export function commitStage(
  * Merges a session's branch into the branch it started from, in the original working tree,
  * which must have that branch checked out. A conflict aborts the merge and is a MergeConflictError.
  */
-export function mergeSessionBranch(worktree: RecordedWorktree): { readonly commit: string } {
+export function mergeSessionBranch(
+  worktree: RecordedWorktree,
+  options: { readonly trailers?: readonly string[] } = {},
+): { readonly commit: string } {
   verifyWorktreeLocation(worktree, { workspace: false });
   const { repository, branch, base } = worktree;
   const main = repositoryLocation(worktree);
@@ -262,7 +265,17 @@ export function mergeSessionBranch(worktree: RecordedWorktree): { readonly commi
       `${repository} has ${current} checked out, not ${base} (where the session started): check out ${base} first`,
     );
   try {
-    runHardenedGit(main, [...IDENTITY, 'merge', '--no-ff', '--no-edit', '--no-verify', branch]);
+    const trailers = options.trailers ?? [];
+    runHardenedGit(main, [
+      ...IDENTITY,
+      'merge',
+      '--no-ff',
+      '--no-verify',
+      ...(trailers.length === 0
+        ? ['--no-edit']
+        : ['-m', `Merge branch '${branch}'`, '-m', trailers.join('\n')]),
+      branch,
+    ]);
   } catch (error) {
     const files = (() => {
       try {

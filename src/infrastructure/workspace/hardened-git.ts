@@ -99,6 +99,35 @@ export function runHardenedGit(
 }
 
 /**
+ * `runHardenedGit` for plumbing that speaks bytes: `input` on standard input, the output
+ * untouched (`cat-file --batch`, `-z` listings). Always on a recorded location.
+ */
+export function runHardenedGitBytes(
+  location: GitLocation,
+  args: readonly string[],
+  input?: Buffer,
+): Buffer {
+  const env = hardenedGitEnvironment(location);
+  const overrides = [...HARDENED_GIT_CONFIG, ...driverOverrides(location.workTree, env)].flatMap(
+    (setting) => ['-c', setting],
+  );
+  try {
+    return execFileSync('git', [...overrides, ...args], {
+      cwd: location.workTree,
+      env,
+      maxBuffer: 512 * 1024 * 1024,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      ...(input === undefined ? {} : { input }),
+    });
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    throw new WorktreeError(`git ${args.join(' ')} in ${location.workTree} failed: ${stderr}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
  * The person's own name and email from their global git configuration (the home is never
  * the model's to write), read by themselves: nothing else of that file applies to correx's
  * git. Empty where none is set.

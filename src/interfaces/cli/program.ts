@@ -26,6 +26,9 @@ import { diffCommand } from './commands/diff-command.js';
 import { undoCommand } from './commands/undo-command.js';
 import { workerCommand } from './commands/worker-command.js';
 import { worktreeCommands } from './commands/worktree-commands.js';
+import { attestCommand, keysCommand } from './commands/provenance-commands.js';
+import { gateCommand } from './commands/gate-command.js';
+import { trustCommand } from './commands/trust-command.js';
 
 /** The `correx` command tree. Each command lives in its own file under `commands/`. */
 export function createProgram(context: CommandContext): Command {
@@ -72,6 +75,10 @@ export function createProgram(context: CommandContext): Command {
     storeCommand(context),
     mcpCommand(context),
     exportCommand(context),
+    keysCommand(context),
+    attestCommand(context),
+    gateCommand(context),
+    trustCommand(context),
   ]) {
     program.addCommand(inheritSettings(command, program));
   }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { formatEventLine } from '../event-line.js';
 import { Command, Option } from 'commander';
 import { OperatorModeSchema } from '../../../core/approvals/approval-tier.js';
@@ -5,6 +6,7 @@ import { CorrexError } from '../../../core/base/correx-error.js';
 import { parseDuration } from '../../../core/base/duration.js';
 import type { SessionBudgets } from '../../../core/kernel/budget.js';
 import type { BudgetKind } from '../../../core/sessions/budget-events.js';
+import { askWorkspaceTrust } from './trust-command.js';
 import type { CommandContext } from '../cli-context.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { followSession } from '../follow-session.js';
@@ -175,6 +177,9 @@ export function runCommands(context: CommandContext): Command[] {
         command: Command,
       ) => {
         const budgets = budgetsOf(options);
+        // The workspace's own hooks, servers and widenings: asked about here, on a terminal only.
+        if (options.json !== true)
+          await askWorkspaceTrust(context, resolve(context.cwd, options.workspace ?? '.'));
         await drive(context, command, options, (host, _store, headless) =>
           host.start({
             checkMode: headless.checkMode,

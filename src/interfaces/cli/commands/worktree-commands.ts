@@ -14,6 +14,18 @@ import {
   WorktreeError,
 } from '../../../infrastructure/workspace/git-worktree.js';
 import type { CommandContext } from '../cli-context.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  AttestationUnreadableError,
+  parseEnvelope,
+} from '../../../infrastructure/provenance/dsse-envelope.js';
+import { readTreeUnderReview } from '../../../infrastructure/provenance/tree-under-review.js';
+import {
+  decodeStatement,
+  statedSessionId,
+} from '../../../infrastructure/provenance/verify-attestation.js';
 import type { CliStores } from '../cli-context.js';
 import { withStore } from '../with-store.js';
 
@@ -38,6 +50,26 @@ async function worktreeOf(
   return { worktree, final: isFinalStatus(state.status) };
 }
 
+/**
+ * The merge commit's trailer naming a statement by the SHA-256 of its payload, refused unless the
+ * statement is about this session and names the branch's head as it is now.
+ */
+function attestationTrailer(file: string, sessionId: string, worktree: RecordedWorktree): string {
+  const envelope = parseEnvelope(readFileSync(resolve(file), 'utf8'), file);
+  const decoded = decodeStatement(envelope);
+  if ('problem' in decoded) throw new AttestationUnreadableError(`${file}: ${decoded.problem}`);
+  if (statedSessionId(decoded.statement) !== sessionId)
+    throw new AttestationUnreadableError(`${file} is not about session ${sessionId}`);
+  const git = (decoded.statement.predicate as { git?: { commit?: unknown } | null }).git;
+  const head = readTreeUnderReview(worktree.path, worktree);
+  if (head.kind !== 'git' || git?.commit !== head.commit)
+    throw new AttestationUnreadableError(
+      `${file} names commit ${String(git?.commit ?? 'none').slice(0, 12)}, but ${worktree.branch} is at ${head.kind === 'git' ? head.commit.slice(0, 12) : 'no commit'}: attest again`,
+    );
+  const digest = createHash('sha256').update(Buffer.from(envelope.payload, 'base64')).digest('hex');
+  return `Correx-Attestation: sha256:${digest}`;
+}
+
 /** `correx branch`, `correx merge` and `correx discard`: a worktree session's branch. */
 export function worktreeCommands(context: CommandContext): Command[] {
   const branch = new Command('branch')
@@ -56,14 +88,22 @@ export function worktreeCommands(context: CommandContext): Command[] {
       "merge a session's branch into the branch it started from (refused, and nothing merged, on conflict)",
     )
     .argument('<session>', 'session id')
-    .action(async (sessionId: string, _options: unknown, command: Command) => {
+    .option(
+      '--attestation <file>',
+      "a statement from correx attest about the branch's head: its digest goes in the merge commit's Correx-Attestation trailer",
+    )
+    .action(async (sessionId: string, options: { attestation?: string }, command: Command) => {
       await withStore(context, command, async (stores) => {
         const { worktree, final } = await worktreeOf(stores, sessionId);
         if (!final)
           throw new WorktreeError(
             `session ${sessionId} has not ended; merge it once it has (or cancel it)`,
           );
-        const { commit } = mergeSessionBranch(worktree);
+        const trailers =
+          options.attestation === undefined
+            ? []
+            : [attestationTrailer(options.attestation, sessionId, worktree)];
+        const { commit } = mergeSessionBranch(worktree, { trailers });
         context.out(`merged ${worktree.branch} into ${worktree.base} (${commit.slice(0, 12)})`);
       });
     });

@@ -178,6 +178,18 @@ export const RETRY_FAILED_SESSION = defineBehaviourFlag({
     'a failed session accepts a retry command (session_retried) and goes on from the stage that failed',
 });
 
+/**
+ * An interrupted `write_file` whose target now holds neither the bytes recorded before the call
+ * nor the content it writes was changed by someone else since (a person's edit, a symlink
+ * pointed elsewhere): writing again would overwrite that change or write where the call never
+ * did, so a person decides, although `write_file` is idempotent (issue #33.4).
+ */
+export const INTERRUPTED_WRITE_ASKS_WHEN_CHANGED = defineBehaviourFlag({
+  name: 'interrupted-write-asks-when-changed',
+  description:
+    'An interrupted write_file whose target holds neither its recorded pre-image nor the content it writes is asked about (a person decides whether it runs again), never re-run because the tool is idempotent.',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -198,4 +210,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   CACHED_INPUT_PRICES,
   STAGE_CHECKPOINTS,
   RETRY_FAILED_SESSION,
+  INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
 ];

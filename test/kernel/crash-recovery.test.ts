@@ -1,21 +1,13 @@
-import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
-import type { CorrexEvent, CorrexEventStore } from '../../src/core/event-catalog.js';
+import { FAULT_POINTS } from '../../src/infrastructure/system/fault-point.js';
+import type { CorrexEventStore } from '../../src/core/event-catalog.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
-import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-provider.js';
-import {
-  APPEND_JS,
-  CRASH_SCRIPT,
-  EFFECT_MJS,
-  EFFECT_SCRIPT,
-  PAIR_SCRIPT,
-  WRITES_SCRIPT,
-} from './crash-script.js';
+import { APPEND_JS, CRASH_SCRIPT, EFFECT_MJS, EFFECT_SCRIPT, PAIR_SCRIPT } from './crash-script.js';
 import {
   eventsOf,
   expectReplayIdentical,
@@ -26,48 +18,11 @@ import {
   scenarioWorkspace,
   scriptedModel,
 } from './kernel-harness.js';
+import { killWhenPaused, runChild } from './crash-process.js';
+import { resumeOnce } from './resume-once.js';
 
-type ChildResult = {
-  signal: NodeJS.Signals | null;
-  code: number | null;
-  outcome?: { status: string; waiting: { kind: string; callId?: string } | null };
-};
-
-const CHILD = join(import.meta.dirname, 'crash-child.ts');
-
-function runChild(
-  args: string[],
-  env: Record<string, string> = {},
-  killAfterMs?: number,
-  killWhen?: () => boolean,
-): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(CHILD, args, {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    let outcome: ChildResult['outcome'];
-    child.on('message', (message: { type: string } & NonNullable<ChildResult['outcome']>) => {
-      if (message.type === 'outcome')
-        outcome = { status: message.status, waiting: message.waiting };
-    });
-    const timer =
-      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    const watch =
-      killWhen === undefined
-        ? undefined
-        : setInterval(() => {
-            if (killWhen()) child.kill('SIGKILL');
-          }, 5);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      clearInterval(watch);
-      resolve({ code, signal, ...(outcome === undefined ? {} : { outcome }) });
-    });
-  });
-}
+/** A last-resort bound for a test of real processes on a busy machine: they wait for states, never for time. */
+const OUTER_BOUND_MS = 300_000;
 
 /**
  * Resumes the session in this process until it ends. When the kernel asks whether an exec of
@@ -112,30 +67,13 @@ async function resumeUntilDone(store: CorrexEventStore, workspace: string): Prom
   throw new Error('the session did not finish');
 }
 
-/** Resumes a session that a killed child recorded, with the model's answers after the first. */
-function resumeOnce(
-  store: CorrexEventStore,
-  sessionId: string,
-  answers: readonly ScriptedTurn[],
-  ids = 'resume',
-) {
-  const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
-  return {
-    config,
-    done: runSession({
-      store,
-      sessionId,
-      config,
-      ports: livePorts(scriptedModel(answers.slice(1))),
-      clock: { now: () => new Date().toISOString() },
-      ids: createCountingIdSource(ids),
-    }),
-  };
-}
-
-async function crashAndRecover(crash: { env?: Record<string, string>; killAfterMs?: number }) {
+async function crashAndRecover(crash: { env?: Record<string, string>; pauseAt?: string }) {
   const { workspace, storePath } = scenarioWorkspace({ 'append.js': APPEND_JS });
-  const first = await runChild([storePath, workspace, 's-crash'], crash.env, crash.killAfterMs);
+  const args = [storePath, workspace, 's-crash'];
+  const first =
+    crash.pauseAt === undefined
+      ? await runChild(args, crash.env)
+      : await killWhenPaused(args, crash.env ?? {}, crash.pauseAt, dirname(storePath));
   const store = openStore(storePath);
   try {
     const asked = await resumeUntilDone(store, workspace);
@@ -184,199 +122,211 @@ function expectExactlyOnce(result: Awaited<ReturnType<typeof crashAndRecover>>) 
 
 // Each case spawns fresh tsx processes (seconds each), so the cases run side by side.
 describe.concurrent('crash-exact recovery (kill -9 of a real child process)', () => {
-  it('runs to the end without a crash', async () => {
-    const result = await crashAndRecover({});
-    expect(result.first).toMatchObject({ code: 0, outcome: { status: 'completed' } });
-    expectExactlyOnce(result);
-  }, 60_000);
+  it(
+    'runs to the end without a crash',
+    async () => {
+      const result = await crashAndRecover({});
+      expect(result.first).toMatchObject({ code: 0, outcome: { status: 'completed' } });
+      expectExactlyOnce(result);
+    },
+    OUTER_BOUND_MS,
+  );
 
   // Right after appends of every kind: the command, a decided batch (workflow start, a proposal,
   // assessment + approval + intent, a stage end), a probe result, a receipt, a model answer.
   for (const at of [1, 2, 5, 6, 7, 8, 11, 13, 14, 18, 22, 26, 28]) {
-    it(`is killed after its append #${at} and resumes with nothing lost or repeated`, async () => {
-      const result = await crashAndRecover({ env: { CRASH_AT_EVENT: String(at) } });
-      expect(result.first.signal).toBe('SIGKILL');
-      expectExactlyOnce(result);
-    }, 60_000);
+    it(
+      `is killed after its append #${at} and resumes with nothing lost or repeated`,
+      async () => {
+        const result = await crashAndRecover({ env: { CRASH_AT_EVENT: String(at) } });
+        expect(result.first.signal).toBe('SIGKILL');
+        expectExactlyOnce(result);
+      },
+      OUTER_BOUND_MS,
+    );
   }
 
-  it('classifies a write that took effect before the kill as applied and does not repeat it', async () => {
-    const result = await crashAndRecover({ env: { CRASH_AFTER_TOOL: '1' } });
-    expect(result.first.signal).toBe('SIGKILL');
-    expectExactlyOnce(result);
-    const classified = result.events.find((event) => event.payload.type === 'tool_call_classified');
-    expect(classified?.payload).toMatchObject({
-      callId: 'implement.1.1.1',
-      classification: 'applied',
-      action: 'record',
-    });
-  }, 60_000);
-
-  it('asks a person before re-running an exec whose effect cannot be observed', async () => {
-    const result = await crashAndRecover({ env: { CRASH_AFTER_TOOL: '2' } });
-    expect(result.first.signal).toBe('SIGKILL');
-    expect(result.asked).toEqual(['implement.1.2.1']);
-    expectExactlyOnce(result);
-    expect(
-      result.events.find((event) => event.payload.type === 'tool_call_classified')?.payload,
-    ).toMatchObject({
-      classification: 'unknown',
-      action: 'ask',
-    });
-  }, 60_000);
-
-  it('never re-runs an interrupted exec because its redirect target is unchanged', async () => {
-    // `node effect.mjs >> marker.log` is killed (the driver by kill -9, mid-effect) after the
-    // program appended to other.log but before anything reached marker.log.
-    const { workspace, storePath } = scenarioWorkspace({
-      'effect.mjs': EFFECT_MJS,
-      'marker.log': 'an earlier run\n',
-    });
-    const other = join(workspace, 'other.log');
-    const markerHash = sha256Hex('an earlier run\n');
-    const first = await runChild(
-      [storePath, workspace, 's-effect'],
-      { CRASH_SCRIPT: 'effect' },
-      undefined,
-      () => existsSync(other),
-    );
-    expect(first.signal).toBe('SIGKILL');
-    // The orphaned program would write to marker.log a minute later: end it now.
-    const pid = Number(/ran (\d+)/.exec(readFileSync(other, 'utf8'))?.[1]);
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-    expect(readFileSync(join(workspace, 'marker.log'), 'utf8')).toBe('an earlier run\n');
-    const store = openStore(storePath);
-    try {
-      const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
-      const resume = (round: number, command?: KernelCommand) =>
-        runSession(
-          {
-            store,
-            sessionId: 's-effect',
-            config,
-            ports: livePorts(scriptedModel(EFFECT_SCRIPT.slice(1))),
-            clock: { now: () => new Date().toISOString() },
-            ids: createCountingIdSource(`effect${round}`),
-          },
-          command,
-        );
-      const asked = await resume(0);
-      expect(asked.waiting).toMatchObject({ kind: 'approval', callId: 'implement.1.1.1' });
-      // The person sees the line in other.log: it ran, so it must not run again.
-      const done = await resume(1, {
-        type: 'deny',
-        callId: 'implement.1.1.1',
-        by: 'tester',
-        reason: 'other.log shows it ran',
-      });
-      expect(done.status).toBe('completed');
-      expect(readFileSync(other, 'utf8').trim().split('\n')).toHaveLength(1);
-      const payloads = (await eventsOf(store, 's-effect')).map((event) => event.payload);
-      const interrupted = payloads.findIndex((payload) => payload.type === 'tool_call_interrupted');
-      expect(interrupted).toBeGreaterThan(0);
-      // Crash recovery records a fresh observation of the call's target before it classifies.
-      expect(payloads.slice(interrupted)).toContainEqual(
-        expect.objectContaining({
-          type: 'world_observed',
-          callId: 'implement.1.1.1',
-          observation: expect.objectContaining({ path: join(workspace, 'marker.log') }),
-        }),
+  it(
+    'classifies a write that took effect before the kill as applied and does not repeat it',
+    async () => {
+      const result = await crashAndRecover({ env: { CRASH_AFTER_TOOL: '1' } });
+      expect(result.first.signal).toBe('SIGKILL');
+      expectExactlyOnce(result);
+      const classified = result.events.find(
+        (event) => event.payload.type === 'tool_call_classified',
       );
-      expect(payloads.find((payload) => payload.type === 'tool_call_classified')).toMatchObject({
+      expect(classified?.payload).toMatchObject({
+        callId: 'implement.1.1.1',
+        classification: 'applied',
+        action: 'record',
+      });
+    },
+    OUTER_BOUND_MS,
+  );
+
+  it(
+    'asks a person before re-running an exec whose effect cannot be observed',
+    async () => {
+      const result = await crashAndRecover({ env: { CRASH_AFTER_TOOL: '2' } });
+      expect(result.first.signal).toBe('SIGKILL');
+      expect(result.asked).toEqual(['implement.1.2.1']);
+      expectExactlyOnce(result);
+      expect(
+        result.events.find((event) => event.payload.type === 'tool_call_classified')?.payload,
+      ).toMatchObject({
         classification: 'unknown',
         action: 'ask',
-        targets: [
-          { path: join(workspace, 'marker.log'), recorded: markerHash, observed: markerHash },
-        ],
       });
-      await expectReplayIdentical(store, 's-effect', config);
-    } finally {
-      await store.close();
-    }
-  }, 60_000);
+    },
+    OUTER_BOUND_MS,
+  );
 
-  it('loses only read-only work when killed while it is held back, and runs it again', async () => {
-    // One turn reads a.txt, then writes b.txt. The second observation is b.txt's probe: the read
-    // has run and is held, to be committed with the write's intent, and the process dies.
-    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n' });
-    const first = await runChild([storePath, workspace, 's-held'], {
-      CRASH_SCRIPT: 'pair',
-      CRASH_IN_PROBE: '2',
-    });
-    expect(first.signal).toBe('SIGKILL');
-    const store = openStore(storePath);
-    try {
-      const before = (await eventsOf(store, 's-held')).map((event) => event.payload.type);
-      expect(before).toContain('tool_call_proposed');
-      expect(before).not.toContain('tool_call_started');
-      const { config, done } = resumeOnce(store, 's-held', PAIR_SCRIPT);
-      const outcome = await done;
-      expect(outcome.status).toBe('completed');
-      expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
-      const events = await eventsOf(store, 's-held');
-      // Nothing was interrupted (nothing had started), and each call ran to one receipt.
-      expect(events.map((event) => event.payload.type)).not.toContain('tool_call_interrupted');
-      for (const callId of ['implement.1.1.1', 'implement.1.1.2']) {
-        const receipts = events.filter(
-          (event) =>
-            event.payload.type === 'tool_receipt' &&
-            (event.payload as { callId: string }).callId === callId,
-        );
-        expect(receipts, `call ${callId}`).toHaveLength(1);
+  it(
+    'never re-runs an interrupted exec because its redirect target is unchanged',
+    async () => {
+      // `node effect.mjs >> marker.log` is killed (the driver by kill -9, mid-effect) after the
+      // program appended to other.log but before anything reached marker.log.
+      const { workspace, storePath } = scenarioWorkspace({
+        'effect.mjs': EFFECT_MJS,
+        'marker.log': 'an earlier run\n',
+      });
+      const other = join(workspace, 'other.log');
+      const markerHash = sha256Hex('an earlier run\n');
+      const first = await runChild(
+        [storePath, workspace, 's-effect'],
+        { CRASH_SCRIPT: 'effect' },
+        () => existsSync(other),
+      );
+      expect(first.signal).toBe('SIGKILL');
+      // The orphaned program would write to marker.log a minute later: end it now.
+      const pid = Number(/ran (\d+)/.exec(readFileSync(other, 'utf8'))?.[1]);
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
       }
-      await expectReplayIdentical(store, 's-held', config);
-    } finally {
-      await store.close();
-    }
-  }, 60_000);
-
-  it('reads a held file write back from the file when killed before its receipt was committed', async () => {
-    // One turn writes c.txt, then d.txt. The second observation is d.txt's probe: c.txt is
-    // written, its receipt held to be committed with d.txt's intent, and the process dies.
-    const { workspace, storePath } = scenarioWorkspace({});
-    const first = await runChild([storePath, workspace, 's-writes'], {
-      CRASH_SCRIPT: 'writes',
-      CRASH_IN_PROBE: '2',
-    });
-    expect(first.signal).toBe('SIGKILL');
-    expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('first\n');
-    const store = openStore(storePath);
-    try {
-      const write = 'implement.1.1.1';
-      const ofCall = (events: readonly CorrexEvent[], type: string) =>
-        events.filter(
-          (event) =>
-            event.payload.type === type && (event.payload as { callId?: string }).callId === write,
+      expect(readFileSync(join(workspace, 'marker.log'), 'utf8')).toBe('an earlier run\n');
+      const store = openStore(storePath);
+      try {
+        const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
+        const resume = (round: number, command?: KernelCommand) =>
+          runSession(
+            {
+              store,
+              sessionId: 's-effect',
+              config,
+              ports: livePorts(scriptedModel(EFFECT_SCRIPT.slice(1))),
+              clock: { now: () => new Date().toISOString() },
+              ids: createCountingIdSource(`effect${round}`),
+            },
+            command,
+          );
+        const asked = await resume(0);
+        expect(asked.waiting).toMatchObject({ kind: 'approval', callId: 'implement.1.1.1' });
+        // The person sees the line in other.log: it ran, so it must not run again.
+        const done = await resume(1, {
+          type: 'deny',
+          callId: 'implement.1.1.1',
+          by: 'tester',
+          reason: 'other.log shows it ran',
+        });
+        expect(done.status).toBe('completed');
+        expect(readFileSync(other, 'utf8').trim().split('\n')).toHaveLength(1);
+        const payloads = (await eventsOf(store, 's-effect')).map((event) => event.payload);
+        const interrupted = payloads.findIndex(
+          (payload) => payload.type === 'tool_call_interrupted',
         );
-      const before = await eventsOf(store, 's-writes');
-      expect(ofCall(before, 'tool_call_started')).toHaveLength(1);
-      expect(ofCall(before, 'tool_receipt')).toHaveLength(0);
-      const { config, done } = resumeOnce(store, 's-writes', WRITES_SCRIPT);
-      const outcome = await done;
-      expect(outcome.status).toBe('completed');
-      const events = await eventsOf(store, 's-writes');
-      // The file holds what the call writes: recorded as applied, not written again.
-      expect(ofCall(events, 'tool_call_classified').map((event) => event.payload)).toMatchObject([
-        { classification: 'applied', action: 'record' },
-      ]);
-      expect(ofCall(events, 'tool_call_started')).toHaveLength(1);
-      expect(readFileSync(join(workspace, 'c.txt'), 'utf8')).toBe('first\n');
-      expect(readFileSync(join(workspace, 'd.txt'), 'utf8')).toBe('second\n');
-      await expectReplayIdentical(store, 's-writes', config);
-    } finally {
-      await store.close();
-    }
-  }, 60_000);
+        expect(interrupted).toBeGreaterThan(0);
+        // Crash recovery records a fresh observation of the call's target before it classifies.
+        expect(payloads.slice(interrupted)).toContainEqual(
+          expect.objectContaining({
+            type: 'world_observed',
+            callId: 'implement.1.1.1',
+            observation: expect.objectContaining({ path: join(workspace, 'marker.log') }),
+          }),
+        );
+        expect(payloads.find((payload) => payload.type === 'tool_call_classified')).toMatchObject({
+          classification: 'unknown',
+          action: 'ask',
+          targets: [
+            { path: join(workspace, 'marker.log'), recorded: markerHash, observed: markerHash },
+          ],
+        });
+        await expectReplayIdentical(store, 's-effect', config);
+      } finally {
+        await store.close();
+      }
+    },
+    OUTER_BOUND_MS,
+  );
 
-  it('survives kills at arbitrary moments', async () => {
-    // The child needs about a second to load; these land anywhere in its run (or after it).
-    for (const delay of [900, 1300, 1700].map((ms) => ms + Math.floor(Math.random() * 400))) {
-      const result = await crashAndRecover({ killAfterMs: delay });
-      expectExactlyOnce(result);
-    }
-  }, 120_000);
+  it(
+    'loses only read-only work when killed while it is held back, and runs it again',
+    async () => {
+      // One turn reads a.txt, then writes b.txt. The second observation is b.txt's probe: the read
+      // has run and is held, to be committed with the write's intent, and the process dies.
+      const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n' });
+      const first = await runChild([storePath, workspace, 's-held'], {
+        CRASH_SCRIPT: 'pair',
+        CRASH_IN_PROBE: '2',
+        // Time read from a stepping clock: how long a busy machine takes between the read and the
+        // probe never decides whether the read is still held (HOLD_LIMITS.maxMs) when it dies.
+        CRASH_CLOCK: 'stepping',
+      });
+      expect(first.signal).toBe('SIGKILL');
+      const store = openStore(storePath);
+      try {
+        const before = (await eventsOf(store, 's-held')).map((event) => event.payload.type);
+        expect(before).toContain('tool_call_proposed');
+        expect(before).not.toContain('tool_call_started');
+        const { config, done } = resumeOnce(store, 's-held', PAIR_SCRIPT);
+        const outcome = await done;
+        expect(outcome.status).toBe('completed');
+        expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
+        const events = await eventsOf(store, 's-held');
+        // Nothing was interrupted (nothing had started), and each call ran to one receipt.
+        expect(events.map((event) => event.payload.type)).not.toContain('tool_call_interrupted');
+        for (const callId of ['implement.1.1.1', 'implement.1.1.2']) {
+          const receipts = events.filter(
+            (event) =>
+              event.payload.type === 'tool_receipt' &&
+              (event.payload as { callId: string }).callId === callId,
+          );
+          expect(receipts, `call ${callId}`).toHaveLength(1);
+        }
+        await expectReplayIdentical(store, 's-held', config);
+      } finally {
+        await store.close();
+      }
+    },
+    OUTER_BOUND_MS,
+  );
+
+  // Inside effects, not only between appends, each at a recorded point (never after a delay that
+  // a busy machine stretches past the moment): a file write with its new bytes written and not
+  // yet in place, and each observation of the workspace.
+  for (const pass of [1, 2]) {
+    it(
+      `is killed inside file write ${pass}, before its bytes are in place, and resumes exactly`,
+      async () => {
+        const result = await crashAndRecover({
+          pauseAt: `${FAULT_POINTS.writeContentPending}@${pass}`,
+        });
+        expect(result.first.signal).toBe('SIGKILL');
+        expectExactlyOnce(result);
+      },
+      OUTER_BOUND_MS,
+    );
+  }
+  for (const name of ['a.txt', 'b.txt']) {
+    it(
+      `is killed as it observes ${name}, a write's target, and resumes exactly`,
+      async () => {
+        const result = await crashAndRecover({ env: { CRASH_AT_PROBE_OF: name } });
+        expect(result.first.signal).toBe('SIGKILL');
+        expectExactlyOnce(result);
+      },
+      OUTER_BOUND_MS,
+    );
+  }
 });

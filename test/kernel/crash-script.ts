@@ -53,3 +53,28 @@ export const EFFECT_SCRIPT: readonly ScriptedTurn[] = [
   { toolCalls: [{ name: 'exec', args: { command: 'node effect.mjs >> marker.log' } }] },
   { text: JSON.stringify({ summary: 'ran the effect once', filesChanged: ['other.log'] }) },
 ];
+
+/** A read, then a write over the file read (which holds `OVERWRITTEN`), then the answer. */
+export const OVERWRITE_SCRIPT: readonly ScriptedTurn[] = [
+  { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] },
+  { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'the new notes\n' } }] },
+  { text: JSON.stringify({ summary: 'rewrote the notes', filesChanged: ['notes.txt'] }) },
+];
+
+/** What notes.txt holds before OVERWRITE_SCRIPT's write. */
+export const OVERWRITTEN = 'the old notes, which a reader must never see vanish\n';
+
+/**
+ * A read of link.txt (a symlink to real.txt), then one turn that writes through the link and
+ * writes d.txt, then the answer, which claims the real file.
+ */
+export const LINK_WRITES_SCRIPT: readonly ScriptedTurn[] = [
+  { toolCalls: [{ name: 'read_file', args: { path: 'link.txt' } }] },
+  {
+    toolCalls: [
+      { name: 'write_file', args: { path: 'link.txt', content: 'through the link\n' } },
+      { name: 'write_file', args: { path: 'd.txt', content: 'second\n' } },
+    ],
+  },
+  { text: JSON.stringify({ summary: 'wrote real and d', filesChanged: ['real.txt', 'd.txt'] }) },
+];

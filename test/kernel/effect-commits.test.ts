@@ -251,7 +251,7 @@ describe('what the live runner commits per effect', () => {
     await expectReplayIdentical(base, 's-write', config);
   });
 
-  it("holds a file write's receipt until the next write's intent: one commit per write", async () => {
+  it("never holds a file write's receipt: it is committed before the next write's intent", async () => {
     const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n' });
     const base = openStore(storePath);
     stores.push(base);
@@ -261,11 +261,14 @@ describe('what the live runner commits per effect', () => {
 
     const [first, second] = calls(await eventsOf(base, 's-writes'));
     const types = batches.map(typesOf);
-    const intent = types.find((batch) => batch.includes(`tool_call_started:${second}`))!;
-    expect(intent).toContain(`tool_receipt:${first}`);
-    expect(intent.at(-1)).toBe(`tool_call_started:${second}`);
-    // Each write's intent is durable before it runs: the first's ends a commit of its own.
-    expect(types.some((batch) => batch.at(-1) === `tool_call_started:${first}`)).toBe(true);
+    // The first write's receipt ends a commit of its own (with the next call's proposal
+    // decided on it); the second write's intent is not in it.
+    const receipt = types.find((batch) => batch.includes(`tool_receipt:${first}`))!;
+    expect(receipt[0]).toBe(`tool_receipt:${first}`);
+    expect(receipt).not.toContain(`tool_call_started:${second}`);
+    // Each write's intent is durable before it runs: each ends a commit of its own.
+    for (const call of [first, second])
+      expect(types.some((batch) => batch.at(-1) === `tool_call_started:${call}`)).toBe(true);
     await expectReplayIdentical(base, 's-writes', config);
   });
 

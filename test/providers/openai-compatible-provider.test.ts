@@ -166,12 +166,13 @@ describe.each([false, true])('OpenAI-compatible provider (streaming: %s)', (stre
     const ours = server.requests.length;
     const controller = new AbortController();
     const pending = provider(streaming).infer(request(), controller.signal);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Abort once the server holds the request (a state, not a delay a busy machine outlasts).
+    await expect.poll(() => server.requests.length, { timeout: 30_000 }).toBeGreaterThan(ours);
     controller.abort();
     const error = await expectRejection(pending, InferenceError);
     expect(error.category).toBe('cancelled');
     expect(error.retryable).toBe(false);
-    await expect.poll(() => server.requests[ours]?.closedEarly).toBe(true);
+    await expect.poll(() => server.requests[ours]?.closedEarly, { timeout: 30_000 }).toBe(true);
   });
 
   it('never puts the API key in an error message, even when the server echoes it', async () => {

@@ -3,7 +3,10 @@ import { sha256Hex } from '../base/sha256.js';
 import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import { execTool, readFileTool, writeFileTool } from '../tools/builtin-tools.js';
 import { classifyInterruptedCall } from './classify-interrupted-call.js';
-import { INTERRUPTED_EXEC_IS_UNKNOWN } from './kernel-flags.js';
+import {
+  INTERRUPTED_EXEC_IS_UNKNOWN,
+  INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
+} from './kernel-flags.js';
 import type { CallRecord } from './kernel-state.js';
 import { layeredRecord, type LayeredRecord } from '../base/layered-record.js';
 
@@ -83,6 +86,24 @@ describe('classifyInterruptedCall', () => {
       classification: 'unknown',
       action: 'ask',
     });
+  });
+
+  it('asks before writing again over a target changed since, idempotent or not (under its flag)', () => {
+    // A person edited notes.txt after the crash, or a link on its path now leads elsewhere.
+    const flags = new Set([INTERRUPTED_WRITE_ASKS_WHEN_CHANGED.name]);
+    const other = seen(sha256Hex('someone else\n'));
+    const missing = seen(null);
+    for (const observed of [other, missing])
+      expect(
+        classifyInterruptedCall(write, writeFileTool, observed, idempotent, sha256Hex, flags),
+      ).toMatchObject({ classification: 'unknown', action: 'ask' });
+    // The pre-image or the written content still decide as before.
+    expect(
+      classifyInterruptedCall(write, writeFileTool, seen(before), idempotent, sha256Hex, flags),
+    ).toMatchObject({ classification: 'not_applied', action: 'execute' });
+    expect(
+      classifyInterruptedCall(write, writeFileTool, seen(written), idempotent, sha256Hex, flags),
+    ).toMatchObject({ classification: 'applied', action: 'record' });
   });
 
   it('asks before re-running an exec, whose effects the probe cannot see', () => {

@@ -6,7 +6,10 @@ import type { WorldObservation } from '../toolintent/toolintent-events.js';
 import { hasCapability, type ToolDefinition } from '../tools/tool-contract.js';
 import type { toolCallClassified } from '../tools/tool-call-outcome-events.js';
 import type { CallRecord } from './kernel-state.js';
-import { INTERRUPTED_EXEC_IS_UNKNOWN } from './kernel-flags.js';
+import {
+  INTERRUPTED_EXEC_IS_UNKNOWN,
+  INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
+} from './kernel-flags.js';
 
 export type CallClassificationPayload = PayloadOf<typeof toolCallClassified>;
 
@@ -27,6 +30,8 @@ export function isReadBackOnResume(toolName: string): boolean {
  *   byte (`node effect.mjs >> log`): under `interrupted-exec-is-unknown` that is unknown;
  * - a `write_file` whose targets now hold exactly the content it was asked to write: applied,
  *   record it (the write is not repeated);
+ * - a `write_file` whose targets hold neither (under `interrupted-write-asks-when-changed`):
+ *   someone changed them since, so unknown and asked, idempotent or not;
  * - anything else (other changes, or a tool with effects we cannot observe such as `exec`):
  *   unknown; re-run only an idempotent tool, otherwise ask a person.
  */
@@ -83,6 +88,19 @@ export function classifyInterruptedCall(
         reason: 'the target already holds exactly the content the call writes',
       };
     }
+  }
+  if (
+    flags.has(INTERRUPTED_WRITE_ASKS_WHEN_CHANGED.name) &&
+    isReadBackOnResume(call.tool) &&
+    targets.length > 0
+  ) {
+    return {
+      ...base,
+      classification: 'unknown',
+      action: 'ask',
+      reason:
+        'the target holds neither the content recorded before the call nor the content it writes: it was changed since (or a link on its path now leads elsewhere), so a person decides whether it is written again',
+    };
   }
   const why = runsCode
     ? `${call.tool} runs a program whose effects reach beyond the targets the probe can observe`

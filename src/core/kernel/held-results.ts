@@ -1,6 +1,5 @@
 import { correxEventCatalog, type CorrexEvent } from '../event-catalog.js';
 import { createEventCodec } from '../events/event-codec.js';
-import { isReadBackOnResume } from './classify-interrupted-call.js';
 import type { Effect } from './effect.js';
 import type { KernelConfig } from './kernel-config.js';
 import { kernelProjection, type KernelState } from './kernel-state.js';
@@ -8,12 +7,19 @@ import { kernelProjection, type KernelState } from './kernel-state.js';
 /*
  * What the live runner holds back from the log while an effect that cannot change the world
  * runs (a probe, a built-in read-only tool), to commit it with what comes next: a turn of
- * read-only calls costs one commit, not two per call, and a turn of file writes one per write.
- * Everything held is committed before any effect that can change the world (a write, a
- * command, a model call, a hook) and before any wait, so a crash loses only work that changed
- * nothing or that resume reads back: a held `write_file` receipt is classified on resume as an
- * interrupted call, as a crash just after the tool always could leave it, and a held read-only
- * call is simply decided and run again.
+ * read-only calls costs one commit, not two per call. Everything held is committed before any
+ * effect that can change the world (a write, a command, a model call, a hook) and before any
+ * wait, so a crash loses only work that changed nothing: a held read-only call is simply
+ * decided and run again.
+ *
+ * The receipt of a call that changed the world is never held (issue #33.4). A `write_file`
+ * receipt once was, until the next write's intent; a crash in that window (as long as the next
+ * call's probe, a large file's hash) left only the intent, and resume's read-back lost what the
+ * receipt alone records: the change record with its stored pre-image (diff, undo), the real path
+ * written through a symlink; and, the link re-pointed or the file edited meanwhile, it wrote
+ * again where the call never wrote, or over a person's edit. Holding is the runner's choice of
+ * when to commit, never of what: the events and their order are the same either way, so replay
+ * needs no flag for it.
  */
 
 /** An event the runner appends; one without a timestamp is stamped when it is appended. */
@@ -59,19 +65,11 @@ export function changesNothing(config: KernelConfig, effect: Effect): boolean {
 }
 
 /**
- * True when the results of `effect` may wait to be committed with what follows: it changed
- * nothing, or it is the built-in `write_file`, whose call, if the process dies before its receipt
- * is committed, resume classifies from the file itself (applied when the target holds exactly
- * the content, see classify-interrupted-call.ts), without running it again or asking anyone. A
- * command's receipt is never held: a program's effects cannot be read back that way.
+ * True when the results of `effect` may wait to be committed with what follows: only when it
+ * changed nothing (see the header for why a file write's receipt does not wait).
  */
 export function resultsMayWait(config: KernelConfig, effect: Effect): boolean {
-  if (changesNothing(config, effect)) return true;
-  return (
-    effect.type === 'execute' &&
-    isReadBackOnResume(effect.tool) &&
-    config.tools.get(effect.tool)?.source === undefined
-  );
+  return changesNothing(config, effect);
 }
 
 /** True while what is held (with `count` more events, at `now`) stays within HOLD_LIMITS. */

@@ -217,6 +217,18 @@ export const BOUNDED_REFUSED_ARGUMENTS = defineBehaviourFlag({
     "a refused call's argument text over 16 KiB is recorded as its head with its length and SHA-256 (in inference_completed and tool_call_proposed), and its refusal says why",
 });
 
+/**
+ * An interrupted `write_file` whose target now holds neither the bytes recorded before the call
+ * nor the content it writes was changed by someone else since (a person's edit, a symlink
+ * pointed elsewhere): writing again would overwrite that change or write where the call never
+ * did, so a person decides, although `write_file` is idempotent (issue #33.4).
+ */
+export const INTERRUPTED_WRITE_ASKS_WHEN_CHANGED = defineBehaviourFlag({
+  name: 'interrupted-write-asks-when-changed',
+  description:
+    'An interrupted write_file whose target holds neither its recorded pre-image nor the content it writes is asked about (a person decides whether it runs again), never re-run because the tool is idempotent.',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -241,4 +253,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   ENDED_ATTEMPT_REFUSES_THE_REST,
   DECISIONS_FROM_CANONICAL_OUTPUT,
   BOUNDED_REFUSED_ARGUMENTS,
+  INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
 ];

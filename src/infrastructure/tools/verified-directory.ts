@@ -1,7 +1,19 @@
 import { constants, existsSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rename,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { CorrexError } from '../../core/base/correx-error.js';
+import { FAULT_POINTS, faultPoint } from '../system/fault-point.js';
 import { WorldChangedError } from './tool-executor.js';
 
 /**
@@ -58,6 +70,8 @@ export type VerifiedDirectory = {
   inside(name: string): string;
   /** Where the folder really is now (the kernel's path of the descriptor). */
   realPath(): Promise<string>;
+  /** Flushes the folder's entries (a rename inside it) to disk. */
+  sync(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -65,6 +79,7 @@ function wrap(handle: FileHandle): VerifiedDirectory {
   return {
     inside: (name) => `/proc/self/fd/${handle.fd}/${name}`,
     realPath: () => readlink(`/proc/self/fd/${handle.fd}`),
+    sync: () => handle.sync(),
     close: () => handle.close(),
   };
 }
@@ -154,8 +169,18 @@ async function openPathDirectory(
   return {
     inside: (name) => `${expected === '/' ? '' : expected}/${name}`,
     realPath: () => realpath(expected),
+    sync: () => syncFolderAt(expected),
     close: () => Promise.resolve(),
   };
+}
+
+async function syncFolderAt(path: string): Promise<void> {
+  const handle = await open(path, DIRECTORY_FLAGS);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** After a `path`-held operation: the folder must still be where it was checked to be. */
@@ -224,8 +249,11 @@ export async function readVerifiedFile(
 
 /**
  * Writes `content` at the symlink-free `realPath`, creating missing folders inside verified
- * ones. An existing regular file is rewritten in place (its mode and identity kept); anything
- * else at the name is refused. Returns the real path the bytes were written to.
+ * ones, atomically: the bytes go to a temporary file beside the target (in the same verified
+ * folder descriptor), are flushed to disk, and the temporary file is renamed over the target,
+ * so every reader, and a process killed at any moment, sees the old bytes or the new, never a
+ * torn or empty file. An existing regular file's mode is kept (not its inode: hard links to it
+ * keep the old bytes); anything else at the name is refused. Returns the real path written.
  */
 export async function writeVerifiedFile(
   realPath: string,
@@ -235,24 +263,81 @@ export async function writeVerifiedFile(
   const directory = await openVerifiedDirectory(dirname(realPath), { create: true, holding });
   try {
     const name = basename(realPath);
-    await refuseSpecial(directory, name, realPath);
-    const handle = await open(
-      directory.inside(name),
-      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      0o644,
-    );
-    try {
-      const special = describeSpecial(await handle.stat());
-      if (special !== null) throw new SpecialFileError(realPath, special);
-      await handle.truncate(0);
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
-    }
+    const existing = await refuseSpecial(directory, name, realPath);
+    await replaceAtomically(directory, name, content, existing === null ? null : existing.mode);
     if (holding === 'path') await confirmStillAt(directory, dirname(realPath), name);
     return `${await directory.realPath()}/${name}`;
   } finally {
     await directory.close();
+  }
+}
+
+/** The prefix of the temporary files that writes to `name` leave only when killed mid-write. */
+function temporaryPrefix(name: string): string {
+  return `.${name}.correx-write-`;
+}
+
+/**
+ * Puts `content` at `name` inside `directory` by a temporary file, fsync and rename(2) (which
+ * replaces the name itself, never following a symlink put there meanwhile), then flushes the
+ * folder so the rename survives a power loss. `mode`: the permission bits to keep (null: a new
+ * file, created 0644 less the umask). The temporary file is removed on any failure; one left by
+ * a process killed mid-write is removed by the next write to the same name.
+ */
+export async function replaceAtomically(
+  directory: VerifiedDirectory,
+  name: string,
+  content: string | Buffer,
+  mode: number | null,
+): Promise<void> {
+  const temporary = `${temporaryPrefix(name)}${process.pid}-${randomBytes(6).toString('hex')}`;
+  const handle = await open(
+    directory.inside(temporary),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o644,
+  );
+  let renamed = false;
+  try {
+    try {
+      if (mode !== null) await handle.chmod(mode & 0o7777);
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await faultPoint(FAULT_POINTS.writeContentPending);
+    await rename(directory.inside(temporary), directory.inside(name));
+    renamed = true;
+  } finally {
+    if (!renamed) await unlink(directory.inside(temporary)).catch(() => undefined);
+  }
+  await directory.sync();
+  await removeAbandonedTemporaries(directory, name);
+}
+
+/** Removes temporary files of `name` whose writing process is gone (killed mid-write). */
+async function removeAbandonedTemporaries(directory: VerifiedDirectory, name: string) {
+  const prefix = temporaryPrefix(name);
+  let entries: string[];
+  try {
+    entries = await readdir(directory.inside('.'));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-[0-9a-f]+$/.exec(entry.slice(prefix.length))?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    await unlink(directory.inside(entry)).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
   }
 }
 

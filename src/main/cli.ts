@@ -90,14 +90,14 @@ process.exitCode = await runCli(
         parsed.kind === 'sqlite'
           ? (
               await import('../infrastructure/locks/file-session-locker.js')
-            ).createFileSessionLocker(join(correxHome(), 'locks'))
+            ).createFileSessionLocker(join(correxHome(), 'locks'), store)
           : (
               await import('../infrastructure/postgres/postgres-session-locker.js')
             ).openPostgresSessionLocker(
               parsed.url,
               (await import('../infrastructure/postgres/postgres-connection.js'))
                 .DEFAULT_POSTGRES_SCHEMA,
-              name,
+              { driver: name, ...leaseOption(process.env) },
             );
       // A shared store knows who drives each session, whichever process it is.
       const runnable =
@@ -162,6 +162,7 @@ process.exitCode = await runCli(
     async startWorker(options) {
       const { composeWorker } = await import('./compose-worker.js');
       return composeWorker({
+        ...leaseOption(process.env),
         ...options,
         correxHome: correxHome(),
         clock: systemClock,
@@ -250,3 +251,9 @@ process.exitCode = await runCli(
   },
   process.argv.slice(2),
 );
+
+/** The driver lease length `$CORREX_LEASE_MS` asks for (docs/postgres.md), when it is a number. */
+function leaseOption(env: NodeJS.ProcessEnv): { leaseMs?: number } {
+  const leaseMs = Number(env.CORREX_LEASE_MS);
+  return Number.isInteger(leaseMs) && leaseMs > 0 ? { leaseMs } : {};
+}

@@ -47,9 +47,10 @@ export type SessionWorker = {
 
 /**
  * A worker: drives runnable sessions of a shared store, at most `concurrency` at once. The host's
- * driver lock is the lease (a second taker gets SessionBusyError and moves on), so two workers
- * racing for one session never both drive it; a dead worker's locks end with its connections
- * and the next sweep finds its sessions free.
+ * driver lease decides who drives (a second taker gets SessionBusyError and moves on), and the
+ * driver epoch it takes fences every append of an earlier holder; a dead worker's leases end
+ * with its connections, a silent one's when it stops renewing, and the next sweep finds its
+ * sessions free.
  */
 export function startSessionWorker(options: SessionWorkerOptions): SessionWorker {
   const { host, runnable } = options;
@@ -82,6 +83,16 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
           // well. Left alone until the next sweep, so a wake-up does not reach for it again.
           if (CorrexError.isInstance(error) && error.code === 'session_busy') {
             resting.set(sessionId, Date.now() + options.sweepMs);
+            return;
+          }
+          // Lost to another driver, or its lease ended: whoever holds it now drives it; if
+          // nobody does (a blip of this worker's connection), the next sweep may take it again.
+          if (
+            CorrexError.isInstance(error) &&
+            (error.code === 'driver_fenced' || error.code === 'driver_lease_lost')
+          ) {
+            resting.set(sessionId, Date.now() + options.sweepMs);
+            options.onError?.(sessionId, error);
             return;
           }
           resting.set(sessionId, Date.now() + options.sweepMs * 5);

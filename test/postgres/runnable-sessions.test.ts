@@ -77,7 +77,7 @@ describe.skipIf(!probe.available)('runnable sessions kept by the PostgreSQL stor
     const locker = createPostgresSessionLocker(
       new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 2 }),
       schema,
-      'correx worker test',
+      { driver: 'correx worker test' },
     );
     const lock = await locker.acquire('b');
     try {

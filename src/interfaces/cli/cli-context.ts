@@ -20,6 +20,8 @@ export type WorkerOptions = {
   readonly location: string;
   readonly concurrency: number;
   readonly sweepMs: number;
+  /** How long a driver lease holds without a renewal (default 30 s). */
+  readonly leaseMs?: number;
   readonly onTaken?: (sessionId: string) => void;
   readonly onStopped?: (sessionId: string, status: string) => void;
   readonly onError?: (sessionId: string | null, error: unknown) => void;

@@ -29,7 +29,16 @@ export function workerCommand(context: CommandContext): Command {
       positiveInteger,
       1000,
     )
-    .action(async (options: { concurrency: number; sweepMs: number }, command: Command) => {
+    .option(
+      '--lease-ms <ms>',
+      'how long a session stays this worker\'s without a renewal before another may take it over (default 30000, or $CORREX_LEASE_MS)',
+      positiveInteger,
+    )
+    .action(
+      async (
+        options: { concurrency: number; sweepMs: number; leaseMs?: number },
+        command: Command,
+      ) => {
       const location =
         (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
       if (context.startWorker === undefined)
@@ -44,6 +53,7 @@ export function workerCommand(context: CommandContext): Command {
         location,
         concurrency: options.concurrency,
         sweepMs: options.sweepMs,
+        ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
         onTaken: (sessionId) => context.out(`${sessionId} taken`),
         onStopped: (sessionId, status) => context.out(`${sessionId} stopped here: ${status}`),
         onError: (sessionId, error) =>
@@ -60,5 +70,6 @@ export function workerCommand(context: CommandContext): Command {
       } finally {
         await worker.close();
       }
-    });
+      },
+    );
 }

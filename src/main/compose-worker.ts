@@ -40,6 +40,7 @@ export type ComposeWorkerOptions = {
   readonly onTaken?: (sessionId: string) => void;
   readonly onStopped?: (sessionId: string, status: string) => void;
   readonly onError?: (sessionId: string | null, error: unknown) => void;
+  readonly onReconnected?: () => void;
 };
 
 /** A running worker and what it holds open (its stores, its locks' pool). */
@@ -85,6 +86,7 @@ export async function composeWorker(options: ComposeWorkerOptions): Promise<Comp
     ...(options.onTaken === undefined ? {} : { onTaken: options.onTaken }),
     ...(options.onStopped === undefined ? {} : { onStopped: options.onStopped }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.onReconnected === undefined ? {} : { onReconnected: options.onReconnected }),
   });
   return {
     ...worker,

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import {
   DEFAULT_POSTGRES_SCHEMA,
+  guardPool,
   quoteSchema,
   redactConnectionString,
   schemaLockKey,
@@ -149,8 +150,9 @@ export function openRunnableSessions(
     max: 2,
     allowExitOnIdle: true,
     application_name: applicationName,
+    keepAlive: true,
   });
-  pool.on('error', () => undefined);
+  guardPool(pool);
   return {
     sessions: createRunnableSessions(pool, schema, redactConnectionString(url)),
     close: () => pool.end(),

@@ -6,7 +6,7 @@ import {
   type SessionLock,
   type SessionLocker,
 } from '../locks/session-locker.js';
-import { quoteSchema, schemaLockKey } from './postgres-connection.js';
+import { guardPool, quoteSchema, schemaLockKey } from './postgres-connection.js';
 import { DEFAULT_LEASE_MS, leaseFree } from './postgres-driver-lease.js';
 
 export type PostgresLockerOptions = {
@@ -238,6 +238,6 @@ export function openPostgresSessionLocker(
     keepAlive: true,
     application_name: options.driver ?? 'correx driver',
   });
-  pool.on('error', () => undefined);
+  guardPool(pool);
   return createPostgresSessionLocker(pool, schema, options);
 }

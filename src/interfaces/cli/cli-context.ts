@@ -25,6 +25,8 @@ export type WorkerOptions = {
   readonly onTaken?: (sessionId: string) => void;
   readonly onStopped?: (sessionId: string, status: string) => void;
   readonly onError?: (sessionId: string | null, error: unknown) => void;
+  /** The store answers again after an outage `onError` reported. */
+  readonly onReconnected?: () => void;
 };
 
 /** A running worker, as the CLI sees it. */

@@ -9,6 +9,10 @@ function positiveInteger(value: string): number {
   return count;
 }
 
+function storeGone(error: unknown): boolean {
+  return CorrexError.isInstance(error) && error.code === 'postgres_connect_failed';
+}
+
 function describe(error: unknown): string {
   return CorrexError.isInstance(error) ? error.message : String(error);
 }
@@ -57,7 +61,12 @@ export function workerCommand(context: CommandContext): Command {
         onTaken: (sessionId) => context.out(`${sessionId} taken`),
         onStopped: (sessionId, status) => context.out(`${sessionId} stopped here: ${status}`),
         onError: (sessionId, error) =>
-          context.err(`correx worker: ${sessionId ?? 'looking for sessions'}: ${describe(error)}`),
+          context.err(
+            sessionId === null && storeGone(error)
+              ? `correx worker: the store does not answer (${describe(error)}); retrying with backoff`
+              : `correx worker: ${sessionId ?? 'looking for sessions'}: ${describe(error)}`,
+          ),
+        onReconnected: () => context.out('correx worker: the store answers again'),
       });
       try {
         context.out(

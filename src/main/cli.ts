@@ -114,9 +114,7 @@ process.exitCode = await runCli(
           ? {}
           : {
               drivers: async () =>
-                new Map(
-                  (await runnable.sessions.drivers()).map((row) => [row.sessionId, row.driver]),
-                ),
+                new Map((await runnable.sessions.drivers()).map((row) => [row.sessionId, row])),
             }),
         correxHome: correxHome(),
         protectedPaths: parsed.kind === 'sqlite' ? [dirname(resolve(parsed.path))] : [],
@@ -154,7 +152,7 @@ process.exitCode = await runCli(
       const runnable = openRunnableSessions(parsed.url, 'correx sessions');
       try {
         const rows = await runnable.sessions.drivers();
-        return new Map(rows.map((row) => [row.sessionId, row.driver]));
+        return new Map(rows.map((row) => [row.sessionId, row]));
       } finally {
         await runnable.close();
       }

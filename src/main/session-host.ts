@@ -1,3 +1,4 @@
+import type { SessionLeaseView } from '../interfaces/session-lease.js';
 import type { ArtifactStore } from '../core/artifacts/artifact-store.js';
 import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
@@ -72,7 +73,7 @@ export type SessionHostOptions = SessionSetupOptions & {
    */
   readonly recordOnly?: boolean;
   /** Who drives each session now, for listings (a shared store's driver records). */
-  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
+  readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
 
 type Drive = {

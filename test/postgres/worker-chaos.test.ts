@@ -116,7 +116,7 @@ function scriptModel(server: FakeHttpServer) {
 const outputs: (() => string)[] = [];
 
 /** Waits for a state; the bound is a last resort below the test's own timeout. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 240_000) {
+async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 120_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -225,6 +225,9 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       return [...sessions].every(([id, epoch]) => (now.get(id) ?? 0) > epoch) ? true : undefined;
     });
 
+  const began = Date.now();
+  const phase = (name: string) => console.log(`chaos ${name} at ${Date.now() - began} ms`);
+
   it('a lock connection ended, all connections ended, a pause past the lease, a server restart: no command twice, no fenced append, every session replays', async () => {
     const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
     const start = (args: string[]) => {
@@ -253,7 +256,7 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       expect(response.ok, await response.clone().text()).toBe(true);
     }
     const workers = [0, 1, 2].map(() =>
-      start(['worker', '--concurrency', '3', '--sweep-ms', '300', '--lease-ms', String(LEASE_MS)]),
+      start(['worker', '--concurrency', '4', '--sweep-ms', '300', '--lease-ms', String(LEASE_MS)]),
     );
     const names = await Promise.all(
       workers.map(async (worker) => (await worker.waitFor(/correx worker: (correx worker \S+) driving/))[1]!),
@@ -267,6 +270,7 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     };
 
+    phase('workers up');
     // (a) The lock connection of a live worker ends; the worker keeps its other connections.
     await progress(3);
     await quiet();
@@ -285,6 +289,7 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
         : undefined,
     );
 
+    phase('(a) done');
     // (b) Every connection of one worker ends.
     await progress(3);
     await quiet();
@@ -296,25 +301,7 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
     );
     await retaken(cutSessions, '(b) the sessions of the cut-off worker to be taken again');
 
-    // (c) A worker paused past its lease: the others take its sessions; resumed, it is fenced.
-    await progress(3);
-    await quiet();
-    const paused = await busiest();
-    const pausedSessions = await heldBy(paused);
-    workerOf(paused).child.kill('SIGSTOP');
-    await retaken(pausedSessions, '(c) the paused worker\'s sessions to be taken by others');
-    // The new drivers go on; the paused one's model answers arrive meanwhile.
-    await progress(2);
-    gate.release();
-    workerOf(paused).child.kill('SIGCONT');
-    await until('(c) the resumed worker to say it lost its sessions', async () =>
-      [...pausedSessions.keys()].every((id) =>
-        workerOf(paused).output().includes(`lost the session ${id}`),
-      )
-        ? true
-        : undefined,
-    );
-
+    phase('(b) done');
     // (d) The server restarts while sessions wait for the model.
     await progress(3);
     const beforeRestart = await quiet().then(() => receipts());
@@ -323,7 +310,24 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
     await until('(d) the sessions to go on after the restart', async () =>
       (await receipts()) > beforeRestart || (await finished()) === SESSIONS ? true : undefined,
     );
-
+    gate.close();
+    phase('(d) done');
+    // (c) A worker paused past its lease: the others take its sessions; resumed, it is fenced.
+    await quiet();
+    const paused = await busiest();
+    const pausedSessions = await heldBy(paused);
+    workerOf(paused).child.kill('SIGSTOP');
+    // The answers go out: the paused worker's wait in its socket, the others go on.
+    gate.release();
+    await retaken(pausedSessions, '(c) the paused worker\'s sessions to be taken by others');
+    workerOf(paused).child.kill('SIGCONT');
+    await until('(c) the resumed worker to say it lost its sessions', async () =>
+      [...pausedSessions.keys()].every((id) =>
+        workerOf(paused).output().includes(`lost the session ${id}`),
+      )
+        ? true
+        : undefined,
+    );
     await until('every session to finish', async () =>
       (await finished()) === SESSIONS ? true : undefined,
     );
@@ -337,7 +341,10 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       for (const sessionId of sessions) {
         const events = await stores.events.read(sessionId);
         // Nothing after the session's final event.
-        expect(events.at(-1)!.payload.type, sessionId).toBe('workflow_completed');
+        expect(
+          events.at(-1)!.payload.type,
+          `${sessionId}: ${JSON.stringify(events.slice(-8).map((event) => event.payload)).slice(0, 3000)}`,
+        ).toBe('workflow_completed');
         // Each command ran once: one receipt per call, one line per mark, no line twice.
         const calls = events
           .filter((event) => event.payload.type === 'tool_receipt')

@@ -1,3 +1,4 @@
+import type { SessionLeaseView } from '../session-lease.js';
 import type { Clock } from '../../core/base/clock.js';
 import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
@@ -69,7 +70,7 @@ export type CliContext = {
     readonly drive?: boolean;
   }): Promise<SessionHost>;
   /** Who drives each session of a shared store now (null: the store keeps no driver records). */
-  sessionDrivers?(location: string): Promise<ReadonlyMap<string, string> | null>;
+  sessionDrivers?(location: string): Promise<ReadonlyMap<string, SessionLeaseView> | null>;
   /** Starts a worker driving the runnable sessions of a shared store (`correx worker`). */
   startWorker?(options: WorkerOptions): Promise<WorkerHandle>;
   /** The conversational router over the sessions in `store`, with the configured models. */

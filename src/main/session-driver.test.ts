@@ -8,7 +8,7 @@ import { processStartTime } from '../infrastructure/system/process-start-time.js
 import { fileSessionDriver } from './session-driver.js';
 
 describe('fileSessionDriver', () => {
-  it('names no driver when the lock file\'s pid now belongs to an unrelated process', async () => {
+  it("names no driver when the lock file's pid now belongs to an unrelated process", async () => {
     const dir = tempDir('correx-driver-');
     const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
     await new Promise((resolve) => stranger.once('spawn', resolve));

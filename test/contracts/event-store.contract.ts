@@ -354,7 +354,11 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
           store.appendAll(noteBatch('fenced', 2, 3), { driverEpoch: first }),
         ]) {
           const error = await expectRejection(attempt, StaleDriverError);
-          expect(error).toMatchObject({ code: 'driver_fenced', epoch: first, currentEpoch: second });
+          expect(error).toMatchObject({
+            code: 'driver_fenced',
+            epoch: first,
+            currentEpoch: second,
+          });
         }
         expect(await store.read('fenced')).toEqual(before);
         expect(await store.lastSequence('fenced')).toBe(1);
@@ -384,7 +388,10 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         expect((await store.listSessions()).map((row) => row.sessionId)).not.toContain(
           'new-session',
         );
-        await store.append(noteEvent('new-session', 1), { driverEpoch: second, expectedSequence: 0 });
+        await store.append(noteEvent('new-session', 1), {
+          driverEpoch: second,
+          expectedSequence: 0,
+        });
         expect(await store.lastSequence('new-session')).toBe(1);
       });
 

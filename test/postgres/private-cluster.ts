@@ -74,7 +74,20 @@ export async function startPrivateCluster(): Promise<PrivateCluster | undefined>
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     async restart() {
-      await exec('pg_ctl', ['-D', data, '-l', log, '-o', settings, '-m', 'immediate', '-w', '-t', '60', 'restart']);
+      await exec('pg_ctl', [
+        '-D',
+        data,
+        '-l',
+        log,
+        '-o',
+        settings,
+        '-m',
+        'immediate',
+        '-w',
+        '-t',
+        '60',
+        'restart',
+      ]);
     },
     async stop() {
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);

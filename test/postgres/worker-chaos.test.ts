@@ -16,7 +16,7 @@ import {
 } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { tempDir } from '../support/temp-dir.js';
-import { startPrivateCluster, type PrivateCluster } from './private-cluster.js';
+import { startPrivateCluster } from './private-cluster.js';
 
 /**
  * Three real `correx worker` processes on a PostgreSQL cluster of the test's own, and the faults
@@ -174,7 +174,9 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
 
   type Head = { session_id: string; driver: string | null; driver_epoch: string };
   const heads = async () =>
-    query<Head>(`SELECT session_id, driver, driver_epoch FROM correx.sessions WHERE last_sequence > 0`);
+    query<Head>(
+      `SELECT session_id, driver, driver_epoch FROM correx.sessions WHERE last_sequence > 0`,
+    );
   const receipts = async () =>
     Number(
       (
@@ -221,12 +223,11 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
   /** Waits until every one of `sessions` was taken again (its epoch moved on). */
   const retaken = (sessions: ReadonlyMap<string, number>, what: string) =>
     until(what, async () => {
-      const now = new Map((await heads()).map((head) => [head.session_id, Number(head.driver_epoch)]));
+      const now = new Map(
+        (await heads()).map((head) => [head.session_id, Number(head.driver_epoch)]),
+      );
       return [...sessions].every(([id, epoch]) => (now.get(id) ?? 0) > epoch) ? true : undefined;
     });
-
-  const began = Date.now();
-  const phase = (name: string) => console.log(`chaos ${name} at ${Date.now() - began} ms`);
 
   it('a lock connection ended, all connections ended, a pause past the lease, a server restart: no command twice, no fenced append, every session replays', async () => {
     const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
@@ -236,7 +237,16 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       outputs.push(() => child.output());
       return child;
     };
-    const serve = start(['serve', '--no-drive', '--port', '0', '--token', TOKEN, '--allow-root', root]);
+    const serve = start([
+      'serve',
+      '--no-drive',
+      '--port',
+      '0',
+      '--token',
+      TOKEN,
+      '--allow-root',
+      root,
+    ]);
     const [, base] = await serve.waitFor(/listening on (http:\/\/\S+)/);
     const workspaces: string[] = [];
     for (let index = 0; index < SESSIONS; index++) {
@@ -259,7 +269,9 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       start(['worker', '--concurrency', '4', '--sweep-ms', '300', '--lease-ms', String(LEASE_MS)]),
     );
     const names = await Promise.all(
-      workers.map(async (worker) => (await worker.waitFor(/correx worker: (correx worker \S+) driving/))[1]!),
+      workers.map(
+        async (worker) => (await worker.waitFor(/correx worker: (correx worker \S+) driving/))[1]!,
+      ),
     );
     const workerOf = (name: string) => workers[names.indexOf(name)]!;
     /** The worker that holds the most leases now (every one holds some once all are taken). */
@@ -270,11 +282,15 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     };
 
-    phase('workers up');
     // (a) The lock connection of a live worker ends; the worker keeps its other connections.
     await progress(3);
     await quiet();
-    const [lockHolder] = await query<{ session_id: string; driver: string; driver_backend: number; driver_epoch: string }>(
+    const [lockHolder] = await query<{
+      session_id: string;
+      driver: string;
+      driver_backend: number;
+      driver_epoch: string;
+    }>(
       `SELECT session_id, driver, driver_backend, driver_epoch FROM correx.sessions
        WHERE driver IS NOT NULL AND driver_backend IS NOT NULL LIMIT 1`,
     );
@@ -289,7 +305,6 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
         : undefined,
     );
 
-    phase('(a) done');
     // (b) Every connection of one worker ends.
     await progress(3);
     await quiet();
@@ -301,7 +316,6 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
     );
     await retaken(cutSessions, '(b) the sessions of the cut-off worker to be taken again');
 
-    phase('(b) done');
     // (d) The server restarts while sessions wait for the model.
     await progress(3);
     const beforeRestart = await quiet().then(() => receipts());
@@ -311,7 +325,6 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       (await receipts()) > beforeRestart || (await finished()) === SESSIONS ? true : undefined,
     );
     gate.close();
-    phase('(d) done');
     // (c) A worker paused past its lease: the others take its sessions; resumed, it is fenced.
     await quiet();
     const paused = await busiest();
@@ -319,7 +332,7 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
     workerOf(paused).child.kill('SIGSTOP');
     // The answers go out: the paused worker's wait in its socket, the others go on.
     gate.release();
-    await retaken(pausedSessions, '(c) the paused worker\'s sessions to be taken by others');
+    await retaken(pausedSessions, "(c) the paused worker's sessions to be taken by others");
     workerOf(paused).child.kill('SIGCONT');
     await until('(c) the resumed worker to say it lost its sessions', async () =>
       [...pausedSessions.keys()].every((id) =>
@@ -332,7 +345,8 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       (await finished()) === SESSIONS ? true : undefined,
     );
     // No worker died: every fault was ridden out.
-    for (const worker of workers) expect(worker.child.exitCode, worker.output().slice(-3000)).toBeNull();
+    for (const worker of workers)
+      expect(worker.child.exitCode, worker.output().slice(-3000)).toBeNull();
 
     const stores = await openStores(cluster!.url);
     try {
@@ -377,7 +391,9 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
         );
         for (const { sequence, writer } of writers) {
           if (writer === null || !writer.startsWith('correx worker')) continue;
-          const inForce = records.filter((record) => Number(record.from_sequence) < Number(sequence)).at(-1);
+          const inForce = records
+            .filter((record) => Number(record.from_sequence) < Number(sequence))
+            .at(-1);
           expect(inForce?.worker, `${sessionId} event ${sequence}`).toBe(writer);
         }
       }

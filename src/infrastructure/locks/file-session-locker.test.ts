@@ -104,14 +104,17 @@ describe('createFileSessionLocker', () => {
       // A record under the OS lock whose holder died, its pid now the stranger's.
       const started = processStartTime(stranger.pid!)!;
       const record = { pid: stranger.pid, host: hostname(), lock: 'os' };
-      writeFileSync(join(dir, 's-6.lock'), JSON.stringify({ ...record, started: started - 60_000 }));
+      writeFileSync(
+        join(dir, 's-6.lock'),
+        JSON.stringify({ ...record, started: started - 60_000 }),
+      );
       await (await locker.acquire('s-6')).release();
     } finally {
       await exited(stranger, 'SIGKILL');
     }
   });
 
-  it('moves the store\'s driver epoch on with each take', async () => {
+  it("moves the store's driver epoch on with each take", async () => {
     const dir = tempDir('correx-lock-');
     const store = new InMemoryEventStore({ catalog: correxEventCatalog });
     const locker = createFileSessionLocker(dir, store);

@@ -236,8 +236,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
          ORDER BY s.first_position`,
       ),
     };
-    this.#takeEpoch = db.transaction(
-      (sessionId: string): number => this.#statements.takeDriverEpoch.get(sessionId)!,
+    this.#takeEpoch = db.transaction((sessionId: string): number =>
+      this.#statements.takeDriverEpoch.get(sessionId)!,
     );
     // The fast path assumes the batch is new: no lookup of its ids. A retry or a duplicate shows up
     // as a conflict (unique event_id, or a stale expected sequence) and is settled in #settle.

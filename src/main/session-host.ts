@@ -22,6 +22,7 @@ import {
   type SessionLocker,
 } from '../infrastructure/locks/session-locker.js';
 import { CorrexError } from '../core/base/correx-error.js';
+import type { StaleDriverError } from '../core/events/stale-driver-error.js';
 import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
@@ -132,7 +133,9 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       const fenced = CorrexError.isInstance(error) && error.code === 'driver_fenced';
       const lost = held?.lost?.aborted === true;
       if (!fenced && !lost) return error;
-      const reason = lost ? describeLoss(held.lost!.reason) : (error as Error).message;
+      const reason = fenced
+        ? `another process took it (driver epoch ${(error as StaleDriverError).epoch} fenced by ${(error as StaleDriverError).currentEpoch})`
+        : describeLoss(held!.lost!.reason);
       options.notice?.(`lost the session ${id}: ${reason}; stopped driving it`);
       return lost && !fenced && !CorrexError.isInstance(error)
         ? new DriverLeaseLostError(id, reason)

@@ -113,14 +113,14 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
             resting.set(sessionId, Date.now() + options.sweepMs);
             return;
           }
-          // Lost to another driver, or its lease ended: whoever holds it now drives it; if
-          // nobody does (a blip of this worker's connection), the next sweep may take it again.
+          // Lost to another driver, or its lease ended (the host said so): whoever holds it now
+          // drives it; if nobody does (a blip of this worker's connection), the next sweep may
+          // take it again.
           if (
             CorrexError.isInstance(error) &&
             (error.code === 'driver_fenced' || error.code === 'driver_lease_lost')
           ) {
             resting.set(sessionId, Date.now() + options.sweepMs);
-            options.onError?.(sessionId, error);
             return;
           }
           resting.set(sessionId, Date.now() + options.sweepMs * 5);

@@ -46,7 +46,8 @@ export function driverStore(
   });
 }
 
-/** The reason a lease's `lost` signal was aborted with, as words. */
+/** Why a lease's `lost` signal was aborted, as words. */
 export function describeLoss(reason: unknown): string {
+  if (reason instanceof DriverLeaseLostError) return reason.reason;
   return reason instanceof Error ? reason.message : String(reason ?? 'the lease ended');
 }

@@ -18,7 +18,8 @@ export class SessionBusyError extends CorrexError {
 export class DriverLeaseLostError extends CorrexError {
   constructor(
     readonly sessionId: string,
-    reason: string,
+    /** What ended the lease, in words. */
+    readonly reason: string,
   ) {
     super(
       'driver_lease_lost',

@@ -139,9 +139,19 @@ export function createPostgresSessionLocker(
       onEnd = () => lose('its lock connection ended');
 
       let renewing = false;
+      /** When the last renewal that went through was sent (this process's monotonic clock). */
+      let renewedAt = performance.now();
       const renewOnce = async () => {
-        if (gone || renewing) return;
+        if (gone) return;
+        // A renewal slow to answer (a loaded server or machine) is waited for, up to the lease:
+        // past it another process may have taken the session, so this one stops.
+        if (renewing) {
+          if (performance.now() - renewedAt > leaseMs)
+            lose(`its lease was not renewed within ${leaseMs} ms`);
+          return;
+        }
         renewing = true;
+        const sent = performance.now();
         try {
           // A holder that took the session from a silent one has no advisory lock yet: it takes
           // it as soon as the silent one's connection lets go.
@@ -153,12 +163,10 @@ export function createPostgresSessionLocker(
                   [namespace, sessionId],
                 )
               ).rows[0]?.locked === true;
-          const renewed = await withTimeout(
-            client.query(renew, [sessionId, epoch, locked]),
-            leaseMs / 2,
-          );
+          const renewed = await client.query(renew, [sessionId, epoch, locked]);
           if (renewed.rowCount === 0)
             lose(`another process took it (its driver epoch moved past ${epoch})`);
+          else renewedAt = sent;
         } catch (error) {
           lose(`its lease could not be renewed (${(error as Error).message})`);
         } finally {
@@ -212,14 +220,6 @@ export function createPostgresSessionLocker(
       await pool.end();
     },
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms)} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

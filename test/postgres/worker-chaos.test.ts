@@ -343,7 +343,15 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
     );
     await until('every session to finish', async () =>
       (await finished()) === SESSIONS ? true : undefined,
-    );
+    ).catch(async (error: unknown) => {
+      // What each unfinished session's log ends with, for the failure's message.
+      const tails = await query<{ session_id: string; types: string }>(
+        `SELECT session_id, string_agg(type, ' ' ORDER BY sequence) AS types FROM (
+           SELECT session_id, sequence, type, rank() OVER (PARTITION BY session_id ORDER BY sequence DESC) AS r
+           FROM correx.events) e WHERE r <= 8 GROUP BY session_id`,
+      );
+      throw new Error(`${(error as Error).message}\n${JSON.stringify(tails, null, 1)}`);
+    });
     // No worker died: every fault was ridden out.
     for (const worker of workers)
       expect(worker.child.exitCode, worker.output().slice(-3000)).toBeNull();

@@ -28,7 +28,9 @@ import { startPrivateCluster } from './private-cluster.js';
 
 const SESSIONS = 9;
 const MARKS = 5;
-const LEASE_MS = 1500;
+// Long enough that a loaded machine (load average 20 on two cores) does not let a live lease lapse
+// mid-command; short enough that the pause case takes seconds.
+const LEASE_MS = 4000;
 const TOKEN = 'chaos-test-token-0123456789abcdef012345';
 
 const WORKFLOW = `id: chaos

@@ -93,7 +93,13 @@ async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
-type SessionRow = { sessionId: string; status: string; driver?: string | null };
+type SessionRow = {
+  sessionId: string;
+  status: string;
+  driver?: string | null;
+  leaseAgeMs?: number | null;
+  stalled?: boolean;
+};
 
 async function api<T>(base: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${base}${path}`, {
@@ -202,8 +208,10 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       return sessions.find((row) => typeof row.driver === 'string');
     });
     expect(driven.driver).toMatch(/^correx worker /);
+    // With its lease: renewed moments ago, not stalled.
+    expect(driven).toMatchObject({ leaseAgeMs: expect.any(Number), stalled: false });
     const listed = await correx(home, ['--store', database.url, 'sessions', '--limit', '30'], env);
-    expect(listed.stdout).toMatch(/\bDRIVER\b/);
+    expect(listed.stdout).toMatch(/\bDRIVER\s+LEASE\b/);
     expect(listed.stdout).toMatch(/correx worker \S+:\d+/);
     releaseSlow();
 

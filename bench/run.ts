@@ -59,6 +59,14 @@ if (wanted('workers')) {
       console.log(
         `  runnable -> started, ${count} worker(s): median ${medianMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms`,
       );
+    if (workers.takeover !== null)
+      console.log(
+        `  SIGSTOP of a driving worker -> its session taken by another (lease ${workers.takeover.leaseMs} ms): ${workers.takeover.ms.toFixed(0)} ms`,
+      );
+    if (workers.fence !== null)
+      console.log(
+        `  one append with the driver fence: ${workers.fence.fencedUs.toFixed(0)} µs, without: ${workers.fence.plainUs.toFixed(0)} µs`,
+      );
   }
 }
 if (wanted('replay')) {

@@ -43,7 +43,14 @@ export type WorkersBenchResult = {
     readonly medianMs: number;
     readonly p99Ms: number;
   }[];
+  /** From a worker's SIGSTOP to its session taken by another worker (lease `leaseMs`), in ms. */
+  readonly takeover: { readonly leaseMs: number; readonly ms: number } | null;
+  /** One append's time with the driver fence and without, same session, alternating rounds, µs. */
+  readonly fence: { readonly fencedUs: number; readonly plainUs: number } | null;
 };
+
+/** The lease the workers run with here, so the SIGSTOP takeover finishes in seconds. */
+const BENCH_LEASE_MS = 2000;
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -75,9 +82,22 @@ export async function runWorkersBench(
   mkdirSync(home);
   writeFileSync(join(root, 'workflow.yaml'), WORKFLOW);
   const model = await startFakeHttpServer();
-  model.reply((request, response) =>
-    sse(chatCompletionStream({ text: [JSON.stringify({ summary: 'done' })] }))(request, response),
-  );
+  // The artifact through the stage's finishing tool, at once (a plain-text answer is no
+  // artifact: the session would retry and fail instead of completing).
+  /** While set, answers wait for it: the takeover phase keeps a session in a model call. */
+  let hold: Promise<void> | null = null;
+  model.reply((request, response) => {
+    const answer = () =>
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            { id: 'finish', name: 'finish_change', arguments: JSON.stringify({ summary: 'done' }) },
+          ],
+        }),
+      )(request, response);
+    if (hold === null) answer();
+    else void hold.then(answer);
+  });
   const env = {
     ...process.env,
     CORREX_HOME: home,
@@ -86,6 +106,8 @@ export async function runWorkersBench(
   };
   const rows: BenchRow[] = [];
   const latency: WorkersBenchResult['latency'] = [];
+  let takeover: WorkersBenchResult['takeover'] = null;
+  let fence: WorkersBenchResult['fence'] = null;
   try {
     for (const count of [1, 2, 4]) {
       const name = `correx_bench_workers_${process.pid}_${count}`;
@@ -110,6 +132,8 @@ export async function runWorkersBench(
               'worker',
               '--concurrency',
               '4',
+              '--lease-ms',
+              String(BENCH_LEASE_MS),
             ],
             { env, stdio: ['ignore', 'pipe', 'inherit'] },
           );
@@ -174,7 +198,8 @@ export async function runWorkersBench(
           probes.push(sessionId);
           for (;;) {
             const { rows: done } = await pool.query(
-              `SELECT 1 FROM correx.events WHERE session_id = $1 AND type = 'workflow_completed'`,
+              `SELECT 1 FROM correx.events WHERE session_id = $1
+               AND type IN ('workflow_completed', 'workflow_failed')`,
               [sessionId],
             );
             if (done.length > 0) break;
@@ -188,6 +213,51 @@ export async function runWorkersBench(
            GROUP BY s.session_id, s.first_timestamp`,
           [probes],
         );
+        // A worker paused (SIGSTOP) while it drives a session in a model call: the time until
+        // another worker holds that session (its lease ran out, the epoch moved on).
+        if (count === 2) {
+          let release: () => void = () => {};
+          hold = new Promise<void>((resolve) => (release = resolve));
+          const workspace = join(root, `${count}-takeover`);
+          mkdirSync(workspace);
+          const { sessionId } = await host.start({
+            task: 'takeover',
+            workspace,
+            workflow: join(root, 'workflow.yaml'),
+            mode: 'auto',
+          });
+          const holder = async () =>
+            (
+              await pool.query<{ driver: string | null; driver_epoch: string }>(
+                `SELECT driver, driver_epoch FROM correx.sessions WHERE session_id = $1`,
+                [sessionId],
+              )
+            ).rows[0];
+          let first = await holder();
+          while (first?.driver == null) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            first = await holder();
+          }
+          const pid = Number(/:(\d+)$/.exec(first.driver)![1]);
+          const paused = workers.find((child) => child.pid === pid)!;
+          const stopped = process.hrtime.bigint();
+          paused.kill('SIGSTOP');
+          for (;;) {
+            const now = await holder();
+            if (Number(now!.driver_epoch) > Number(first.driver_epoch)) break;
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          takeover = {
+            leaseMs: BENCH_LEASE_MS,
+            ms: Number(process.hrtime.bigint() - stopped) / 1e6,
+          };
+          hold = null;
+          release();
+          paused.kill('SIGCONT');
+        }
+        // The fence's cost: appends to one session with its driver epoch and without, in
+        // alternating rounds on the same store.
+        if (count === 1) fence = await measureFence(stores.events, options.quick ? 200 : 1000);
         await pool.end();
         await locker.close();
         await stores.close();
@@ -220,5 +290,36 @@ export async function runWorkersBench(
     await admin.end();
     rmSync(root, { recursive: true, force: true });
   }
-  return { rows, latency };
+  return { rows, latency, takeover, fence };
+}
+
+/** µs per one-event append to one session, with the driver epoch checked and without. */
+async function measureFence(
+  store: Awaited<ReturnType<typeof openStores>>['events'],
+  appends: number,
+): Promise<{ fencedUs: number; plainUs: number }> {
+  const sessionId = `fence-bench-${process.pid}`;
+  const epoch = await store.takeDriverEpoch(sessionId);
+  let sequence = 0;
+  const append = (fenced: boolean) =>
+    store.append(
+      {
+        eventId: `${sessionId}-${sequence + 1}`,
+        sessionId,
+        timestamp: new Date().toISOString(),
+        causationId: null,
+        correlationId: null,
+        payload: { type: 'steering_note_added', sessionId, content: 'bench' },
+      },
+      { expectedSequence: sequence++, ...(fenced ? { driverEpoch: epoch } : {}) },
+    );
+  const totals = { fenced: 0, plain: 0 };
+  const rounds = 10;
+  for (let round = 0; round < rounds; round++)
+    for (const fenced of round % 2 === 0 ? [true, false] : [false, true]) {
+      const started = process.hrtime.bigint();
+      for (let index = 0; index < appends / rounds; index++) await append(fenced);
+      totals[fenced ? 'fenced' : 'plain'] += Number(process.hrtime.bigint() - started) / 1e3;
+    }
+  return { fencedUs: totals.fenced / appends, plainUs: totals.plain / appends };
 }

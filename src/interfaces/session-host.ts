@@ -1,3 +1,4 @@
+import type { SessionLeaseView } from './session-lease.js';
 import type { SessionBudgets } from '../core/kernel/budget.js';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
@@ -83,7 +84,7 @@ export interface SessionHost {
   /** The sessions this process drives now. */
   running(): readonly string[];
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
-  drivers?(): Promise<ReadonlyMap<string, string>>;
+  drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
   /** Re-decides a session from its log without model or tools and compares bytes. */
   replayVerify(sessionId: string): Promise<ReplayVerification>;
   /** Pauses every session driven here and waits until each has stopped. */

@@ -91,14 +91,14 @@ process.exitCode = await runCli(
         parsed.kind === 'sqlite'
           ? (
               await import('../infrastructure/locks/file-session-locker.js')
-            ).createFileSessionLocker(join(correxHome(), 'locks'))
+            ).createFileSessionLocker(join(correxHome(), 'locks'), store)
           : (
               await import('../infrastructure/postgres/postgres-session-locker.js')
             ).openPostgresSessionLocker(
               parsed.url,
               (await import('../infrastructure/postgres/postgres-connection.js'))
                 .DEFAULT_POSTGRES_SCHEMA,
-              name,
+              { driver: name, ...leaseOption(process.env) },
             );
       // A shared store knows who drives each session, whichever process it is.
       const runnable =
@@ -115,9 +115,7 @@ process.exitCode = await runCli(
           ? {}
           : {
               drivers: async () =>
-                new Map(
-                  (await runnable.sessions.drivers()).map((row) => [row.sessionId, row.driver]),
-                ),
+                new Map((await runnable.sessions.drivers()).map((row) => [row.sessionId, row])),
             }),
         correxHome: correxHome(),
         protectedPaths: parsed.kind === 'sqlite' ? [dirname(resolve(parsed.path))] : [],
@@ -162,7 +160,7 @@ process.exitCode = await runCli(
       const runnable = openRunnableSessions(parsed.url, 'correx sessions');
       try {
         const rows = await runnable.sessions.drivers();
-        return new Map(rows.map((row) => [row.sessionId, row.driver]));
+        return new Map(rows.map((row) => [row.sessionId, row]));
       } finally {
         await runnable.close();
       }
@@ -170,6 +168,7 @@ process.exitCode = await runCli(
     async startWorker(options) {
       const { composeWorker } = await import('./compose-worker.js');
       return composeWorker({
+        ...leaseOption(process.env),
         ...options,
         correxHome: correxHome(),
         clock: systemClock,
@@ -264,3 +263,9 @@ process.exitCode = await runCli(
   },
   process.argv.slice(2),
 );
+
+/** The driver lease length `$CORREX_LEASE_MS` asks for (docs/postgres.md), when it is a number. */
+function leaseOption(env: NodeJS.ProcessEnv): { leaseMs?: number } {
+  const leaseMs = Number(env.CORREX_LEASE_MS);
+  return Number.isInteger(leaseMs) && leaseMs > 0 ? { leaseMs } : {};
+}

@@ -1,3 +1,4 @@
+import type { SessionLeaseView } from '../interfaces/session-lease.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Clock } from '../core/base/clock.js';
@@ -34,7 +35,7 @@ export type ComposeHostOptions = {
   /** Record sessions and commands, drive nothing (`correx serve --no-drive`). */
   readonly recordOnly?: boolean;
   /** Who drives each session now (a shared store's driver records). */
-  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
+  readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
 
 /** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */

@@ -29,6 +29,8 @@ export type ComposeWorkerOptions = {
   readonly location: string;
   readonly concurrency: number;
   readonly sweepMs: number;
+  /** How long a driver lease holds without a renewal (default 30 s, docs/postgres.md). */
+  readonly leaseMs?: number;
   readonly correxHome: string;
   readonly clock: Clock;
   readonly ids: IdSource;
@@ -38,6 +40,7 @@ export type ComposeWorkerOptions = {
   readonly onTaken?: (sessionId: string) => void;
   readonly onStopped?: (sessionId: string, status: string) => void;
   readonly onError?: (sessionId: string | null, error: unknown) => void;
+  readonly onReconnected?: () => void;
 };
 
 /** A running worker and what it holds open (its stores, its locks' pool). */
@@ -55,7 +58,10 @@ export async function composeWorker(options: ComposeWorkerOptions): Promise<Comp
     applicationName: name,
     maxConnections: Math.max(10, options.concurrency * 2),
   });
-  const locker = openPostgresSessionLocker(parsed.url, DEFAULT_POSTGRES_SCHEMA, name);
+  const locker = openPostgresSessionLocker(parsed.url, DEFAULT_POSTGRES_SCHEMA, {
+    driver: name,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+  });
   const runnable = openRunnableSessions(parsed.url, name);
   const host = await composeSessionHost({
     store: stores.events,
@@ -80,6 +86,7 @@ export async function composeWorker(options: ComposeWorkerOptions): Promise<Comp
     ...(options.onTaken === undefined ? {} : { onTaken: options.onTaken }),
     ...(options.onStopped === undefined ? {} : { onStopped: options.onStopped }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.onReconnected === undefined ? {} : { onReconnected: options.onReconnected }),
   });
   return {
     ...worker,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { holderAlive } from '../infrastructure/locks/file-session-locker.js';
 
 /**
  * Who drives a session now, as its driver lock file (`$CORREX_HOME/locks`, see
@@ -12,21 +13,17 @@ export function fileSessionDriver(
   locksDirectory: string,
   sessionId: string,
 ): { readonly pid: number; readonly host: string } | null {
-  let holder: { pid?: unknown; host?: unknown };
+  const path = join(locksDirectory, `${encodeURIComponent(sessionId)}.lock`);
+  let holder: { pid?: unknown; host?: unknown; started?: unknown };
   try {
-    holder = JSON.parse(
-      readFileSync(join(locksDirectory, `${encodeURIComponent(sessionId)}.lock`), 'utf8'),
-    ) as { pid?: unknown; host?: unknown };
+    holder = JSON.parse(readFileSync(path, 'utf8')) as typeof holder;
   } catch {
     return null;
   }
   if (typeof holder.pid !== 'number' || typeof holder.host !== 'string') return null;
   const driver = { pid: holder.pid, host: holder.host };
   if (driver.host !== hostname()) return driver;
-  try {
-    process.kill(driver.pid, 0);
-    return driver;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? driver : null;
-  }
+  // A pid reused by an unrelated process since the holder died is no driver.
+  const started = typeof holder.started === 'number' ? { started: holder.started } : {};
+  return holderAlive({ ...driver, ...started }, path) ? driver : null;
 }

@@ -1,3 +1,4 @@
+import type { SessionLeaseView } from '../interfaces/session-lease.js';
 import type { ArtifactStore } from '../core/artifacts/artifact-store.js';
 import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
@@ -14,7 +15,14 @@ import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
 import { loadHarnessConfig } from '../infrastructure/config/load-harness-config.js';
-import type { SessionLock, SessionLocker } from '../infrastructure/locks/session-locker.js';
+import { describeLoss, driverStore } from '../infrastructure/locks/driver-store.js';
+import {
+  DriverLeaseLostError,
+  type SessionLock,
+  type SessionLocker,
+} from '../infrastructure/locks/session-locker.js';
+import { CorrexError } from '../core/base/correx-error.js';
+import type { StaleDriverError } from '../core/events/stale-driver-error.js';
 import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
 import { createProviders, type ProviderSet } from '../infrastructure/providers/provider-factory.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
@@ -70,7 +78,7 @@ export type SessionHostOptions = SessionSetupOptions & {
    */
   readonly recordOnly?: boolean;
   /** Who drives each session now, for listings (a shared store's driver records). */
-  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
+  readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
 
 type Drive = {
@@ -126,7 +134,29 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       throw error;
     }
     owned.add(sessionId);
+    // Appends as this session's driver go through the lease: each carries its epoch, and none
+    // goes out once the lease is lost. Losing it stops the run as a shutdown would (the model
+    // call in flight is cancelled, no next tool starts).
+    const driving = driverStore(store, sessionId, lock);
+    const signal =
+      lock?.lost === undefined ? stop.signal : AbortSignal.any([stop.signal, lock.lost]);
     const current: Drive['current'] = {};
+    /**
+     * The error a drive ends with when the session was lost (fenced by another driver, or the
+     * lease ended): said once, as a line a person can read in the worker's log.
+     */
+    const lostSession = (id: string, error: unknown, held: SessionLock | undefined): unknown => {
+      const fenced = CorrexError.isInstance(error) && error.code === 'driver_fenced';
+      const lost = held?.lost?.aborted === true;
+      if (!fenced && !lost) return error;
+      const reason = fenced
+        ? `another process took it (driver epoch ${(error as StaleDriverError).epoch} fenced by ${(error as StaleDriverError).currentEpoch})`
+        : describeLoss(held!.lost!.reason);
+      options.notice?.(`lost the session ${id}: ${reason}; stopped driving it`);
+      return lost && !fenced && !CorrexError.isInstance(error)
+        ? new DriverLeaseLostError(id, reason)
+        : error;
+    };
     const entry: Drive = {
       current,
       config,
@@ -143,13 +173,14 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           for (;;) {
             const run = startSession(
               {
-                store,
+                store: driving,
+                commandStore: store,
                 sessionId,
                 config,
                 ports,
                 clock,
                 ids,
-                signal: stop.signal,
+                signal,
                 ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
                 ...(onEvent === undefined && ports.observe === undefined
                   ? {}
@@ -164,7 +195,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
             );
             pending = undefined;
             current.run = run;
-            const outcome = await run.done;
+            const outcome = await run.done.catch((error: unknown) => {
+              throw lostSession(sessionId, error, lock);
+            });
+            if (lock?.lost?.aborted === true && !isFinalStatus(outcome.status))
+              throw lostSession(sessionId, lock.lost.reason, lock);
             if (isFinalStatus(outcome.status) || stopping || outcome.waiting?.kind === 'stopped')
               return outcome;
             // Someone answered while the run was stopping (an approval, a resume): go on.

@@ -32,7 +32,16 @@ export type SessionWorkerOptions = {
   readonly onTaken?: (sessionId: string) => void;
   readonly onStopped?: (sessionId: string, status: string) => void;
   readonly onError?: (sessionId: string | null, error: unknown) => void;
+  /** The store answers again after an outage that `onError` reported once. */
+  readonly onReconnected?: () => void;
 };
+
+/** The longest wait between two looks at a store that does not answer. */
+const MAX_BACKOFF_MS = 30_000;
+
+function unreachable(error: unknown): boolean {
+  return CorrexError.isInstance(error) && error.code === 'postgres_connect_failed';
+}
 
 export type SessionWorker = {
   readonly name: string;
@@ -47,9 +56,10 @@ export type SessionWorker = {
 
 /**
  * A worker: drives runnable sessions of a shared store, at most `concurrency` at once. The host's
- * driver lock is the lease (a second taker gets SessionBusyError and moves on), so two workers
- * racing for one session never both drive it; a dead worker's locks end with its connections
- * and the next sweep finds its sessions free.
+ * driver lease decides who drives (a second taker gets SessionBusyError and moves on), and the
+ * driver epoch it takes fences every append of an earlier holder; a dead worker's leases end
+ * with its connections, a silent one's when it stops renewing, and the next sweep finds its
+ * sessions free.
  */
 export function startSessionWorker(options: SessionWorkerOptions): SessionWorker {
   const { host, runnable } = options;
@@ -59,6 +69,25 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
   let stopping = false;
   let filling: Promise<void> | null = null;
   let again = false;
+  /**
+   * While the store does not answer (a restart, a failover): how many looks failed in a row,
+   * and when the next may go out. One line says it is gone, one that it is back.
+   */
+  let outage: { failures: number; retryAt: number } | null = null;
+  const storeFailed = (error: unknown) => {
+    if (outage === null) {
+      options.onError?.(null, error);
+      outage = { failures: 0, retryAt: 0 };
+    }
+    outage.failures += 1;
+    const backoff = Math.min(MAX_BACKOFF_MS, options.sweepMs * 2 ** Math.min(outage.failures, 6));
+    outage.retryAt = Date.now() + backoff;
+  };
+  const storeAnswered = () => {
+    if (outage === null) return;
+    outage = null;
+    options.onReconnected?.();
+  };
 
   const take = (sessionId: string) => {
     active.add(sessionId);
@@ -84,8 +113,20 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
             resting.set(sessionId, Date.now() + options.sweepMs);
             return;
           }
+          // Lost to another driver, or its lease ended (the host said so): whoever holds it now
+          // drives it; if nobody does (a blip of this worker's connection), the next sweep may
+          // take it again.
+          if (
+            CorrexError.isInstance(error) &&
+            (error.code === 'driver_fenced' || error.code === 'driver_lease_lost')
+          ) {
+            resting.set(sessionId, Date.now() + options.sweepMs);
+            return;
+          }
           resting.set(sessionId, Date.now() + options.sweepMs * 5);
-          options.onError?.(sessionId, error);
+          // The store went away under it: said once for the whole outage, not per session.
+          if (unreachable(error)) storeFailed(error);
+          else options.onError?.(sessionId, error);
         },
       )
       .finally(() => {
@@ -96,10 +137,12 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
 
   const fill = async () => {
     const now = Date.now();
+    if (outage !== null && now < outage.retryAt) return;
     for (const [sessionId, until] of resting) if (until <= now) resting.delete(sessionId);
     const room = options.concurrency - active.size;
     if (room <= 0) return;
     const free = await runnable.free(room + active.size + resting.size);
+    storeAnswered();
     // Workers woken by one notification would all reach for the oldest session first; in a
     // random order each tends to take a different one, and fewer lose the race for the lock.
     for (let index = free.length - 1; index > 0; index--) {
@@ -121,7 +164,9 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
       return;
     }
     filling = fill()
-      .catch((error: unknown) => options.onError?.(null, error))
+      .catch((error: unknown) =>
+        unreachable(error) ? storeFailed(error) : options.onError?.(null, error),
+      )
       .finally(() => {
         filling = null;
         if (again) {

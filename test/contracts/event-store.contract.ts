@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConcurrencyError } from '../../src/core/events/concurrency-error.js';
 import { CorruptEventError } from '../../src/core/events/corrupt-event-error.js';
 import { DuplicateEventError } from '../../src/core/events/duplicate-event-error.js';
+import { StaleDriverError } from '../../src/core/events/stale-driver-error.js';
 import { createEventCodec, type EventRow } from '../../src/core/events/event-codec.js';
 import { chainHash } from '../../src/core/events/hash-chain.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
@@ -326,6 +327,80 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         const events = await store.read('race');
         expect(events.map((event) => event.sequence)).toEqual(
           Array.from({ length: 20 }, (_, i) => i + 1),
+        );
+      });
+    });
+
+    describe('driver fencing', () => {
+      it('starts every session at epoch 0 and moves it on by one per take', async () => {
+        expect(await store.driverEpoch('fenced')).toBe(0);
+        // A session recorded before any driver took it is at epoch 0, and so is a driver of it.
+        await store.append(noteEvent('fenced', 1), { driverEpoch: 0 });
+        expect(await store.takeDriverEpoch('fenced')).toBe(1);
+        expect(await store.takeDriverEpoch('fenced')).toBe(2);
+        expect(await store.driverEpoch('fenced')).toBe(2);
+        expect(await store.driverEpoch('other')).toBe(0);
+      });
+
+      it('refuses an append with a stale epoch and leaves the log untouched', async () => {
+        const first = await store.takeDriverEpoch('fenced');
+        await store.append(noteEvent('fenced', 1), { driverEpoch: first, expectedSequence: 0 });
+        const second = await store.takeDriverEpoch('fenced');
+        const before = await store.read('fenced');
+        // With and without an expected sequence, one event and a batch: all refused.
+        for (const attempt of [
+          store.append(noteEvent('fenced', 2), { driverEpoch: first, expectedSequence: 1 }),
+          store.append(noteEvent('fenced', 2), { driverEpoch: first }),
+          store.appendAll(noteBatch('fenced', 2, 3), { driverEpoch: first }),
+        ]) {
+          const error = await expectRejection(attempt, StaleDriverError);
+          expect(error).toMatchObject({
+            code: 'driver_fenced',
+            epoch: first,
+            currentEpoch: second,
+          });
+        }
+        expect(await store.read('fenced')).toEqual(before);
+        expect(await store.lastSequence('fenced')).toBe(1);
+        expect(await store.verify('fenced')).toMatchObject({ ok: true, lastSequence: 1 });
+        // The global feed holds nothing of the refused appends either.
+        const feed = await collect(store.readAll());
+        expect(feed.filter((event) => event.sessionId === 'fenced')).toHaveLength(1);
+        // The current driver appends; a command (no epoch) from anyone still lands.
+        await store.append(noteEvent('fenced', 2), { driverEpoch: second, expectedSequence: 1 });
+        await store.append(noteEvent('fenced', 3));
+        expect(await store.lastSequence('fenced')).toBe(3);
+        // An epoch ahead of the session's is no driver's either.
+        await expectRejection(
+          store.append(noteEvent('fenced', 4), { driverEpoch: second + 1 }),
+          StaleDriverError,
+        );
+      });
+
+      it('takes a session that has no events yet, and fences its first append', async () => {
+        const first = await store.takeDriverEpoch('new-session');
+        const second = await store.takeDriverEpoch('new-session');
+        await expectRejection(
+          store.append(noteEvent('new-session', 1), { driverEpoch: first, expectedSequence: 0 }),
+          StaleDriverError,
+        );
+        expect(await store.lastSequence('new-session')).toBe(0);
+        expect((await store.listSessions()).map((row) => row.sessionId)).not.toContain(
+          'new-session',
+        );
+        await store.append(noteEvent('new-session', 1), {
+          driverEpoch: second,
+          expectedSequence: 0,
+        });
+        expect(await store.lastSequence('new-session')).toBe(1);
+      });
+
+      it('returns a batch stored before the epoch moved on when it is retried', async () => {
+        const first = await store.takeDriverEpoch('fenced');
+        const stored = await store.appendAll(noteBatch('fenced', 1, 2), { driverEpoch: first });
+        await store.takeDriverEpoch('fenced');
+        expect(await store.appendAll(noteBatch('fenced', 1, 2), { driverEpoch: first })).toEqual(
+          stored,
         );
       });
     });

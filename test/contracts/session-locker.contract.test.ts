@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { createFileSessionLocker } from '../../src/infrastructure/locks/file-session-locker.js';
+import { migratePostgres } from '../../src/infrastructure/postgres/postgres-migrations.js';
 import { openPostgresSessionLocker } from '../../src/infrastructure/postgres/postgres-session-locker.js';
 import {
   sessionLockerContract,
@@ -22,7 +23,14 @@ function fileHarness(): SessionLockerHarness {
 
 function postgresHarness(): SessionLockerHarness {
   const schema = freshSchemaName();
-  return { open: async () => openPostgresSessionLocker(TEST_POSTGRES_URL, schema) };
+  let migrated: Promise<unknown> | undefined;
+  return {
+    open: async () => {
+      // The lease lives on the store's head rows: the schema must exist.
+      await (migrated ??= migratePostgres(TEST_POSTGRES_URL, { schema }));
+      return openPostgresSessionLocker(TEST_POSTGRES_URL, schema);
+    },
+  };
 }
 
 describe('SessionLocker contract: lock files', () => {

@@ -77,14 +77,15 @@ describe.skipIf(!probe.available)('runnable sessions kept by the PostgreSQL stor
     const locker = createPostgresSessionLocker(
       new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 2 }),
       schema,
-      'correx worker test',
+      { driver: 'correx worker test' },
     );
     const lock = await locker.acquire('b');
     try {
       expect(await runnable.free(10)).toEqual([]);
-      expect((await runnable.drivers()).map((row) => [row.sessionId, row.driver])).toEqual([
-        ['b', 'correx worker test'],
-      ]);
+      expect(
+        (await runnable.drivers()).map((row) => [row.sessionId, row.driver, row.stalled]),
+      ).toEqual([['b', 'correx worker test', false]]);
+      expect((await runnable.drivers())[0]!.leaseAgeMs).toBeLessThan(30_000);
     } finally {
       await lock.release();
     }
@@ -93,5 +94,19 @@ describe.skipIf(!probe.available)('runnable sessions kept by the PostgreSQL stor
       { sessionId: 'b', driver: 'correx worker test', fromSequence: 1, toSequence: 1 },
     ]);
     await locker.close();
+  });
+
+  it('lists a lease its holder stopped renewing as stalled, and lets a worker take the session', async () => {
+    const runnable = createRunnableSessions(pool, schema, 'test');
+    await append('silent', created());
+    await pool.query(
+      `UPDATE "${schema}".sessions SET driver = 'correx worker paused', driver_epoch = 3,
+         lease_renewed_at = clock_timestamp() - interval '1 hour', lease_ms = 30000
+       WHERE session_id = 'silent'`,
+    );
+    const row = (await runnable.drivers()).find((driver) => driver.sessionId === 'silent');
+    expect(row).toMatchObject({ driver: 'correx worker paused', epoch: 3, stalled: true });
+    expect(row!.leaseAgeMs).toBeGreaterThan(3_000_000);
+    expect(await runnable.free(10)).toContain('silent');
   });
 });

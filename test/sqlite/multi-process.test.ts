@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { SqliteBusyError } from '../../src/infrastructure/sqlite/sqlite-errors.js';
+import { StaleDriverError } from '../../src/core/events/stale-driver-error.js';
 import { expectRejection } from '../support/expect-rejection.js';
 import { noteEvent } from '../support/sample-events.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -27,6 +28,39 @@ function runWriter(path: string, name: string, count: number): Promise<string> {
 }
 
 describe('SQLite store: several processes on one file', () => {
+  it('a driver fenced out by another process taking the session is refused, and the log keeps only valid appends', async () => {
+    const path = join(tempDir('correx-sqlite-'), 'fenced.db');
+    const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+    try {
+      const mine = await store.takeDriverEpoch('s');
+      await store.append(noteEvent('s', 1), { driverEpoch: mine, expectedSequence: 0 });
+      const taker = await new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', join(import.meta.dirname, 'fencing-driver.ts'), path, 's'],
+          { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', () => resolve(out.trim()));
+      });
+      expect(taker).toBe(`took ${mine + 1}`);
+      const before = await store.read('s');
+      const error = await expectRejection(
+        store.append(noteEvent('s', 3), { driverEpoch: mine }),
+        StaleDriverError,
+      );
+      expect(error.code).toBe('driver_fenced');
+      expect(await store.read('s')).toEqual(before);
+      expect(before.map((event) => event.eventId)).toEqual(['s-e000001', 's-taker']);
+      // A person's command is no driver append: it lands.
+      expect((await store.append(noteEvent('s', 3))).sequence).toBe(3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('four processes open and append at once: every append lands, no raw SQLITE_BUSY', async () => {
     const path = join(tempDir('correx-sqlite-'), 'shared.db');
     await openSqliteEventStore(path, { catalog: correxEventCatalog }).close();

@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'postgres_connect_failed',
   'postgres_schema_not_ready',
   'session_busy',
+  'driver_fenced',
+  'driver_lease_lost',
   // git worktrees of isolated sessions
   'worktree_failed',
   'merge_conflict',

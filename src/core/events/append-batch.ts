@@ -5,6 +5,7 @@ import type { EventCodec, NormalizedEvent } from './event-codec.js';
 import type { NewEvent, PayloadShape, StoredEvent } from './event-envelope.js';
 import { chainHash } from './hash-chain.js';
 import { InvalidAppendError } from './invalid-event-error.js';
+import { StaleDriverError } from './stale-driver-error.js';
 
 /**
  * The parts of an append every store shares, so each implementation only supplies storage:
@@ -14,6 +15,12 @@ import { InvalidAppendError } from './invalid-event-error.js';
 export type AppendOptions = {
   /** The last sequence the writer has seen (0 for a new session). A mismatch is a ConcurrencyError. */
   readonly expectedSequence?: number;
+  /**
+   * The driver epoch the appending driver took with its lease (see `EventStore.takeDriverEpoch`).
+   * The store refuses the append with StaleDriverError, in the append's own transaction, when the
+   * session's epoch is another. Absent: not a driver append (a person's command, an import).
+   */
+  readonly driverEpoch?: number;
 };
 
 /** A row ready to insert. */
@@ -103,6 +110,16 @@ export function checkExpectedSequence(
   if (options?.expectedSequence !== undefined && options.expectedSequence !== actual) {
     throw new ConcurrencyError(sessionId, options.expectedSequence, actual);
   }
+}
+
+/** Throws StaleDriverError when a driver append's epoch is not the session's current one. */
+export function checkDriverEpoch(
+  sessionId: string,
+  options: AppendOptions | undefined,
+  current: number,
+): void {
+  if (options?.driverEpoch !== undefined && options.driverEpoch !== current)
+    throw new StaleDriverError(sessionId, options.driverEpoch, current);
 }
 
 /** Assigns sequences after `last` and chains hashes. */

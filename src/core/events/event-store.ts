@@ -70,6 +70,14 @@ export interface EventStore<Payload extends PayloadShape = PayloadShape> {
   subscribe(options?: SubscribeOptions): AsyncIterable<SubscriptionMessage<Payload>>;
   /** Recomputes a session's hash chain and reports the first broken link. */
   verify(sessionId: string): Promise<ChainVerification>;
+  /**
+   * Takes a session for a new driver: moves its driver epoch on by one and returns it (a session
+   * never taken, or recorded before epochs existed, is at epoch 0). From then on an append that
+   * carries an older `driverEpoch` is refused (the fencing token of docs/postgres.md).
+   */
+  takeDriverEpoch(sessionId: string): Promise<number>;
+  /** The session's driver epoch now (0: never taken). */
+  driverEpoch(sessionId: string): Promise<number>;
   /** Releases resources; later calls fail. */
   close(): Promise<void>;
 }

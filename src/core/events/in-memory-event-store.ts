@@ -1,5 +1,6 @@
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import {
+  checkDriverEpoch,
   checkExpectedSequence,
   normalizeBatch,
   sealBatch,
@@ -49,6 +50,7 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
   readonly #bySession = new Map<string, MemoryRow[]>();
   readonly #byEventId = new Map<string, MemoryRow>();
   readonly #notifier = createAppendNotifier();
+  readonly #epochs = new Map<string, number>();
   #closed = false;
 
   constructor(options: InMemoryEventStoreOptions<Payload>) {
@@ -78,6 +80,7 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
     const sessionId = batch[0]!.sessionId;
     const sessionRows = this.#bySession.get(sessionId) ?? [];
     const last = sessionRows.at(-1);
+    checkDriverEpoch(sessionId, options, this.#epochs.get(sessionId) ?? 0);
     checkExpectedSequence(sessionId, options, last?.sequence ?? 0);
     const sealed = sealBatch(this.#codec, this.#sha256, batch, {
       sequence: last?.sequence ?? 0,
@@ -94,6 +97,18 @@ export class InMemoryEventStore<Payload extends PayloadShape> implements EventSt
     for (const row of rows) this.#byEventId.set(row.eventId, row);
     this.#notifier.notify();
     return rows.map((row, index) => toStoredEvent(batch[index]!, row, row.position));
+  }
+
+  async takeDriverEpoch(sessionId: string): Promise<number> {
+    this.#open();
+    const epoch = (this.#epochs.get(sessionId) ?? 0) + 1;
+    this.#epochs.set(sessionId, epoch);
+    return epoch;
+  }
+
+  async driverEpoch(sessionId: string): Promise<number> {
+    this.#open();
+    return this.#epochs.get(sessionId) ?? 0;
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {

@@ -17,6 +17,12 @@ import type { KernelCommand } from './kernel-input.js';
 
 export type RunSessionOptions = {
   readonly store: CorrexEventStore;
+  /**
+   * Where commands issued through this run (`SessionRun.command`, pause, steer...) are recorded
+   * (default `store`). They are a person's, not the driver's: a host whose `store` fences its
+   * driver appends records them through the plain store.
+   */
+  readonly commandStore?: CorrexEventStore;
   readonly sessionId: string;
   readonly config: KernelConfig;
   readonly ports: KernelPorts;

@@ -72,7 +72,12 @@ export function startSession(options: RunSessionOptions, command?: KernelCommand
     stop?.removeEventListener('abort', onStop),
   );
   const record = (recorded: KernelCommand): Promise<readonly CorrexEvent[]> => {
-    const recording = recordCommand(options, options.store, options.sessionId, recorded);
+    const recording = recordCommand(
+      options,
+      options.commandStore ?? options.store,
+      options.sessionId,
+      recorded,
+    );
     // What the command asks of the running effect happens now; the loop (and a sub-session's
     // loop, whose log the command is forwarded to) reads the record before it goes on.
     running.answer(options.config, recorded, recording);

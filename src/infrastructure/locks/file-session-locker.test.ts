@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,9 @@ import { tempDir } from '../../../test/support/temp-dir.js';
 import { expectRejection } from '../../../test/support/expect-rejection.js';
 import { createFileSessionLocker } from './file-session-locker.js';
 import { SessionBusyError } from './session-locker.js';
+import { correxEventCatalog } from '../../core/event-catalog.js';
+import { InMemoryEventStore } from '../../core/events/in-memory-event-store.js';
+import { processStartTime } from '../system/process-start-time.js';
 
 const CONTENDER = join(import.meta.dirname, '../../../test/support/lock-contender.ts');
 
@@ -51,6 +54,7 @@ describe('createFileSessionLocker', () => {
       pid: process.pid,
       host: hostname(),
       lock: 'os',
+      started: expect.any(Number),
     });
     await expect(locker.acquire('s-1')).rejects.toThrow(`driven by process ${process.pid}`);
     await lock.release();
@@ -83,6 +87,44 @@ describe('createFileSessionLocker', () => {
     await expectRejection(locker.acquire('s-3'), SessionBusyError);
     await exited(other, 'SIGKILL');
     await (await locker.acquire('s-3')).release();
+  });
+
+  it('takes over a lock file whose pid was reused by an unrelated live process', async () => {
+    const dir = tempDir('correx-lock-');
+    const locker = createFileSessionLocker(dir);
+    const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    await new Promise((resolve) => stranger.once('spawn', resolve));
+    try {
+      // A record from before the OS lock, written an hour before the stranger started.
+      const legacy = join(dir, 's-5.lock');
+      writeFileSync(legacy, JSON.stringify({ pid: stranger.pid, host: hostname() }));
+      const anHourAgo = new Date(Date.now() - 3_600_000);
+      utimesSync(legacy, anHourAgo, anHourAgo);
+      await (await locker.acquire('s-5')).release();
+      // A record under the OS lock whose holder died, its pid now the stranger's.
+      const started = processStartTime(stranger.pid!)!;
+      const record = { pid: stranger.pid, host: hostname(), lock: 'os' };
+      writeFileSync(
+        join(dir, 's-6.lock'),
+        JSON.stringify({ ...record, started: started - 60_000 }),
+      );
+      await (await locker.acquire('s-6')).release();
+    } finally {
+      await exited(stranger, 'SIGKILL');
+    }
+  });
+
+  it("moves the store's driver epoch on with each take", async () => {
+    const dir = tempDir('correx-lock-');
+    const store = new InMemoryEventStore({ catalog: correxEventCatalog });
+    const locker = createFileSessionLocker(dir, store);
+    const first = await locker.acquire('s-8');
+    expect(first.epoch).toBe(1);
+    await first.release();
+    const second = await locker.acquire('s-8');
+    expect(second.epoch).toBe(2);
+    expect(await store.driverEpoch('s-8')).toBe(2);
+    await second.release();
   });
 
   it('takes over an unreadable or empty lock file (a crash while writing it)', async () => {

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { EventStore } from '../../core/events/event-store.js';
+import { processStartTime } from '../system/process-start-time.js';
 import { SessionBusyError, type SessionLock, type SessionLocker } from './session-locker.js';
 
 /**
@@ -9,7 +11,13 @@ import { SessionBusyError, type SessionLock, type SessionLocker } from './sessio
  * written under the OS lock; a record without it was written by a correx before the OS lock
  * (a lock file created exclusively), whose live holder is still respected.
  */
-type Holder = { readonly pid: number; readonly host: string; readonly lock?: 'os' };
+type Holder = {
+  readonly pid: number;
+  readonly host: string;
+  readonly lock?: 'os';
+  /** When the holder process started (ms since the epoch), so a reused pid is told apart. */
+  readonly started?: number;
+};
 
 function alive(pid: number): boolean {
   try {
@@ -18,6 +26,26 @@ function alive(pid: number): boolean {
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Slack for start times read to about a second (Linux's boot time is whole seconds). */
+const START_SLACK_MS = 1500;
+
+/**
+ * Whether the holder written at `path` is still the live process that wrote it: its pid is
+ * alive, and that process started when the holder says (or, for a record without a start time,
+ * before the record was written). A pid reused by an unrelated process is not the holder.
+ */
+export function holderAlive(holder: Holder, path: string): boolean {
+  if (!alive(holder.pid)) return false;
+  const started = processStartTime(holder.pid);
+  if (started === undefined) return true;
+  if (holder.started !== undefined) return Math.abs(started - holder.started) <= START_SLACK_MS;
+  try {
+    return started <= statSync(path).mtimeMs + START_SLACK_MS;
+  } catch {
+    return true;
   }
 }
 
@@ -44,7 +72,7 @@ const describeHolder = (holder: Holder | undefined) =>
  * the busy message (written whole, by rename). Guards processes sharing one CORREX_HOME (the
  * embedded store's case), not machines sharing a PostgreSQL store.
  */
-function acquireSessionLock(directory: string, sessionId: string): SessionLock {
+function acquireSessionLock(directory: string, sessionId: string): SessionLock & { close(): void } {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const name = encodeURIComponent(sessionId);
   const recordPath = join(directory, `${name}.lock`);
@@ -57,14 +85,20 @@ function acquireSessionLock(directory: string, sessionId: string): SessionLock {
       throw new SessionBusyError(sessionId, describeHolder(readHolder(recordPath)));
     throw error;
   }
-  const me: Holder = { pid: process.pid, host: hostname(), lock: 'os' };
+  const started = processStartTime(process.pid);
+  const me: Holder = {
+    pid: process.pid,
+    host: hostname(),
+    lock: 'os',
+    ...(started === undefined ? {} : { started }),
+  };
   const previous = readHolder(recordPath);
   if (
     previous !== undefined &&
     previous.lock === undefined &&
     previous.host === me.host &&
     previous.pid !== me.pid &&
-    alive(previous.pid)
+    holderAlive(previous, recordPath)
   ) {
     // An older correx drives it by its lock file alone.
     database.close();
@@ -74,24 +108,38 @@ function acquireSessionLock(directory: string, sessionId: string): SessionLock {
   writeFileSync(temporary, JSON.stringify(me), { mode: 0o600 });
   renameSync(temporary, recordPath);
   let released = false;
-  return {
-    async release() {
-      if (released) return;
-      released = true;
-      // The record goes first: whoever takes the lock next writes its own.
-      rmSync(recordPath, { force: true });
-      database.close();
-    },
+  const close = () => {
+    if (released) return;
+    released = true;
+    // The record goes first: whoever takes the lock next writes its own.
+    rmSync(recordPath, { force: true });
+    database.close();
   };
+  return { close, release: async () => close() };
 }
 
-/** Driver locks as files in `directory` (`$CORREX_HOME/locks`), for processes on one machine. */
-export function createFileSessionLocker(directory: string): SessionLocker {
+/**
+ * Driver locks as files in `directory` (`$CORREX_HOME/locks`), for processes on one machine.
+ * With `epochs` (the store the sessions are recorded in), each take also moves the session's
+ * driver epoch on, so an append of any earlier holder is refused by the store itself.
+ */
+export function createFileSessionLocker(
+  directory: string,
+  epochs?: Pick<EventStore, 'takeDriverEpoch'>,
+): SessionLocker {
   const held = new Set<SessionLock>();
   return {
     acquire: async (sessionId) => {
       const lock = acquireSessionLock(directory, sessionId);
+      let epoch: number | undefined;
+      try {
+        epoch = await epochs?.takeDriverEpoch(sessionId);
+      } catch (error) {
+        lock.close();
+        throw error;
+      }
       const tracked: SessionLock = {
+        ...(epoch === undefined ? {} : { epoch }),
         release: async () => {
           held.delete(tracked);
           await lock.release();

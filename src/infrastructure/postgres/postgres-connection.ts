@@ -86,10 +86,21 @@ export function createPostgresPool(
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: options.applicationName ?? 'correx',
+    keepAlive: true,
   });
-  // An idle connection that the server drops is discarded by the pool; the next query reconnects.
-  pool.on('error', () => undefined);
+  guardPool(pool);
   return pool;
+}
+
+/**
+ * Makes a pool safe against its server going away: an idle connection the server drops is
+ * discarded by the pool, and a connection that fails while checked out (a restart, a failover,
+ * `pg_terminate_backend`) reports to the query it serves instead of emitting an `error` event
+ * nobody handles, which would end the process. The next query reconnects.
+ */
+export function guardPool(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 /** Opens one connection and runs a trivial query, turning any failure into a named error. */

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Sha256 } from '../../core/base/sha256.js';
 import {
+  checkDriverEpoch,
   checkExpectedSequence,
   normalizeBatch,
   sealBatch,
@@ -104,7 +105,7 @@ type RawRow = {
 type FeedRow = RawRow & { settled: boolean };
 
 /** The session head, joined with any stored event whose id the batch reuses (null columns if none). */
-type HeadRow = { last_sequence: string; last_hash: string } & (
+type HeadRow = { last_sequence: string; last_hash: string; driver_epoch: string } & (
   RawRow | { [K in keyof RawRow]: null }
 );
 
@@ -238,7 +239,14 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
       const result = (
         await client.query<{ first: string; stored: number }>({
           ...statement,
-          values: [sessionId, head.sequence, head.hash, ...columns, runnability],
+          values: [
+            sessionId,
+            head.sequence,
+            head.hash,
+            ...columns,
+            runnability,
+            options?.driverEpoch ?? null,
+          ],
         })
       ).rows[0]!;
       if (result.stored === 0) return undefined;
@@ -320,6 +328,9 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
         await client.query('ROLLBACK');
         return retried;
       }
+      // The fence, under the head row's lock: a driver that took the session meanwhile moved
+      // the epoch in a transaction that committed before this lock was granted.
+      checkDriverEpoch(sessionId, options, Number(head.driver_epoch));
       checkExpectedSequence(sessionId, options, lastSequence);
       const sealed = sealBatch(this.#codec, this.#sha256, batch, {
         sequence: lastSequence,
@@ -364,6 +375,20 @@ export class PostgresEventStore<Payload extends PayloadShape> implements EventSt
     // by polling (and the runnable sessions by their sweep).
     this.#wakes.wake(runnability === 'runnable');
     return sealed.map((row, index) => toStoredEvent(batch[index]!, row, first + index));
+  }
+
+  async takeDriverEpoch(sessionId: string): Promise<number> {
+    this.#open();
+    const rows = await this.#query<{ driver_epoch: string }>(this.#sql.takeDriverEpoch, [
+      sessionId,
+    ]);
+    return Number(rows.rows[0]!.driver_epoch);
+  }
+
+  async driverEpoch(sessionId: string): Promise<number> {
+    this.#open();
+    const rows = await this.#query<{ driver_epoch: string }>(this.#sql.driverEpoch, [sessionId]);
+    return Number(rows.rows[0]?.driver_epoch ?? 0);
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {

@@ -59,10 +59,12 @@ export function createFeedListener(
       },
     };
     opened.client.on('notification', onNotify);
-    opened.client.on('error', () => {
+    const drop = () => {
       if (current === held) current = undefined;
       held.close();
-    });
+    };
+    opened.client.on('error', drop);
+    opened.client.on('end', drop);
     try {
       await opened.client.query(`LISTEN "${channel}"`);
     } catch (error) {

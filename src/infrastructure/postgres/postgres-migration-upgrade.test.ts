@@ -43,7 +43,12 @@ describe.skipIf(!server.available)('PostgreSQL schema upgrades', () => {
       toVersion: 2,
     });
     // The store as it ran against a version-2 schema (its allocate_positions, its rows):
-    // opened without the version check, which would refuse the old schema.
+    // opened without the version check, which would refuse the old schema. Its statements name
+    // the driver epoch (a later version's column) only to check a fence no append here carries,
+    // so the column stands in while they write and goes again: the rows are a version-2 store's.
+    await pool.query(
+      `ALTER TABLE "${schema}".sessions ADD COLUMN driver_epoch bigint NOT NULL DEFAULT 0`,
+    );
     const old = new PostgresEventStore('test', schema, pool, false, {
       pool,
       catalog: correxEventCatalog,
@@ -54,6 +59,7 @@ describe.skipIf(!server.available)('PostgreSQL schema upgrades', () => {
     await old.append(noteEvent('a', 4));
     await old.appendAll(noteBatch('a', 5, 2));
     await old.close();
+    await pool.query(`ALTER TABLE "${schema}".sessions DROP COLUMN driver_epoch`);
     const before = { a: await readBack(pool, schema, 'a'), b: await readBack(pool, schema, 'b') };
 
     expect(await migratePostgres(pool, { schema })).toEqual({
@@ -99,6 +105,14 @@ describe.skipIf(!server.available)('PostgreSQL schema upgrades', () => {
     expect(transactions.every((id, index) => index === 0 || id >= transactions[index - 1]!)).toBe(
       true,
     );
+    // Sessions written before driver epochs existed are at epoch 0, fenced from their first take.
+    expect(await store.driverEpoch('a')).toBe(0);
+    await store.append(noteEvent('a', 8), { driverEpoch: 0 });
+    expect(await store.takeDriverEpoch('a')).toBe(1);
+    await expect(store.append(noteEvent('a', 9), { driverEpoch: 0 })).rejects.toMatchObject({
+      code: 'driver_fenced',
+    });
+    expect(await store.lastSequence('a')).toBe(8);
     await store.close();
   });
 });

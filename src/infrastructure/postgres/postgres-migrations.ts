@@ -109,6 +109,19 @@ const MIGRATIONS: readonly ((s: string, key: number) => string)[] = [
       RETURN first;
     END $$;
   `,
+  // One driver per session, by construction (docs/postgres.md "Fencing"): the driver epoch is
+  // the fencing token every driver append is checked against under the head row's lock; the
+  // lease says who holds it, whose lock connection (backend) holds its advisory lock, when it
+  // was last renewed (the server's clock) and for how long a renewal holds. Sessions recorded
+  // before are at epoch 0, with no lease.
+  (s) => `
+  ALTER TABLE ${s}.sessions ADD COLUMN driver_epoch bigint NOT NULL DEFAULT 0;
+  ALTER TABLE ${s}.sessions ADD COLUMN driver text;
+  ALTER TABLE ${s}.sessions ADD COLUMN driver_backend integer;
+  ALTER TABLE ${s}.sessions ADD COLUMN lease_renewed_at timestamptz;
+  ALTER TABLE ${s}.sessions ADD COLUMN lease_ms integer;
+  ALTER TABLE ${s}.session_drivers ADD COLUMN epoch bigint;
+  `,
 ];
 
 /** The schema version this correx writes and reads. */

@@ -1,18 +1,30 @@
 import pg from 'pg';
 import {
   DEFAULT_POSTGRES_SCHEMA,
+  guardPool,
   quoteSchema,
   redactConnectionString,
   schemaLockKey,
 } from './postgres-connection.js';
 import { describeConnectFailure } from './postgres-errors.js';
+import { leaseFree } from './postgres-driver-lease.js';
 import { createFeedListener } from './postgres-feed-listener.js';
 
-/** A session's driver now: the worker (or `correx run`, `correx serve`) that holds its lock. */
+/** A session's driver now: the worker (or `correx run`, `correx serve`) that holds its lease. */
 export type SessionDriver = {
   readonly sessionId: string;
   readonly driver: string;
+  /** When it took the session. */
   readonly since: string;
+  /** The driver epoch it took (see docs/postgres.md "Fencing"). */
+  readonly epoch: number;
+  /** How long ago it last renewed its lease, in ms (by the server's clock). */
+  readonly leaseAgeMs: number;
+  /**
+   * Its lease ran out (no renewal for longer than it declared) or its lock connection is gone:
+   * another worker may take the session over now.
+   */
+  readonly stalled: boolean;
 };
 
 /** One driver record: who held a session's driver lock from which sequence, until when. */
@@ -26,16 +38,15 @@ export type DriverRecord = {
 
 /**
  * The runnable sessions of one schema, as workers see them: the head rows the appends mark
- * runnable (in their own transaction, see postgres-statements.ts), less those whose driver lock
- * is held now. `onRunnable` is called when any process leaves a session runnable (LISTEN); a
+ * runnable (in their own transaction, see postgres-statements.ts), less those whose driver lease
+ * is held now (postgres-driver-lease.ts). `onRunnable` is called when any process leaves a session runnable (LISTEN); a
  * lost notification is made good by the caller's periodic sweep.
  */
 export function createRunnableSessions(pool: pg.Pool, schema: string, location: string) {
   const s = quoteSchema(schema, location);
-  // The same key the driver lock takes (postgres-session-locker.ts): held means driven.
+  // The same key the driver lease takes (postgres-session-locker.ts).
   const namespace = schemaLockKey(`session-driver:${schema}`);
-  const held = `EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'
-      AND l.classid = $1::int AND l.objid = hashtext(r.session_id)::oid AND l.granted)`;
+
   const query = async <Row extends pg.QueryResultRow>(text: string, values: unknown[]) => {
     try {
       return (await pool.query<Row>(text, values)).rows;
@@ -47,7 +58,7 @@ export function createRunnableSessions(pool: pg.Pool, schema: string, location: 
     /** Up to `limit` runnable sessions nobody drives, longest runnable first. */
     async free(limit: number): Promise<string[]> {
       const rows = await query<{ session_id: string }>(
-        `SELECT r.session_id FROM ${s}.sessions r WHERE r.runnable AND NOT ${held}
+        `SELECT r.session_id FROM ${s}.sessions r WHERE r.runnable AND ${leaseFree('r', '$1')}
          ORDER BY r.runnable_since LIMIT $2`,
         [namespace, limit],
       );
@@ -61,21 +72,34 @@ export function createRunnableSessions(pool: pg.Pool, schema: string, location: 
       );
       return rows[0]?.runnable_since ?? null;
     },
-    /** The sessions driven now and by whom: the newest record whose connection holds the lock. */
+    /**
+     * The sessions whose lease someone holds, by whom, and how fresh: the head rows name the
+     * holder of the current epoch only, so a fenced-out driver is never shown as driving.
+     */
     async drivers(): Promise<SessionDriver[]> {
-      const rows = await query<{ session_id: string; worker: string; acquired_at: Date }>(
-        `SELECT DISTINCT ON (d.session_id) d.session_id, d.worker, d.acquired_at
-         FROM ${s}.session_drivers d
-         WHERE d.released_at IS NULL AND EXISTS (SELECT 1 FROM pg_locks l
-           WHERE l.locktype = 'advisory' AND l.classid = $1::int
-             AND l.objid = hashtext(d.session_id)::oid AND l.granted AND l.pid = d.backend_pid)
-         ORDER BY d.session_id, d.id DESC`,
+      const rows = await query<{
+        session_id: string;
+        driver: string;
+        driver_epoch: string;
+        acquired_at: Date | null;
+        lease_age_ms: number;
+        stalled: boolean;
+      }>(
+        `SELECT r.session_id, r.driver, r.driver_epoch,
+           (SELECT max(d.acquired_at) FROM ${s}.session_drivers d
+             WHERE d.session_id = r.session_id AND d.epoch = r.driver_epoch) AS acquired_at,
+           (extract(epoch FROM clock_timestamp() - r.lease_renewed_at) * 1000)::float8 AS lease_age_ms,
+           ${leaseFree('r', '$1')} AS stalled
+         FROM ${s}.sessions r WHERE r.driver IS NOT NULL AND r.lease_renewed_at IS NOT NULL`,
         [namespace],
       );
       return rows.map((row) => ({
         sessionId: row.session_id,
-        driver: row.worker,
-        since: row.acquired_at.toISOString(),
+        driver: row.driver,
+        since: (row.acquired_at ?? new Date(0)).toISOString(),
+        epoch: Number(row.driver_epoch),
+        leaseAgeMs: Math.max(0, Math.round(row.lease_age_ms)),
+        stalled: row.stalled,
       }));
     },
     /** Every driver record of a session, oldest first. */
@@ -126,8 +150,9 @@ export function openRunnableSessions(
     max: 2,
     allowExitOnIdle: true,
     application_name: applicationName,
+    keepAlive: true,
   });
-  pool.on('error', () => undefined);
+  guardPool(pool);
   return {
     sessions: createRunnableSessions(pool, schema, redactConnectionString(url)),
     close: () => pool.end(),

@@ -24,8 +24,8 @@ export function createPostgresStatements(schema: string, location: string) {
     lockHeadAndFind: `WITH head AS (
         INSERT INTO ${s}.sessions (session_id, last_sequence, last_hash) VALUES ($1, 0, $2)
         ON CONFLICT (session_id) DO UPDATE SET session_id = excluded.session_id
-        RETURNING last_sequence, last_hash)
-      SELECT head.last_sequence, head.last_hash, ${ROW_COLUMNS.split(', ')
+        RETURNING last_sequence, last_hash, driver_epoch)
+      SELECT head.last_sequence, head.last_hash, head.driver_epoch, ${ROW_COLUMNS.split(', ')
         .map((column) => `e.${column}`)
         .join(', ')}
       FROM head LEFT JOIN ${s}.events e ON e.event_id = ANY($3::text[])`,
@@ -72,6 +72,12 @@ export function createPostgresStatements(schema: string, location: string) {
      */
     appendOneAtHead: prepared(appendAtHead(s, 'existing', 'one')),
     appendOneToNew: prepared(appendAtHead(s, 'new', 'one')),
+    /** Moves a session's driver epoch on by one (creating its head row at sequence 0). */
+    takeDriverEpoch: `INSERT INTO ${s}.sessions (session_id, last_sequence, last_hash, driver_epoch)
+      VALUES ($1, 0, '${GENESIS_HASH}', 1)
+      ON CONFLICT (session_id) DO UPDATE SET driver_epoch = ${s}.sessions.driver_epoch + 1
+      RETURNING driver_epoch`,
+    driverEpoch: `SELECT driver_epoch FROM ${s}.sessions WHERE session_id = $1`,
     head: `SELECT last_sequence, last_hash FROM ${s}.sessions WHERE session_id = $1 AND last_sequence > 0`,
     hashAt: `SELECT hash FROM ${s}.events WHERE session_id = $1 AND sequence = $2`,
     sessionPage: `SELECT ${ROW_COLUMNS} FROM ${s}.events
@@ -102,7 +108,8 @@ function prepared(text: string): { readonly name: string; readonly text: string 
  * Parameters: $1 session id, $2 and $3 the head the rows were sealed after (sequence, hash),
  * $4-$9 the rows (event ids, types, timestamps, bytes, hashes, previous hashes: arrays for a
  * `batch`, plain values for `one` event), $10 the batch's runnability (see
- * core/sessions/session-runnability.ts, or 'unchanged').
+ * core/sessions/session-runnability.ts, or 'unchanged'), $11 the driver epoch of a driver
+ * append (null: not a driver append): the head moves only while it is the session's epoch.
  */
 function appendAtHead(s: string, session: 'new' | 'existing', rows: 'batch' | 'one'): string {
   const one = rows === 'one';
@@ -115,6 +122,7 @@ function appendAtHead(s: string, session: 'new' | 'existing', rows: 'batch' | 'o
     : `unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
         WITH ORDINALITY`;
   const runnability = '$10::text';
+  const epoch = '$11::bigint';
   const head =
     session === 'new'
       ? // A head row that exists already (another writer got there first) is a wrong guess.
@@ -124,6 +132,7 @@ function appendAtHead(s: string, session: 'new' | 'existing', rows: 'batch' | 'o
            ${runnability} = 'child', ${runnability} = 'runnable',
            CASE WHEN ${runnability} = 'runnable' THEN clock_timestamp() END
          FROM alloc WHERE $2::bigint = 0 AND $3::text = '${GENESIS_HASH}'
+           AND coalesce(${epoch}, 0) = 0
          ON CONFLICT (session_id) DO NOTHING
          RETURNING 1`
       : // Waits for the row lock of a writer ahead of it, then re-checks against what it committed.
@@ -140,6 +149,7 @@ function appendAtHead(s: string, session: 'new' | 'existing', rows: 'batch' | 'o
              ELSE h.runnable_since END
          FROM alloc
          WHERE h.session_id = $1::text AND h.last_sequence = $2::bigint AND h.last_hash = $3::text
+           AND (${epoch} IS NULL OR h.driver_epoch = ${epoch})
          RETURNING 1`;
   return `WITH alloc AS MATERIALIZED (SELECT ${s}.allocate_positions(${n}) AS first),
     head AS (${head}),

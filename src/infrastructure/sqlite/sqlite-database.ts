@@ -119,6 +119,15 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'correx events are append-only'); END;
   `,
+  // 5: the driver epoch of each session taken by a driver (the fencing token of every driver
+  // append, see docs/postgres.md). A session without a row is at epoch 0, as every session
+  // recorded before this version is.
+  `
+  CREATE TABLE session_drivers (
+    session_id TEXT    PRIMARY KEY,
+    epoch      INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this correx writes and reads (`PRAGMA user_version`). */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Sha256 } from '../../core/base/sha256.js';
 import {
+  checkDriverEpoch,
   checkExpectedSequence,
   normalizeBatch,
   sealBatch,
@@ -11,6 +12,7 @@ import {
 } from '../../core/events/append-batch.js';
 import { ConcurrencyError } from '../../core/events/concurrency-error.js';
 import { CorruptEventError } from '../../core/events/corrupt-event-error.js';
+import { StaleDriverError } from '../../core/events/stale-driver-error.js';
 import type { EventCatalog } from '../../core/events/event-catalog.js';
 import {
   createEventCodec,
@@ -147,6 +149,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
   readonly #notifier = createAppendNotifier();
   readonly #statements;
   readonly #appendTransaction;
+  readonly #takeEpoch;
   /** Multi-row INSERTs by row count, prepared on first use. */
   readonly #inserts = new Map<number, Database.Statement<unknown[]>>();
   /** Heads this connection wrote, trusted while `#dataVersion` says no other connection wrote. */
@@ -176,6 +179,15 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           'SELECT sequence, hash FROM events WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
         )
         .raw(true),
+      driverEpoch: db
+        .prepare<[string], number>('SELECT epoch FROM session_drivers WHERE session_id = ?')
+        .pluck(),
+      takeDriverEpoch: db
+        .prepare<[string], number>(
+          `INSERT INTO session_drivers (session_id, epoch) VALUES (?, 1)
+           ON CONFLICT (session_id) DO UPDATE SET epoch = epoch + 1 RETURNING epoch`,
+        )
+        .pluck(),
       startSession: db.prepare<[string, number, string]>(
         'INSERT OR IGNORE INTO sessions (session_id, first_position, first_timestamp) VALUES (?, ?, ?)',
       ),
@@ -224,6 +236,9 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
          ORDER BY s.first_position`,
       ),
     };
+    this.#takeEpoch = db.transaction((sessionId: string): number =>
+      this.#statements.takeDriverEpoch.get(sessionId)!,
+    );
     // The fast path assumes the batch is new: no lookup of its ids. A retry or a duplicate shows up
     // as a conflict (unique event_id, or a stale expected sequence) and is settled in #settle.
     this.#appendTransaction = db.transaction(
@@ -232,6 +247,10 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         options: AppendOptions | undefined,
       ): StoredEvent<Payload>[] => {
         const sessionId = batch[0]!.sessionId;
+        // The fence: read under the write lock this transaction holds, so no driver can take
+        // the session between this check and the commit.
+        if (options?.driverEpoch !== undefined)
+          checkDriverEpoch(sessionId, options, this.#statements.driverEpoch.get(sessionId) ?? 0);
         const head = this.#head(sessionId);
         const lastSequence = head?.sequence ?? 0;
         checkExpectedSequence(sessionId, options, lastSequence);
@@ -318,7 +337,11 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         () => this.#open(),
       );
     } catch (error) {
-      if (error instanceof ConcurrencyError || isUniqueEventIdViolation(error))
+      if (
+        error instanceof ConcurrencyError ||
+        error instanceof StaleDriverError ||
+        isUniqueEventIdViolation(error)
+      )
         return this.#settle(batch, error);
       throw error;
     }
@@ -340,6 +363,22 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const retried = settleRetry(this.#codec, batch, existing);
     if (retried) return retried;
     throw conflict;
+  }
+
+  async takeDriverEpoch(sessionId: string): Promise<number> {
+    this.#open();
+    // IMMEDIATE: the write lock first, so the bump waits for (and then fences) any append in
+    // flight from another process.
+    return writeWithRetry(
+      this.path,
+      () => this.#takeEpoch.immediate(sessionId),
+      () => this.#open(),
+    );
+  }
+
+  async driverEpoch(sessionId: string): Promise<number> {
+    this.#open();
+    return this.#statements.driverEpoch.get(sessionId) ?? 0;
   }
 
   async read(sessionId: string, options: ReadOptions = {}): Promise<StoredEvent<Payload>[]> {

@@ -9,6 +9,7 @@ import { chainHash, GENESIS_HASH } from '../../core/events/hash-chain.js';
 import { migrateStore } from '../migrate-store.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import { migrateSqlite, SQLITE_SCHEMA_VERSION } from './sqlite-database.js';
+import { StaleDriverError } from '../../core/events/stale-driver-error.js';
 import { openSqliteEventStore } from './sqlite-event-store.js';
 
 const dir = tempDir();
@@ -144,6 +145,13 @@ describe('SQLite schema migrations 3 and 4 (head read from the events index, has
       'b-e000002',
       'a-e000004',
     ]);
+    // Sessions recorded before driver epochs existed are at epoch 0, and fenced from there on.
+    expect(await store.driverEpoch('a')).toBe(0);
+    await store.append(noteEvent('a', 5), { driverEpoch: 0 });
+    expect(await store.takeDriverEpoch('a')).toBe(1);
+    const refused = store.append(noteEvent('a', 6), { driverEpoch: 0 });
+    await expect(refused).rejects.toBeInstanceOf(StaleDriverError);
+    expect(await store.lastSequence('a')).toBe(5);
     await store.close();
 
     const db = new Database(path);

@@ -1,3 +1,4 @@
+import type { SessionLeaseView } from '../session-lease.js';
 import type { Clock } from '../../core/base/clock.js';
 import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
@@ -20,9 +21,13 @@ export type WorkerOptions = {
   readonly location: string;
   readonly concurrency: number;
   readonly sweepMs: number;
+  /** How long a driver lease holds without a renewal (default 30 s). */
+  readonly leaseMs?: number;
   readonly onTaken?: (sessionId: string) => void;
   readonly onStopped?: (sessionId: string, status: string) => void;
   readonly onError?: (sessionId: string | null, error: unknown) => void;
+  /** The store answers again after an outage `onError` reported. */
+  readonly onReconnected?: () => void;
 };
 
 /** A running worker, as the CLI sees it. */
@@ -65,7 +70,7 @@ export type CliContext = {
     readonly drive?: boolean;
   }): Promise<SessionHost>;
   /** Who drives each session of a shared store now (null: the store keeps no driver records). */
-  sessionDrivers?(location: string): Promise<ReadonlyMap<string, string> | null>;
+  sessionDrivers?(location: string): Promise<ReadonlyMap<string, SessionLeaseView> | null>;
   /** Starts a worker driving the runnable sessions of a shared store (`correx worker`). */
   startWorker?(options: WorkerOptions): Promise<WorkerHandle>;
   /** The conversational router over the sessions in `store`, with the configured models. */

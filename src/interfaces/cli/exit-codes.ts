@@ -41,6 +41,8 @@ export const EXIT_OUTCOME_OF: Readonly<
   postgres_connect_failed: 'storeUnavailable',
   postgres_schema_not_ready: 'storeUnavailable',
   session_busy: 'failed',
+  driver_fenced: 'failed',
+  driver_lease_lost: 'failed',
   worktree_failed: 'failed',
   merge_conflict: 'failed',
   git_location_changed: 'failed',

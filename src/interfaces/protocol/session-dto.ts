@@ -126,5 +126,9 @@ export const SessionListItemDtoSchema = z.strictObject({
   running: z.boolean(),
   /** Who drives it now, any process on a shared store (a worker's name); absent: not known here. */
   driver: z.string().nullable().optional(),
+  /** How long ago its driver last renewed its lease, in ms; null: nobody holds it. */
+  leaseAgeMs: z.number().min(0).nullable().optional(),
+  /** Its driver let the lease run out (or lost its lock connection): another may take it over. */
+  stalled: z.boolean().optional(),
 });
 export type SessionListItemDto = z.infer<typeof SessionListItemDtoSchema>;

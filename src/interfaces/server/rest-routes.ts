@@ -1,3 +1,4 @@
+import { leaseColumns } from '../session-lease.js';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -153,7 +154,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
               session.mode,
               spendOf(session.spend).costUsd,
             ),
-            ...(drivers === undefined ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
+            ...(drivers === undefined ? {} : leaseColumns(drivers.get(summary.sessionId))),
           })),
       };
       return { body: response };

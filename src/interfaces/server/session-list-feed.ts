@@ -1,3 +1,4 @@
+import { leaseColumns, type SessionLeaseView } from '../session-lease.js';
 import type { Logger } from 'pino';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionListItemDto } from '../protocol/session-dto.js';
@@ -33,7 +34,7 @@ export function createSessionListFeed(options: {
   /** The sessions this process drives now (a row's `running`). */
   readonly running: () => readonly string[];
   /** Who drives each session now, any process (a shared store); absent: rows carry no `driver`. */
-  readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
+  readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
   readonly logger: Logger;
   readonly throttleMs?: number;
 }): SessionListFeed {
@@ -63,7 +64,7 @@ export function createSessionListFeed(options: {
         session.mode,
         spendOf(session.spend).costUsd,
       ),
-      ...(drivers === undefined ? {} : { driver: drivers.get(sessionId) ?? null }),
+      ...(drivers === undefined ? {} : leaseColumns(drivers.get(sessionId))),
     };
   };
 

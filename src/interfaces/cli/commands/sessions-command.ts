@@ -1,3 +1,4 @@
+import { describeLease, leaseColumns } from '../../session-lease.js';
 import { Command } from 'commander';
 import { replay } from '../../../core/events/replay.js';
 import type { CorrexEvent } from '../../../core/event-catalog.js';
@@ -70,7 +71,7 @@ export function sessionsCommand(context: CommandContext): Command {
             tokens: spend.tokens,
             /** US dollars by the recorded profiles' prices; null when none has prices. */
             cost: spend.costUsd,
-            ...(drivers === null ? {} : { driver: drivers.get(summary.sessionId) ?? null }),
+            ...(drivers === null ? {} : leaseColumns(drivers.get(summary.sessionId))),
           });
         }
         if (options.json)
@@ -93,7 +94,7 @@ export function sessionsCommand(context: CommandContext): Command {
               'EVENTS',
               'LAST EVENT',
               ...(priced ? ['COST'] : []),
-              ...(drivers === null ? [] : ['DRIVER']),
+              ...(drivers === null ? [] : ['DRIVER', 'LEASE']),
               'TASK',
             ],
             rows.map((row) => [
@@ -105,7 +106,9 @@ export function sessionsCommand(context: CommandContext): Command {
               String(row.lastSequence),
               row.lastTimestamp,
               ...(priced ? [cost(row.cost)] : []),
-              ...(drivers === null ? [] : [row.driver ?? '-']),
+              ...(drivers === null
+                ? []
+                : [row.driver ?? '-', describeLease(leaseColumns(drivers.get(row.sessionId)))]),
               clip(row.task ?? '', 60),
             ]),
           ),

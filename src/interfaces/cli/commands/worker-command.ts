@@ -9,6 +9,10 @@ function positiveInteger(value: string): number {
   return count;
 }
 
+function storeGone(error: unknown): boolean {
+  return CorrexError.isInstance(error) && error.code === 'postgres_connect_failed';
+}
+
 function describe(error: unknown): string {
   return CorrexError.isInstance(error) ? error.message : String(error);
 }
@@ -29,36 +33,54 @@ export function workerCommand(context: CommandContext): Command {
       positiveInteger,
       1000,
     )
-    .action(async (options: { concurrency: number; sweepMs: number }, command: Command) => {
-      const location =
-        (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
-      if (context.startWorker === undefined)
-        throw new Error('this correx was built without workers');
-      const stopped = new Promise<void>((resolve) => {
-        const release = context.onInterrupt(() => {
-          release();
-          resolve();
+    .option(
+      '--lease-ms <ms>',
+      "how long a session stays this worker's without a renewal before another may take it over (default 30000, or $CORREX_LEASE_MS)",
+      positiveInteger,
+    )
+    .action(
+      async (
+        options: { concurrency: number; sweepMs: number; leaseMs?: number },
+        command: Command,
+      ) => {
+        const location =
+          (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore;
+        if (context.startWorker === undefined)
+          throw new Error('this correx was built without workers');
+        const stopped = new Promise<void>((resolve) => {
+          const release = context.onInterrupt(() => {
+            release();
+            resolve();
+          });
         });
-      });
-      const worker = await context.startWorker({
-        location,
-        concurrency: options.concurrency,
-        sweepMs: options.sweepMs,
-        onTaken: (sessionId) => context.out(`${sessionId} taken`),
-        onStopped: (sessionId, status) => context.out(`${sessionId} stopped here: ${status}`),
-        onError: (sessionId, error) =>
-          context.err(`correx worker: ${sessionId ?? 'looking for sessions'}: ${describe(error)}`),
-      });
-      try {
-        context.out(
-          `correx worker: ${worker.name} driving up to ${options.concurrency} session(s)`,
-        );
-        await stopped;
-        context.out(`correx worker: stopping; handing back ${worker.driving().length} session(s)`);
-        const { handedBack } = await worker.stop();
-        context.out(`correx worker: stopped; handed back ${handedBack.length} session(s)`);
-      } finally {
-        await worker.close();
-      }
-    });
+        const worker = await context.startWorker({
+          location,
+          concurrency: options.concurrency,
+          sweepMs: options.sweepMs,
+          ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+          onTaken: (sessionId) => context.out(`${sessionId} taken`),
+          onStopped: (sessionId, status) => context.out(`${sessionId} stopped here: ${status}`),
+          onError: (sessionId, error) =>
+            context.err(
+              sessionId === null && storeGone(error)
+                ? `correx worker: the store does not answer (${describe(error)}); retrying with backoff`
+                : `correx worker: ${sessionId ?? 'looking for sessions'}: ${describe(error)}`,
+            ),
+          onReconnected: () => context.out('correx worker: the store answers again'),
+        });
+        try {
+          context.out(
+            `correx worker: ${worker.name} driving up to ${options.concurrency} session(s)`,
+          );
+          await stopped;
+          context.out(
+            `correx worker: stopping; handing back ${worker.driving().length} session(s)`,
+          );
+          const { handedBack } = await worker.stop();
+          context.out(`correx worker: stopped; handed back ${handedBack.length} session(s)`);
+        } finally {
+          await worker.close();
+        }
+      },
+    );
 }

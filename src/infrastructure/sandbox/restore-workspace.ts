@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants, realpathSync, type Stats } from 'node:fs';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { lstat, open, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { UndoStep } from '../../core/kernel/session-changes.js';
@@ -8,6 +8,7 @@ import type { TouchedFile } from '../../core/tools/tool-events.js';
 import { isPathInside } from '../../core/tools/tool-path.js';
 import {
   openVerifiedDirectory,
+  replaceAtomically,
   type FolderHolding,
   type VerifiedDirectory,
 } from '../tools/verified-directory.js';
@@ -241,21 +242,9 @@ async function writeInside(
 ) {
   const directory = await verifiedFolder(shown, real, true, holding);
   try {
-    const partialName = `${basename(real)}.correx-undo.${process.pid}`;
-    const partial = directory.inside(partialName);
-    const handle = await open(
-      partial,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      mode ?? 0o644,
-    );
-    try {
-      await handle.writeFile(bytes);
-      if (mode !== null) await handle.chmod(mode);
-    } finally {
-      await handle.close();
-    }
-    // rename(2) replaces the name inside this very folder, never following a symlink there.
-    await rename(partial, directory.inside(basename(real)));
+    // Written aside, synced and renamed inside this very folder, as every file tool writes:
+    // no reader ever sees the file empty or half restored, and a symlink there is never followed.
+    await replaceAtomically(directory, basename(real), bytes, mode);
   } finally {
     await directory.close();
   }

@@ -5,6 +5,7 @@ import {
 } from '../../../src/interfaces/protocol/wire-values.js';
 import type { SessionListItemDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { formatAge, formatTokens } from '../format.js';
+import { leaseBadge } from '../model/driver-lease.js';
 import { hrefOf } from '../route.js';
 import { Empty, Failure, Loading } from './states.js';
 import { useSessionList } from './use-session-list.js';
@@ -84,6 +85,7 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
         </thead>
         <tbody>
           {props.sessions.map((session) => {
+            const lease = leaseBadge(session);
             return (
               <tr key={session.sessionId} data-session-id={session.sessionId}>
                 <td data-label="Session">
@@ -99,8 +101,16 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
                     <span class={`badge status-${session.status}`}>{session.status}</span>
                     {session.running && <span class="badge running-here">running here</span>}
                     {typeof session.driver === 'string' && !session.running && (
-                      <span class="badge running-here" title="the process driving this session">
+                      <span
+                        class="badge running-here"
+                        title={lease?.title ?? 'the process driving this session'}
+                      >
                         {session.driver}
+                      </span>
+                    )}
+                    {lease?.stalled === true && (
+                      <span class="badge stalled" title={lease.title}>
+                        {lease.text}
                       </span>
                     )}
                     {session.pendingApprovals > 0 && (

@@ -195,6 +195,12 @@ process.exitCode = await runCli(
           },
         }
       : {}),
+    async telemetry() {
+      const { withTelemetry } = await import('./telemetry-hook.js');
+      return withTelemetry(undefined, process.env, (line) =>
+        process.stderr.write(`correx: ${line}\n`),
+      );
+    },
     async listMcpServers(workspace) {
       const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
       return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });

@@ -42,9 +42,9 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
   const availability = await detectSandbox();
   options.notice(describeSandbox(availability), availability.kind === 'none');
   const homeDirectory = realpathSync(homedir());
-  const onEvent = await withTelemetry(options.onEvent, options.env, (line) =>
-    options.notice(line, true),
-  );
+  const onEvent = (
+    await withTelemetry(options.onEvent, options.env, (line) => options.notice(line, true))
+  )?.onEvent;
   return createSessionHost({
     store: options.store,
     correxHome: options.correxHome,

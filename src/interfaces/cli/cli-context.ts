@@ -83,6 +83,13 @@ export type CliContext = {
     options: { readonly endpoint?: string },
   ): Promise<{ readonly spans: number }>;
   /**
+   * What the standard OpenTelemetry variables turn on for sessions this process runs outside a
+   * session host (the demo): undefined when none is. `settled` waits for their traces' delivery.
+   */
+  readonly telemetry?: () => Promise<
+    { readonly onEvent: (event: CorrexEvent) => void; settled(): Promise<void> } | undefined
+  >;
+  /**
    * The live process that drives a session of the store at `location` now (holds its driver
    * lock), null when none does, undefined when this kind of store cannot tell.
    */

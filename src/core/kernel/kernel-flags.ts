@@ -178,6 +178,18 @@ export const RETRY_FAILED_SESSION = defineBehaviourFlag({
     'a failed session accepts a retry command (session_retried) and goes on from the stage that failed',
 });
 
+/**
+ * A model call that fails transiently (provider_down, timeout, rate_limit) with a recorded wait
+ * is made again in the same stage attempt after that wait, instead of failing the attempt, until
+ * the waits since the attempt's last answer would pass `TRANSIENT_WAIT_BOUND_MS`. A retried call
+ * is not a turn of the model.
+ */
+export const TRANSIENT_PROVIDER_WAITS = defineBehaviourFlag({
+  name: 'transient-provider-waits',
+  description:
+    'a transiently failed model call (server down or loading, timeout, rate limit) is made again after its recorded wait, within a bound, without spending a stage attempt',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -198,4 +210,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   CACHED_INPUT_PRICES,
   STAGE_CHECKPOINTS,
   RETRY_FAILED_SESSION,
+  TRANSIENT_PROVIDER_WAITS,
 ];

@@ -220,7 +220,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 6: calls no longer carry a fingerprint (it is hashed only once a call fails).
   // 7: the path maps (the tool session's observations and reads, written files) are layered records.
   // 8: a stage attempt holds its pending model-written journal summary.
-  version: 8,
+  // 9: a stage attempt counts its calls retried after transient failures and their waits.
+  version: 9,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),

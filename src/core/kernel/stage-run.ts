@@ -85,7 +85,15 @@ export type TurnRecord =
   | (TurnIdentity & { readonly status: 'requested' })
   | (TurnIdentity & {
       readonly status: 'failed';
-      readonly failure: { readonly category: FailureCategory; readonly message: string };
+      readonly failure: {
+        readonly category: FailureCategory;
+        readonly message: string;
+        /**
+         * The recorded wait before a new call (`retryAfterMs`) when the failure is transient (the
+         * server was down, slow, or said slow down); null otherwise.
+         */
+        readonly transientWaitMs: number | null;
+      };
     })
   | (Answered & { readonly status: 'answered' })
   | (Answered & {
@@ -118,6 +126,13 @@ export type StageRunState = {
   readonly commands: readonly CommandRun[];
   /** The model call writing the pending compaction's summary (`journal.summary: model`). */
   readonly summary: SummaryRequest | null;
+  /**
+   * Model calls of this attempt made again after a transient failure (`transient-provider-waits`):
+   * they are not turns of the model, so the turn limit does not count them.
+   */
+  readonly providerRetries: number;
+  /** The recorded waits since the attempt's last answer from a model (the bound reads it). */
+  readonly providerWaitedMs: number;
 };
 
 /** A `journal_summary_requested` and what answered it (a failure leaves the summary to lines). */
@@ -208,6 +223,8 @@ export function startedRun(stageId: string, attempt: number): StageRunState {
     diagnostics: null,
     commands: [],
     summary: null,
+    providerRetries: 0,
+    providerWaitedMs: 0,
   };
 }
 
@@ -219,10 +236,14 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
   const entry = transcriptEntryOf(event);
   const withEntry = entry === null ? run : withTranscript(run, [...run.transcript, entry]);
   switch (payload.type) {
-    case 'inference_requested':
+    case 'inference_requested': {
+      // A call made again after a transient failure (only `transient-provider-waits` decides one).
+      const retried = run.turn?.status === 'failed' ? run.turn.failure.transientWaitMs : null;
       return {
         ...withEntry,
         turns: run.turns + 1,
+        providerRetries: retried === null ? run.providerRetries : run.providerRetries + 1,
+        providerWaitedMs: retried === null ? run.providerWaitedMs : run.providerWaitedMs + retried,
         turn: {
           requestId: payload.requestId,
           requestedSequence: event.sequence,
@@ -232,13 +253,17 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           status: 'requested',
         },
       };
-    case 'inference_completed':
-      return mapTurn(withEntry, payload.requestId, (turn) => ({
+    }
+    case 'inference_completed': {
+      const answered = mapTurn(withEntry, payload.requestId, (turn) => ({
         ...identityOf(turn),
         status: 'answered',
         result: payload.result,
         inferenceEventId: event.eventId,
       }));
+      // An answer ends a streak of transient failures: the next one has the whole bound again.
+      return answered.providerWaitedMs === 0 ? answered : { ...answered, providerWaitedMs: 0 };
+    }
     case 'inference_failed':
       return mapTurn(withEntry, payload.requestId, (turn) => ({
         ...identityOf(turn),
@@ -246,6 +271,10 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         failure: {
           category: stageFailureOf(payload.category),
           message: payload.message,
+          transientWaitMs:
+            TRANSIENT.has(payload.category) && (payload.retryAfterMs ?? 0) > 0
+              ? payload.retryAfterMs!
+              : null,
         },
       }));
     case 'tool_call_proposed': {
@@ -521,6 +550,13 @@ function summaryAnswered(
 }
 
 /** A model call's failure as its stage attempt's (a category new to this release maps 1:1). */
+/** Failures a wait can cure: the server was not there or not ready, too slow, or said slow down. */
+const TRANSIENT: ReadonlySet<InferenceFailureCategory> = new Set([
+  'provider_down',
+  'timeout',
+  'rate_limit',
+]);
+
 function stageFailureOf(category: InferenceFailureCategory): FailureCategory {
   if (category === 'malformed_response') return 'inference';
   // Only recorded since `configuration` exists; older sessions never carry it.
@@ -656,6 +692,8 @@ function stageRunWith(
     diagnostics: run.diagnostics,
     commands: run.commands,
     summary: run.summary,
+    providerRetries: run.providerRetries,
+    providerWaitedMs: run.providerWaitedMs,
   };
 }
 

@@ -80,7 +80,7 @@ process.exitCode = await runCli(
       const { migrateStore } = await import('../infrastructure/migrate-store.js');
       return migrateStore(location, options);
     },
-    async createSessionHost({ store, location, onEvent, drive }) {
+    async createSessionHost({ store, location, onEvent, drive, attend }) {
       const { parseStoreLocation } = await import('../infrastructure/open-store.js');
       const { composeSessionHost } = await import('./compose-host.js');
       const { driverName } = await import('./compose-worker.js');
@@ -110,6 +110,7 @@ process.exitCode = await runCli(
         store,
         locker,
         ...(drive === false ? { recordOnly: true } : {}),
+        ...(attend === true ? { attendWaiting: true } : {}),
         ...(runnable === undefined
           ? {}
           : {

@@ -33,6 +33,8 @@ export type ComposeHostOptions = {
   readonly notice: (line: string, warning: boolean) => void;
   /** Record sessions and commands, drive nothing (`correx serve --no-drive`). */
   readonly recordOnly?: boolean;
+  /** Hold the lock of a session waiting for a person and wake it on any answer (a server). */
+  readonly attendWaiting?: boolean;
   /** Who drives each session now (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, string>>;
 };
@@ -75,6 +77,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(onEvent === undefined ? {} : { onEvent }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
+    ...(options.attendWaiting === true ? { attendWaiting: true } : {}),
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
   });
 }

@@ -63,6 +63,11 @@ export type CliContext = {
     readonly onEvent?: (event: CorrexEvent) => void;
     /** false: record new sessions and commands, drive nothing (workers drive them). */
     readonly drive?: boolean;
+    /**
+     * A long-lived host (`correx serve`): it keeps a session that waits for a person as its own
+     * (driver lock held) and drives it again when an answer is recorded, from any process.
+     */
+    readonly attend?: boolean;
   }): Promise<SessionHost>;
   /** Who drives each session of a shared store now (null: the store keeps no driver records). */
   sessionDrivers?(location: string): Promise<ReadonlyMap<string, string> | null>;

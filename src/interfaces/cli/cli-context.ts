@@ -2,6 +2,7 @@ import type { Clock } from '../../core/base/clock.js';
 import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import type { RouterFacade } from '../../core/router/router-facade.js';
+import type { SnapshotStore } from '../../core/events/snapshot-store.js';
 import type { SessionHost } from '../session-host.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
 import type { McpServerListing } from '../../infrastructure/mcp/list-mcp-tools.js';
@@ -13,6 +14,8 @@ export type CliStores = {
   /** Where it is, safe to print (no password). */
   readonly location: string;
   readonly events: CorrexEventStore;
+  /** Where projections' snapshots are kept (the store's own tables), when it keeps them. */
+  readonly snapshots?: SnapshotStore;
   close(): Promise<void>;
 };
 

@@ -219,11 +219,16 @@ process.exitCode = await runCli(
       });
       return { spans: spans.length };
     },
-    async *lines() {
+    async *lines(signal) {
+      if (signal?.aborted === true) return;
       const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+      // Closing the reader ends the iteration at once: a Ctrl-C at a prompt needs no Enter.
+      const stop = () => reader.close();
+      signal?.addEventListener('abort', stop, { once: true });
       try {
         yield* reader;
       } finally {
+        signal?.removeEventListener('abort', stop);
         // Stopped early (`/quit` in chat): stdin on a terminal never ends by itself, and a
         // stream still read keeps the process alive.
         reader.close();

@@ -113,8 +113,8 @@ export type CliContext = {
     location: string,
     sessionId: string,
   ) => Promise<{ release(): Promise<void> }>;
-  /** Lines typed (or piped) on stdin, until it ends. */
-  readonly lines: () => AsyncIterable<string>;
+  /** Lines typed (or piped) on stdin, until it ends or `signal` aborts (Ctrl-C at a prompt). */
+  readonly lines: (signal?: AbortSignal) => AsyncIterable<string>;
   /** $CORREX_SERVER_TOKEN, when set (`correx serve --token` wins over it). */
   readonly serverToken?: string | undefined;
   /** The folder correx was started in: the default workspace and allowed root. */

@@ -81,7 +81,7 @@ process.exitCode = await runCli(
       const { migrateStore } = await import('../infrastructure/migrate-store.js');
       return migrateStore(location, options);
     },
-    async createSessionHost({ store, location, onEvent, drive }) {
+    async createSessionHost({ store, location, onEvent, drive, attend }) {
       const { parseStoreLocation } = await import('../infrastructure/open-store.js');
       const { composeSessionHost } = await import('./compose-host.js');
       const { driverName } = await import('./compose-worker.js');
@@ -111,6 +111,7 @@ process.exitCode = await runCli(
         store,
         locker,
         ...(drive === false ? { recordOnly: true } : {}),
+        ...(attend === true ? { attendWaiting: true } : {}),
         ...(runnable === undefined
           ? {}
           : {
@@ -208,6 +209,12 @@ process.exitCode = await runCli(
           },
         }
       : {}),
+    async telemetry() {
+      const { withTelemetry } = await import('./telemetry-hook.js');
+      return withTelemetry(undefined, process.env, (line) =>
+        process.stderr.write(`correx: ${line}\n`),
+      );
+    },
     async listMcpServers(workspace) {
       const { listConfiguredMcpServers } = await import('./list-configured-mcp-servers.js');
       return listConfiguredMcpServers({ correxHome: correxHome(), workspace, env: process.env });
@@ -225,11 +232,16 @@ process.exitCode = await runCli(
       });
       return { spans: spans.length };
     },
-    async *lines() {
+    async *lines(signal) {
+      if (signal?.aborted === true) return;
       const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+      // Closing the reader ends the iteration at once: a Ctrl-C at a prompt needs no Enter.
+      const stop = () => reader.close();
+      signal?.addEventListener('abort', stop, { once: true });
       try {
         yield* reader;
       } finally {
+        signal?.removeEventListener('abort', stop);
         // Stopped early (`/quit` in chat): stdin on a terminal never ends by itself, and a
         // stream still read keeps the process alive.
         reader.close();

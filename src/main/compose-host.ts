@@ -34,6 +34,8 @@ export type ComposeHostOptions = {
   readonly notice: (line: string, warning: boolean) => void;
   /** Record sessions and commands, drive nothing (`correx serve --no-drive`). */
   readonly recordOnly?: boolean;
+  /** Hold the lock of a session waiting for a person and wake it on any answer (a server). */
+  readonly attendWaiting?: boolean;
   /** Who drives each session now (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
@@ -43,9 +45,9 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
   const availability = await detectSandbox();
   options.notice(describeSandbox(availability), availability.kind === 'none');
   const homeDirectory = realpathSync(homedir());
-  const onEvent = await withTelemetry(options.onEvent, options.env, (line) =>
-    options.notice(line, true),
-  );
+  const onEvent = (
+    await withTelemetry(options.onEvent, options.env, (line) => options.notice(line, true))
+  )?.onEvent;
   return createSessionHost({
     store: options.store,
     correxHome: options.correxHome,
@@ -76,6 +78,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(onEvent === undefined ? {} : { onEvent }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
+    ...(options.attendWaiting === true ? { attendWaiting: true } : {}),
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
   });
 }

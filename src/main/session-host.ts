@@ -39,6 +39,7 @@ import {
   removeSessionWorktree,
 } from '../infrastructure/workspace/git-worktree.js';
 import { readRecordedWorktree, type RecordedWorktree } from '../core/sessions/recorded-worktree.js';
+import { createAttendedSessions } from './attended-sessions.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -77,6 +78,11 @@ export type SessionHostOptions = SessionSetupOptions & {
    * workers on the same store take the sessions up.
    */
   readonly recordOnly?: boolean;
+  /**
+   * Keep the driver lock of a session started or resumed here while it waits for a person, and
+   * drive it again when anything is recorded for it (`correx serve`; see attended-sessions.ts).
+   */
+  readonly attendWaiting?: boolean;
   /** Who drives each session now, for listings (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
@@ -101,6 +107,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const owned = new Set<string>();
   const stop = new AbortController();
   let stopping = false;
+  const attended = createAttendedSessions(store);
 
   const drive = async (
     sessionId: string,
@@ -169,6 +176,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
           config,
           mcpServers,
         });
+        let outcome: RunOutcome | undefined;
         try {
           for (;;) {
             const run = startSession(
@@ -195,7 +203,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
             );
             pending = undefined;
             current.run = run;
-            const outcome = await run.done.catch((error: unknown) => {
+            outcome = await run.done.catch((error: unknown) => {
               throw lostSession(sessionId, error, lock);
             });
             if (lock?.lost?.aborted === true && !isFinalStatus(outcome.status))
@@ -212,7 +220,21 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         } finally {
           active.delete(sessionId);
           await ports.close?.();
-          await lock?.release();
+          // Waiting for a person: the session stays this host's, lock held, until recorded to.
+          const waitsForPerson =
+            outcome?.waiting?.kind === 'approval' || outcome?.waiting?.kind === 'budget';
+          if (
+            options.attendWaiting === true &&
+            lock !== undefined &&
+            lock.lost?.aborted !== true &&
+            outcome !== undefined &&
+            waitsForPerson &&
+            !stopping
+          )
+            await attended.hold(sessionId, outcome.state.session.lastSequence, lock, () => {
+              if (!stopping && !active.has(sessionId)) wake(sessionId);
+            });
+          else await lock?.release();
           await providers.dispose();
         }
       })(),
@@ -269,7 +291,13 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const attach = async (sessionId: string): Promise<HostedRun> => {
     if (stopping) throw new SessionSetupError('this host is shutting down');
     // The lock first: a process that loses the race for the session does no more work for it.
-    const lock = await options.locker?.acquire(sessionId);
+    // A session this host attends hands its lock on, unless its lease was lost meanwhile.
+    const kept = attended.take(sessionId);
+    if (kept?.lost?.aborted === true) await kept.release();
+    const lock =
+      kept !== undefined && kept.lost?.aborted !== true
+        ? kept
+        : await options.locker?.acquire(sessionId);
     try {
       const config = await recordedKernelConfig(store, sessionId, nodeSha256);
       const { state } = await replay(store, sessionProjection, sessionId);
@@ -433,6 +461,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
 
     async shutdown() {
       stopping = true;
+      await attended.releaseAll();
       const drives = [...active.entries()];
       for (const [sessionId] of drives) {
         // A caller (the server) may have recorded its own pause already: one is enough.

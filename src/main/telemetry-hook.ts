@@ -4,6 +4,13 @@ import { otelTraceSettingsFrom } from '../infrastructure/telemetry/otel-trace-se
 
 type EventHook = (event: CorrexEvent) => void;
 
+/** The events to hand over, and a promise for the traces they started to be delivered. */
+export type TelemetryHook = {
+  readonly onEvent: EventHook;
+  /** Resolves once every trace of a session that has ended has been sent (or has failed). */
+  settled(): Promise<void>;
+};
+
 /**
  * The caller's event hook, plus what the standard OpenTelemetry variables turn on:
  * `OTEL_TRACES_EXPORTER=otlp` sends each session's trace when it ends, `OTEL_METRICS_EXPORTER=otlp`
@@ -13,8 +20,9 @@ export async function withTelemetry(
   caller: EventHook | undefined,
   env: Readonly<Record<string, string | undefined>>,
   warn: (line: string) => void,
-): Promise<EventHook | undefined> {
+): Promise<TelemetryHook | undefined> {
   const hooks: EventHook[] = caller === undefined ? [] : [caller];
+  const pending: (() => Promise<void>)[] = [];
   const traces = otelTraceSettingsFrom(env);
   if (traces !== null) {
     const { createLiveTraceExporter } =
@@ -23,6 +31,7 @@ export async function withTelemetry(
       warn(`trace export failed: ${(error as Error).message}`),
     );
     hooks.push(exporter.onEvent);
+    pending.push(() => exporter.settled());
   }
   const metrics = otelMetricSettingsFrom(env);
   if (metrics !== null) {
@@ -35,8 +44,16 @@ export async function withTelemetry(
     // The periodic export does not keep the process alive; the last numbers go out on the way out.
     process.once('beforeExit', () => void exporter.shutdown());
   }
-  if (hooks.length <= 1) return hooks[0];
-  return (event) => {
-    for (const hook of hooks) hook(event);
+  if (hooks.length === 0) return undefined;
+  return {
+    onEvent:
+      hooks.length === 1
+        ? hooks[0]!
+        : (event) => {
+            for (const hook of hooks) hook(event);
+          },
+    settled: async () => {
+      await Promise.all(pending.map((wait) => wait()));
+    },
   };
 }

@@ -64,5 +64,11 @@ describe('correx chat in a terminal', () => {
     chat.type('/quit\r');
     const done = await chat.exited;
     expect(done.code).toBe(0);
-  }, 60_000);
+
+    // Ctrl-C at the prompt ends the conversation at once, no Enter needed.
+    const again = startCorrexInTerminal(home, ['chat', sessionId!], world.env);
+    await again.waitFor('you> ');
+    again.type('\x03');
+    expect((await again.exited).code).toBe(0);
+  }, 90_000);
 });

@@ -12,7 +12,15 @@ export type CliResult = { code: number; stdout: string; stderr: string };
 /** The environment of a correx child process: a temporary CORREX_HOME, no inherited model settings. */
 export function cliEnvironment(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, CORREX_HOME: home, TMPDIR: home, ...extra };
-  for (const key of ['CORREX_STORE', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'CORREX_MODEL'])
+  for (const key of [
+    'CORREX_STORE',
+    'OPENAI_BASE_URL',
+    'OPENAI_API_KEY',
+    'CORREX_MODEL',
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_BASE_URL',
+    'ANTHROPIC_MODEL',
+  ])
     if (!(key in extra)) delete env[key];
   return env;
 }

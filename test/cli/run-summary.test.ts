@@ -64,6 +64,23 @@ describe('run summary', () => {
     );
   });
 
+  it("prints a failure's multi-line message as lines under the outcome, not as \\n escapes", () => {
+    const logs = logsOf('definition-of-done-fail.ndjson');
+    const [id] = [...logs.keys()];
+    const summary = runSummary(id!, logs, nothingKept, nodeSha256);
+    const lines = runSummaryLines({
+      ...summary,
+      failureReason: {
+        category: 'validation',
+        message: 'check test failed (exit 1):\nnot ok 1 - median\n  expected: 2.5\n  actual: 2\n',
+      },
+    });
+    expect(lines).toContain('outcome   failed: validation: check test failed (exit 1): (exit 1)');
+    expect(lines).toContain('          │   expected: 2.5');
+    expect(lines).toContain('          │   actual: 2');
+    expect(lines.join('\n')).not.toContain('\\n');
+  });
+
   it("sums a sub-session's tokens and files into its parent's summary", () => {
     const logs = logsOf('cli-run-subagent-parent.ndjson', 'cli-run-subagent-child.ndjson');
     const [parent, child] = [...logs.keys()];

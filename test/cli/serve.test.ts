@@ -226,4 +226,70 @@ describe('correx serve as a process', () => {
     expect(readFileSync(join(projects, 'restart', 'later.txt'), 'utf8')).toBe('after a restart\n');
     expect((await correx(home, ['replay', sessionId, '--verify'])).code).toBe(0);
   }, 120_000);
+
+  it('a served session waiting for a person is driven, not "interrupted"; a `correx approve` from a terminal wakes it', async () => {
+    model.reply(...writeThenFinish('asked.txt', 'approved\n'));
+    const prompted = join(root, 'prompted');
+    mkdirSync(prompted, { recursive: true });
+    writeHarness(prompted);
+    // The same workflow, in prompt mode: the write waits for a person.
+    writeFileSync(
+      join(prompted, 'harness.yaml'),
+      readFileSync(join(prompted, 'harness.yaml'), 'utf8').replace('mode: auto', 'mode: prompt'),
+    );
+    mkdirSync(join(projects, 'asked'), { recursive: true });
+    const server = startCorrex(
+      prompted,
+      ['serve', '--port', '0', '--token', TOKEN, '--allow-root', projects],
+      { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' },
+    );
+    try {
+      const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
+      const created = await fetch(`${url}/api/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          task: 'write asked.txt',
+          workspace: join(projects, 'asked'),
+          workflow: 'write-once',
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { sessionId } = (await created.json()) as { sessionId: string };
+      type Row = { sessionId: string; pendingApprovals: number; interrupted: boolean };
+      let row: Row | undefined;
+      // Wait for the state (a pending approval), however long the machine takes to get there.
+      while (row === undefined || row.pendingApprovals === 0) {
+        await new Promise((done) => setTimeout(done, 100));
+        const listed = await correx(prompted, ['sessions', '--json']);
+        row = (JSON.parse(listed.stdout) as Row[]).find((each) => each.sessionId === sessionId);
+      }
+      expect(row.interrupted).toBe(false);
+      const table = await correx(prompted, ['sessions']);
+      expect(table.stdout).toMatch(/running \(1 to approve\)/);
+      expect(table.stdout).not.toContain('nobody driving');
+      const shown = await correx(prompted, ['show', sessionId]);
+      expect(shown.stdout).not.toContain('nobody driving');
+      // Another process cannot take the session from the server that attends it.
+      const resumed = await correx(prompted, ['resume', sessionId]);
+      expect(resumed.code).not.toBe(0);
+
+      const callId = JSON.parse(
+        (await correx(prompted, ['approvals', sessionId, '--json'])).stdout,
+      )[0].callId as string;
+      const approved = await correx(prompted, ['approve', sessionId, callId]);
+      expect(approved.code, approved.stderr).toBe(0);
+      let status = '';
+      while (status !== 'completed' && status !== 'failed') {
+        await new Promise((done) => setTimeout(done, 100));
+        status =
+          /^status\s+(\S+)/m.exec((await correx(prompted, ['show', sessionId])).stdout)?.[1] ?? '';
+      }
+      expect(status).toBe('completed');
+      expect(readFileSync(join(projects, 'asked', 'asked.txt'), 'utf8')).toBe('approved\n');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 180_000);
 });

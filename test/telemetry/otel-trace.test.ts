@@ -5,6 +5,9 @@ import { createLiveTraceExporter } from '../../src/infrastructure/telemetry/live
 import { exportSessionTrace } from '../../src/infrastructure/telemetry/otel-trace-export.js';
 import { sessionSpans } from '../../src/infrastructure/telemetry/session-spans.js';
 import { correx } from '../cli/cli-process.js';
+import { correxEventCatalog } from '../../src/core/event-catalog.js';
+import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
+import { recordSession } from '../../bench/bench-session.js';
 import { readCorpusEvents } from '../golden/sessions/session-corpus.js';
 import { tempDir } from '../support/temp-dir.js';
 import { serviceOf, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
@@ -164,5 +167,75 @@ describe('OpenTelemetry traces', () => {
     const missing = await correx(home, ['export', 'otel', 'no-such-session', '--endpoint', url]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no session no-such-session/);
+  });
+
+  it('`correx export otel` sends a 1,000-span session whole, in batched requests', async () => {
+    const home = tempDir('correx-otel-large-');
+    const path = join(home, 'large.db');
+    const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+    // 20 model turns of 50 tool calls each: over 1,000 spans (the exporter allows 30 requests
+    // in flight; one request per span failed at the 31st).
+    await recordSession(20, { store, sessionId: 'large' });
+    await store.close();
+    const sent = await correx(home, [
+      '--store',
+      path,
+      'export',
+      'otel',
+      'large',
+      '--endpoint',
+      url,
+    ]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    const count = Number(/^sent (\d+) spans of session large$/m.exec(sent.stdout)?.[1]);
+    expect(count).toBeGreaterThan(1000);
+    const spans = receivedSpans().map((item) => item.span);
+    expect(spans).toHaveLength(count);
+    expect(receiver.requests.length).toBeLessThan(count / 100);
+    const ids = new Set(spans.map((span) => span.spanId));
+    expect(spans.filter((span) => !span.parentSpanId).map((span) => span.name)).toEqual([
+      'correx session',
+    ]);
+    expect(spans.every((span) => !span.parentSpanId || ids.has(span.parentSpanId))).toBe(true);
+  });
+
+  it('a receiver that refuses the trace is a named error, not a crash', async () => {
+    const home = tempDir('correx-otel-refused-');
+    const path = join(home, 'refused.db');
+    const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
+    await recordSession(1, { store, sessionId: 'refused' });
+    await store.close();
+    // Nothing listens on port 9 of the loopback.
+    const sent = await correx(home, [
+      '--store',
+      path,
+      'export',
+      'otel',
+      'refused',
+      '--endpoint',
+      'http://127.0.0.1:9',
+    ]);
+    expect(sent.code).toBe(1);
+    expect(sent.stderr).toMatch(/^correx: the OTLP receiver did not take the trace: /);
+    expect(sent.stderr).not.toMatch(/Unhandled|at .*\.js:\d+/);
+  });
+
+  it("`OTEL_TRACES_EXPORTER=otlp correx demo` sends the demo session's trace before it exits", async () => {
+    const home = tempDir('correx-otel-demo-');
+    const workspace = join(tempDir('correx-otel-demo-work-'), 'work');
+    const demo = await correx(home, ['demo', '--workspace', workspace, '--json'], {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_SERVICE_NAME: 'correx-demo-test',
+    });
+    expect(demo.code).toBe(0);
+    const sessionId = (JSON.parse(demo.stdout) as { sessionId: string }).sessionId;
+    const received = receivedSpans();
+    expect(received.every((item) => item.service === 'correx-demo-test')).toBe(true);
+    const roots = received.filter((item) => !item.span.parentSpanId).map((item) => item.span);
+    expect(roots).toHaveLength(1);
+    expect(attribute(roots[0]!, 'correx.session.id')).toBe(sessionId);
+    expect(received.some((item) => item.span.name.startsWith('execute_tool '))).toBe(true);
   });
 });

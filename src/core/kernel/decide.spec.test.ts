@@ -12,7 +12,12 @@ import { parseWorkflow } from '../transitions/workflow.js';
 import { createDefaultValidatorRegistry } from '../validation/default-validators.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { KernelBehaviour } from './behaviour.js';
-import { FINISHING_TOOL, NATIVE_TOOL_TRANSCRIPT } from './kernel-flags.js';
+import { currentBehaviour } from './behaviour.js';
+import {
+  FINISHING_TOOL,
+  NATIVE_TOOL_TRANSCRIPT,
+  TRANSIENT_PROVIDER_WAITS,
+} from './kernel-flags.js';
 import { createKernelConfig, type KernelConfig } from './kernel-config.js';
 
 /*
@@ -481,7 +486,76 @@ describe('the kernel as a decider', () => {
       .thenIdles();
   });
 
-  it('waits out a delay the provider asked for before the retried attempt calls the model', () => {
+  it("waits out a transient failure's recorded delay and makes the call again in the same attempt", () => {
+    const retrying = configFor(
+      parseWorkflow(
+        {
+          ...implementOnly.definition,
+          stages: [
+            {
+              ...implementOnly.definition.stages[0]!,
+              retry: { maxAttempts: 2, retryOn: ['provider'], providerWaitMs: 3_000 },
+            },
+          ],
+        },
+        { source: 'spec' },
+      ),
+    );
+    const failed = {
+      type: 'inference_failed',
+      requestId: 'implement.1.1',
+      provider: 'p',
+      model: 'model-1',
+      category: 'rate_limit',
+      message: 'slow down',
+      retryAfterMs: 2_000,
+    } as const;
+    kernelSpecification(retrying, { at: '2026-12-01T12:00:00.000Z' })
+      .given(...requested(retrying))
+      .when(failed)
+      .thenEmits([
+        { type: 'retry_delay_started', delayMs: 2_000, until: '2026-12-01T12:00:02.000Z' },
+      ])
+      .thenAwaits({ type: 'wait', until: '2026-12-01T12:00:02.000Z', delayMs: 2_000 });
+    // The wait over, the same turn's call is made again under a new request id.
+    const waited = [
+      ...requested(retrying),
+      failed,
+      {
+        type: 'retry_delay_started',
+        requestId: 'implement.1.1',
+        provider: 'p',
+        delayMs: 2_000,
+        until: '2026-12-01T12:00:02.000Z',
+      },
+    ] as const;
+    const again = kernelSpecification(retrying, { at: '2026-12-01T12:00:00.000Z' })
+      .given(...waited)
+      .when({ type: 'retry_delay_elapsed', until: '2026-12-01T12:00:02.000Z' })
+      .thenEmits([{ type: 'inference_requested', requestId: 'implement.1.2' }]);
+    // A second wait would pass the stage's bound (3 s): the attempt fails, and its retry follows.
+    kernelSpecification(retrying, { at: '2026-12-01T12:00:00.000Z' })
+      .given(
+        ...waited,
+        { type: 'retry_delay_elapsed', until: '2026-12-01T12:00:02.000Z' },
+        ...again.decision.events.map((event) => event.payload),
+      )
+      .when({ ...failed, requestId: 'implement.1.2' })
+      .thenEmits([
+        {
+          type: 'stage_failed',
+          category: 'provider',
+          message: 'still failing after 1 retry over 2 s of waits: slow down',
+        },
+        { type: 'transition_taken', from: 'implement', to: 'implement', attempt: 2 },
+        { type: 'stage_checkpoint_recorded' },
+        { type: 'stage_start_reconciled' },
+        { type: 'stage_started', stageId: 'implement', attempt: 2 },
+        { type: 'retry_delay_started', delayMs: 2_000 },
+      ]);
+  });
+
+  it('without transient-provider-waits: a rate-limited call fails its attempt, and the retried attempt waits out the delay', () => {
     const retrying = configFor(
       parseWorkflow(
         {
@@ -495,6 +569,13 @@ describe('the kernel as a decider', () => {
         },
         { source: 'spec' },
       ),
+      {},
+      {
+        kernelVersion: 2,
+        flags: new Set(
+          [...currentBehaviour().flags].filter((flag) => flag !== TRANSIENT_PROVIDER_WAITS.name),
+        ),
+      },
     );
     kernelSpecification(retrying, { at: '2026-12-01T12:00:00.000Z' })
       .given(...requested(retrying))

@@ -229,6 +229,18 @@ export const INTERRUPTED_WRITE_ASKS_WHEN_CHANGED = defineBehaviourFlag({
     'An interrupted write_file whose target holds neither its recorded pre-image nor the content it writes is asked about (a person decides whether it runs again), never re-run because the tool is idempotent.',
 });
 
+/**
+ * A model call that fails transiently (provider_down, timeout, rate_limit) with a recorded wait
+ * is made again in the same stage attempt after that wait, instead of failing the attempt, until
+ * the waits since the attempt's last answer would pass `TRANSIENT_WAIT_BOUND_MS`. A retried call
+ * is not a turn of the model.
+ */
+export const TRANSIENT_PROVIDER_WAITS = defineBehaviourFlag({
+  name: 'transient-provider-waits',
+  description:
+    'a transiently failed model call (server down or loading, timeout, rate limit) is made again after its recorded wait, within a bound, without spending a stage attempt',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -254,4 +266,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   DECISIONS_FROM_CANONICAL_OUTPUT,
   BOUNDED_REFUSED_ARGUMENTS,
   INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
+  TRANSIENT_PROVIDER_WAITS,
 ];

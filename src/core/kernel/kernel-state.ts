@@ -223,7 +223,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 7: the path maps (the tool session's observations and reads, written files) are layered records.
   // 8: a stage attempt holds its pending model-written journal summary.
   // 9: canonicalOutput (decisions-from-canonical-output), held by the state and each stage attempt.
-  version: 9,
+  // 10: a stage attempt counts its calls retried after transient failures and their waits.
+  version: 10,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),

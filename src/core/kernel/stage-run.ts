@@ -85,7 +85,15 @@ export type TurnRecord =
   | (TurnIdentity & { readonly status: 'requested' })
   | (TurnIdentity & {
       readonly status: 'failed';
-      readonly failure: { readonly category: FailureCategory; readonly message: string };
+      readonly failure: {
+        readonly category: FailureCategory;
+        readonly message: string;
+        /**
+         * The recorded wait before a new call (`retryAfterMs`) when the failure is transient (the
+         * server was down, slow, or said slow down); null otherwise.
+         */
+        readonly transientWaitMs: number | null;
+      };
     })
   | (Answered & { readonly status: 'answered' })
   | (Answered & {
@@ -120,6 +128,13 @@ export type StageRunState = {
   readonly summary: SummaryRequest | null;
   /** The transcript renders a model's JSON in canonical form (`decisions-from-canonical-output`). */
   readonly canonicalOutput: boolean;
+  /**
+   * Model calls of this attempt made again after a transient failure (`transient-provider-waits`):
+   * they are not turns of the model, so the turn limit does not count them.
+   */
+  readonly providerRetries: number;
+  /** The recorded waits since the attempt's last answer from a model (the bound reads it). */
+  readonly providerWaitedMs: number;
 };
 
 /** A `journal_summary_requested` and what answered it (a failure leaves the summary to lines). */
@@ -215,6 +230,8 @@ export function startedRun(
     commands: [],
     summary: null,
     canonicalOutput,
+    providerRetries: 0,
+    providerWaitedMs: 0,
   };
 }
 
@@ -226,10 +243,14 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
   const entry = transcriptEntryOf(event, run.canonicalOutput);
   const withEntry = entry === null ? run : withTranscript(run, [...run.transcript, entry]);
   switch (payload.type) {
-    case 'inference_requested':
+    case 'inference_requested': {
+      // A call made again after a transient failure (only `transient-provider-waits` decides one).
+      const retried = run.turn?.status === 'failed' ? run.turn.failure.transientWaitMs : null;
       return {
         ...withEntry,
         turns: run.turns + 1,
+        providerRetries: retried === null ? run.providerRetries : run.providerRetries + 1,
+        providerWaitedMs: retried === null ? run.providerWaitedMs : run.providerWaitedMs + retried,
         turn: {
           requestId: payload.requestId,
           requestedSequence: event.sequence,
@@ -239,13 +260,17 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
           status: 'requested',
         },
       };
-    case 'inference_completed':
-      return mapTurn(withEntry, payload.requestId, (turn) => ({
+    }
+    case 'inference_completed': {
+      const answered = mapTurn(withEntry, payload.requestId, (turn) => ({
         ...identityOf(turn),
         status: 'answered',
         result: payload.result,
         inferenceEventId: event.eventId,
       }));
+      // An answer ends a streak of transient failures: the next one has the whole bound again.
+      return answered.providerWaitedMs === 0 ? answered : { ...answered, providerWaitedMs: 0 };
+    }
     case 'inference_failed':
       return mapTurn(withEntry, payload.requestId, (turn) => ({
         ...identityOf(turn),
@@ -253,6 +278,10 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         failure: {
           category: stageFailureOf(payload.category),
           message: payload.message,
+          transientWaitMs:
+            TRANSIENT.has(payload.category) && (payload.retryAfterMs ?? 0) > 0
+              ? payload.retryAfterMs!
+              : null,
         },
       }));
     case 'tool_call_proposed': {
@@ -528,6 +557,13 @@ function summaryAnswered(
 }
 
 /** A model call's failure as its stage attempt's (a category new to this release maps 1:1). */
+/** Failures a wait can cure: the server was not there or not ready, too slow, or said slow down. */
+const TRANSIENT: ReadonlySet<InferenceFailureCategory> = new Set([
+  'provider_down',
+  'timeout',
+  'rate_limit',
+]);
+
 function stageFailureOf(category: InferenceFailureCategory): FailureCategory {
   if (category === 'malformed_response') return 'inference';
   // Only recorded since `configuration` exists; older sessions never carry it.
@@ -664,6 +700,8 @@ function stageRunWith(
     commands: run.commands,
     summary: run.summary,
     canonicalOutput: run.canonicalOutput,
+    providerRetries: run.providerRetries,
+    providerWaitedMs: run.providerWaitedMs,
   };
 }
 

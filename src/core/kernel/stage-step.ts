@@ -10,7 +10,7 @@ import { nextForCall, refuseTheRest } from './call-step.js';
 import { budgetMessage, reachedBudget } from './budget.js';
 import { journalStep } from './journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
-import { SESSION_BUDGETS } from './kernel-flags.js';
+import { SESSION_BUDGETS, TRANSIENT_PROVIDER_WAITS } from './kernel-flags.js';
 import { briefEchoEvent } from './brief-step.js';
 import { filesChangedFailure } from './claims-against-log.js';
 import { critiqueEvent } from './critique-step.js';
@@ -65,7 +65,7 @@ export function nextInStage(
     case 'requested':
       return awaitEffect(inferEffect(context, turn));
     case 'failed':
-      return emit(stageFailed(run, turn.failure.category, turn.failure.message));
+      return afterFailedCall(context, turn);
     case 'answered':
       return answer(context, turn);
     case 'acting':
@@ -73,10 +73,44 @@ export function nextInStage(
   }
 }
 
+/**
+ * Waits since a stage attempt's last model answer (`transient-provider-waits`) past which a
+ * transiently failing model call fails the attempt, unless the stage's `retry.providerWaitMs`
+ * says otherwise: 5 minutes, time for llama-server to load a large model or a hosted API to
+ * come back from a blip.
+ */
+export const TRANSIENT_WAIT_BOUND_MS = 300_000;
+
+/**
+ * A failed model call: a transient failure with a recorded wait is made again after it (the
+ * delay is recorded and waited out by `nextTurn`), within the bound; anything else fails the
+ * attempt and the stage's retry policy decides.
+ */
+function afterFailedCall(
+  context: StageContext,
+  turn: Extract<TurnRecord, { status: 'failed' }>,
+): Step {
+  const { config, run, stage } = context;
+  const wait = turn.failure.transientWaitMs;
+  if (config.behaviour.flags.has(TRANSIENT_PROVIDER_WAITS.name) && wait !== null) {
+    const bound = stage.retry.providerWaitMs ?? TRANSIENT_WAIT_BOUND_MS;
+    if (run.providerWaitedMs + wait <= bound) return nextTurn(context);
+    return emit(
+      stageFailed(
+        run,
+        turn.failure.category,
+        `still failing after ${run.providerRetries} ${run.providerRetries === 1 ? 'retry' : 'retries'} over ${Math.round(run.providerWaitedMs / 1000)} s of waits: ${turn.failure.message}`,
+      ),
+    );
+  }
+  return emit(stageFailed(run, turn.failure.category, turn.failure.message));
+}
+
 /** Between turns: the bounds, a provider's delay, compaction, then the next model call. */
 function nextTurn(context: StageContext): Step {
   const { config, state, run, stage } = context;
-  if (run.turns >= config.limits.maxTurnsPerStage) {
+  // Calls made again after a transient failure are not turns of the model.
+  if (run.turns - run.providerRetries >= config.limits.maxTurnsPerStage) {
     return emit(
       stageFailed(
         run,

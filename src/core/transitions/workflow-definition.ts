@@ -52,6 +52,12 @@ export const RetryPolicySchema = z.strictObject({
   maxAttempts: z.number().int().min(1).max(20),
   /** Failure categories that are retried in the same stage; others go to the transitions. */
   retryOn: z.array(FailureCategorySchema),
+  /**
+   * The most recorded waiting, since the attempt's last model answer, for a model provider that
+   * fails transiently (down, loading, slow, rate-limited) before the attempt fails instead
+   * (behaviour `transient-provider-waits`; default 300000, five minutes).
+   */
+  providerWaitMs: z.number().int().min(0).max(86_400_000).optional(),
 });
 export type RetryPolicy = z.infer<typeof RetryPolicySchema>;
 

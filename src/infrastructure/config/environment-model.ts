@@ -4,6 +4,10 @@ import { ConfigFileError } from './yaml-source.js';
 
 /** The provider name and profile id of a model configured by environment variables. */
 export const ENVIRONMENT_PROVIDER = 'env-openai';
+/** The provider name of an Anthropic model configured by `ANTHROPIC_API_KEY`. */
+export const ENVIRONMENT_ANTHROPIC_PROVIDER = 'env-anthropic';
+/** The model `ANTHROPIC_API_KEY` alone runs (`CORREX_MODEL` or `ANTHROPIC_MODEL` names another). */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
 export const ENVIRONMENT_PROFILE = 'env';
 
 export type EnvironmentModel = {
@@ -24,7 +28,7 @@ export function environmentModel(
   env: Readonly<Record<string, string | undefined>>,
 ): EnvironmentModel | undefined {
   const baseUrl = env.OPENAI_BASE_URL;
-  if (baseUrl === undefined || baseUrl === '') return undefined;
+  if (baseUrl === undefined || baseUrl === '') return anthropicEnvironmentModel(env);
   const model = env.CORREX_MODEL || env.OPENAI_MODEL;
   if (model === undefined || model === '')
     throw new ConfigFileError(
@@ -61,6 +65,49 @@ export function environmentModel(
       capabilities: ['tool_calling', 'json_output'],
       contextWindow: window,
       maxOutputTokens: 4096,
+      priority: 0,
+    },
+  };
+}
+
+/**
+ * Without `OPENAI_BASE_URL`, `ANTHROPIC_API_KEY` configures one Anthropic model the same way:
+ * `CORREX_MODEL` (or `ANTHROPIC_MODEL`, default claude-sonnet-4-5), `ANTHROPIC_BASE_URL` when set,
+ * a 200,000-token window unless `CORREX_CONTEXT_WINDOW` says otherwise.
+ */
+function anthropicEnvironmentModel(
+  env: Readonly<Record<string, string | undefined>>,
+): EnvironmentModel | undefined {
+  if (!env.ANTHROPIC_API_KEY) return undefined;
+  const window = Number(env.CORREX_CONTEXT_WINDOW ?? '200000');
+  if (!Number.isInteger(window) || window < 1024)
+    throw new ConfigFileError(
+      'environment',
+      `CORREX_CONTEXT_WINDOW must be a whole number of tokens (at least 1024), got ${env.CORREX_CONTEXT_WINDOW}`,
+    );
+  const baseUrl = env.ANTHROPIC_BASE_URL;
+  if (baseUrl) {
+    try {
+      new URL(baseUrl);
+    } catch {
+      throw new ConfigFileError('environment', `ANTHROPIC_BASE_URL is not a URL: ${baseUrl}`);
+    }
+  }
+  return {
+    providerName: ENVIRONMENT_ANTHROPIC_PROVIDER,
+    provider: {
+      kind: 'anthropic',
+      apiKeyEnv: 'ANTHROPIC_API_KEY',
+      ...(baseUrl ? { baseUrl: baseUrl.replace(/\/$/, '') } : {}),
+      streaming: true,
+    },
+    profile: {
+      id: ENVIRONMENT_PROFILE,
+      provider: ENVIRONMENT_ANTHROPIC_PROVIDER,
+      model: env.CORREX_MODEL || env.ANTHROPIC_MODEL || DEFAULT_ANTHROPIC_MODEL,
+      capabilities: ['tool_calling', 'json_output'],
+      contextWindow: window,
+      maxOutputTokens: 8192,
       priority: 0,
     },
   };

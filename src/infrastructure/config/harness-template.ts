@@ -33,6 +33,13 @@ models:
     model: local-model                 # the name your server expects
     capabilities: [tool_calling, json_output]
     contextWindow: 32768
+    # prices: { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 }   # US dollars: show, sessions and budgets report cost
+  # - id: claude                       # with the anthropic provider above
+  #   provider: anthropic
+  #   model: claude-sonnet-4-5
+  #   capabilities: [tool_calling, json_output]
+  #   contextWindow: 200000
+  #   prices: { inputPerMillion: 3, outputPerMillion: 15 }
 
 defaults:
   workflow: default-coding             # built in: plan → implement → verify → review (→ recovery)
@@ -62,6 +69,24 @@ policy: {}
 #   callsPerTurn: 8
 #   repeatedFailures: 2
 #   modelTimeout: 2m
+
+# Budgets: a session stops (prompt mode: waits for a raise) before a model call past one.
+# correx run --max-tokens/--max-cost/--max-duration override them. Cost needs prices above.
+# budgets:
+#   maxTokens: 2000000
+#   maxCostUsd: 5
+#   maxDuration: 2h
+
+# MCP servers whose tools sessions are offered, sandboxed and approved like any tool (docs/mcp.md).
+# mcpServers:
+#   memory:
+#     command: npx
+#     args: [-y, '@modelcontextprotocol/server-memory']
+
+# Hooks: your programs, run sandboxed around tool calls and at stage and session ends (docs/hooks.md).
+# hooks:
+#   pre_tool_use: [{ name: no-secrets, command: [node, /home/me/hooks/no-secrets.mjs] }]
+#   session_end: [{ name: notify, command: [/home/me/hooks/notify.sh] }]
 
 # Long stages: past compactAfter journal entries, all but the newest keep are folded into one
 # summary of at most summaryMaxTokens, which the model sees instead of them.

@@ -44,6 +44,31 @@ describe('loadHarnessConfig', () => {
     expect(config.sources).toHaveLength(2);
   });
 
+  it('the init template shows prices, budgets, MCP servers and hooks, valid once uncommented', async () => {
+    const uncommented = USER_HARNESS_TEMPLATE.replace('    # prices:', '    prices:')
+      .split('\n')
+      .map((line) =>
+        /^# (budgets|mcpServers|hooks):/.test(line) ||
+        /^# {3}(max|memory| {2}command| {2}args|pre_tool_use|session_end)/.test(line)
+          ? line.slice(2)
+          : line,
+      )
+      .join('\n');
+    const config = await loadHarnessConfig(setup({ user: uncommented }));
+    expect(config.models[0]!.prices).toEqual({
+      inputPerMillion: 3,
+      outputPerMillion: 15,
+      cachedInputPerMillion: 0.3,
+    });
+    expect(config.budgets).toEqual({
+      maxTokens: 2_000_000,
+      maxCostUsd: 5,
+      maxDurationMs: 7_200_000,
+    });
+    expect(Object.keys(config.mcpServers)).toEqual(['memory']);
+    expect(config.hooks).toBeDefined();
+  });
+
   it("merges the user's checks with the repository's: added, replaced by name, advisory", async () => {
     const user =
       'checks:\n  add:\n    - { name: typecheck, command: "npx tsc --noEmit" }\n  advisory: [lint]\n';

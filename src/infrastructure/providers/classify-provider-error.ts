@@ -49,7 +49,13 @@ export function classifyProviderError(error: unknown, context: CallContext): Inf
     if (status === 401 || status === 403)
       return make('auth', `HTTP ${status}: credentials refused`);
     if (status === 408) return make('timeout', `HTTP 408: ${detail}`);
-    if (status >= 500) return make('provider_down', `HTTP ${status}: ${detail}`);
+    // A server still loading (llama-server's 503) or overloaded may say when to come back.
+    if (status >= 500)
+      return make(
+        'provider_down',
+        `HTTP ${status}: ${detail}`,
+        retryAfterMs(inner.responseHeaders),
+      );
     if (status >= 400) return make('invalid_request', `HTTP ${status}: ${detail}`);
     return make('malformed_response', `unexpected HTTP ${status}: ${detail}`);
   }

@@ -29,7 +29,7 @@ const BACKED_OFF: ReadonlySet<InferenceFailureCategory> = new Set([
  * the clock and the jitter stay out of core and replay reads the delay from the log. Exponential
  * with a cap and "equal jitter" (half fixed, half random), so each delay is at least the
  * previous one's most. A success, or a quiet spell longer than twice the cap, starts over.
- * A delay the provider asked for itself (Retry-After) is kept as it is.
+ * A delay the provider asked for itself (Retry-After) is the least wait: a longer one is kept.
  */
 export function withProviderBackoff(
   provider: InferenceProvider,
@@ -49,12 +49,7 @@ export function withProviderBackoff(
         failures = 0;
         return result;
       } catch (error) {
-        if (
-          !(error instanceof InferenceError) ||
-          !BACKED_OFF.has(error.category) ||
-          error.retryAfterMs !== undefined
-        )
-          throw error;
+        if (!(error instanceof InferenceError) || !BACKED_OFF.has(error.category)) throw error;
         const at = now();
         failures = at - lastFailureAt > 2 * capMs ? 1 : failures + 1;
         lastFailureAt = at;
@@ -66,7 +61,11 @@ export function withProviderBackoff(
           message: error.message.startsWith(prefix)
             ? error.message.slice(prefix.length)
             : error.message,
-          retryAfterMs: Math.round(delay / 2 + (random() * delay) / 2),
+          // The server's own Retry-After is honoured as the least wait, never shortened.
+          retryAfterMs: Math.max(
+            error.retryAfterMs ?? 0,
+            Math.round(delay / 2 + (random() * delay) / 2),
+          ),
           cause: error,
         });
       }

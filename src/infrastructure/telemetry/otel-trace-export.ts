@@ -1,7 +1,12 @@
 import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { OtelTraceSettings } from './otel-trace-settings.js';
 import type { SessionSpan } from './session-spans.js';
@@ -16,6 +21,12 @@ export class TelemetryExportError extends CorrexError {
 const asTime = (iso: string) => new Date(iso);
 
 /**
+ * Spans per OTLP request. The exporter refuses more than 30 requests in flight at once, so
+ * spans are sent in batches, one request after the other, never one request per span.
+ */
+const SPANS_PER_REQUEST = 512;
+
+/**
  * Sends one session's spans over OTLP/HTTP with their recorded times, parents before children,
  * and waits until the exporter has delivered them (or failed: the returned promise rejects).
  */
@@ -23,23 +34,12 @@ export async function exportSessionTrace(
   spans: readonly SessionSpan[],
   settings: OtelTraceSettings,
 ): Promise<void> {
-  const failures: unknown[] = [];
-  const exporter = new OTLPTraceExporter(settings.url === undefined ? {} : { url: settings.url });
+  // The spans are built in memory first and then sent in sequential batches: a span processor
+  // that exports as each span ends would open one request per span.
+  const built = new InMemorySpanExporter();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
-    spanProcessors: [
-      new SimpleSpanProcessor({
-        exporter: {
-          export: (batch, done) =>
-            exporter.export(batch, (result) => {
-              if (result.error !== undefined) failures.push(result.error);
-              done(result);
-            }),
-          shutdown: () => exporter.shutdown(),
-          forceFlush: () => exporter.forceFlush(),
-        },
-      }),
-    ],
+    spanProcessors: [new SimpleSpanProcessor({ exporter: built })],
   });
   const tracer = provider.getTracer('correx');
   const children = new Map<string | null, SessionSpan[]>();
@@ -68,11 +68,29 @@ export async function exportSessionTrace(
   };
   for (const root of children.get(null) ?? []) emit(root, undefined);
   await provider.forceFlush();
+  const finished = built.getFinishedSpans();
   await provider.shutdown();
-  if (failures.length > 0) {
-    const first = failures[0];
-    throw new TelemetryExportError(
-      `the OTLP receiver did not take the trace: ${first instanceof Error ? first.message : String(first)}`,
-    );
+  const exporter = new OTLPTraceExporter(settings.url === undefined ? {} : { url: settings.url });
+  try {
+    for (let from = 0; from < finished.length; from += SPANS_PER_REQUEST)
+      await sendBatch(exporter, finished.slice(from, from + SPANS_PER_REQUEST));
+  } finally {
+    await exporter.shutdown();
   }
+}
+
+/** One OTLP request; a refusal or an unreachable receiver rejects with a named error. */
+function sendBatch(exporter: OTLPTraceExporter, batch: ReadableSpan[]): Promise<void> {
+  return new Promise((done, fail) => {
+    exporter.export(batch, (result) => {
+      // ExportResultCode.SUCCESS is 0.
+      if (result.code === 0) return done();
+      const cause = result.error;
+      fail(
+        new TelemetryExportError(
+          `the OTLP receiver did not take the trace: ${cause instanceof Error ? cause.message : String(cause ?? 'export failed')}`,
+        ),
+      );
+    });
+  });
 }

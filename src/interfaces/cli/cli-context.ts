@@ -3,6 +3,7 @@ import type { Clock } from '../../core/base/clock.js';
 import type { IdSource } from '../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import type { RouterFacade } from '../../core/router/router-facade.js';
+import type { SnapshotStore } from '../../core/events/snapshot-store.js';
 import type { SessionHost } from '../session-host.js';
 import type { StoreMigrationReport } from '../../infrastructure/migrate-store.js';
 import type { McpServerListing } from '../../infrastructure/mcp/list-mcp-tools.js';
@@ -14,6 +15,8 @@ export type CliStores = {
   /** Where it is, safe to print (no password). */
   readonly location: string;
   readonly events: CorrexEventStore;
+  /** Where projections' snapshots are kept (the store's own tables), when it keeps them. */
+  readonly snapshots?: SnapshotStore;
   close(): Promise<void>;
 };
 
@@ -68,6 +71,11 @@ export type CliContext = {
     readonly onEvent?: (event: CorrexEvent) => void;
     /** false: record new sessions and commands, drive nothing (workers drive them). */
     readonly drive?: boolean;
+    /**
+     * A long-lived host (`correx serve`): it keeps a session that waits for a person as its own
+     * (driver lock held) and drives it again when an answer is recorded, from any process.
+     */
+    readonly attend?: boolean;
   }): Promise<SessionHost>;
   /** Who drives each session of a shared store now (null: the store keeps no driver records). */
   sessionDrivers?(location: string): Promise<ReadonlyMap<string, SessionLeaseView> | null>;
@@ -88,6 +96,13 @@ export type CliContext = {
     options: { readonly endpoint?: string },
   ): Promise<{ readonly spans: number }>;
   /**
+   * What the standard OpenTelemetry variables turn on for sessions this process runs outside a
+   * session host (the demo): undefined when none is. `settled` waits for their traces' delivery.
+   */
+  readonly telemetry?: () => Promise<
+    { readonly onEvent: (event: CorrexEvent) => void; settled(): Promise<void> } | undefined
+  >;
+  /**
    * The live process that drives a session of the store at `location` now (holds its driver
    * lock), null when none does, undefined when this kind of store cannot tell.
    */
@@ -103,8 +118,8 @@ export type CliContext = {
     location: string,
     sessionId: string,
   ) => Promise<{ release(): Promise<void> }>;
-  /** Lines typed (or piped) on stdin, until it ends. */
-  readonly lines: () => AsyncIterable<string>;
+  /** Lines typed (or piped) on stdin, until it ends or `signal` aborts (Ctrl-C at a prompt). */
+  readonly lines: (signal?: AbortSignal) => AsyncIterable<string>;
   /** $CORREX_SERVER_TOKEN, when set (`correx serve --token` wins over it). */
   readonly serverToken?: string | undefined;
   /** The folder correx was started in: the default workspace and allowed root. */

@@ -99,6 +99,25 @@ describe('formatEventLine', () => {
     expect(line).toBe(`✗ workflow failed (provider): ${'x'.repeat(99)}…`);
   });
 
+  it("shows a validator's message of several lines on one line, cut between words", () => {
+    const line = formatEventLine(
+      event({
+        type: 'validation_failed',
+        hash: 'h',
+        validator: 'schema',
+        message:
+          'filesChanged: expected an array of strings\nsummary: required property missing\n' +
+          'verdict: must be one of approved, changes_requested, rejected, or blocked by the reviewer',
+      } as never),
+    );
+    expect(line).not.toContain('\\n');
+    expect(line).toMatch(
+      /^ {2}✗ artifact invalid \(schema\): filesChanged: expected an array of strings · summary: required property missing · verdict: .* …$/,
+    );
+    // The cut falls between words.
+    expect(line).toMatch(/ [a-z,]+ …$/);
+  });
+
   it('shows hidden characters and terminal escapes from the log escaped, on one line', () => {
     const line = formatEventLine(
       event({

@@ -44,7 +44,7 @@ function describeEvent(event: CorrexEvent): string | null {
     case 'retry_delay_started':
       return `  … waiting ${(payload.delayMs / 1000).toFixed(1)}s before the next model call (${clip(payload.provider, 40)})`;
     case 'validation_failed':
-      return `  ✗ artifact invalid (${payload.validator}): ${clip(payload.message, 100)}`;
+      return `  ✗ artifact invalid (${payload.validator}): ${clipProse(payload.message, 160)}`;
     case 'stage_completed':
       return `✓ stage ${payload.stageId} completed${payload.verdict === undefined ? '' : `: ${payload.verdict}`}`;
     case 'stage_failed':
@@ -70,6 +70,22 @@ function describeEvent(event: CorrexEvent): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * A message written as prose over several lines (a validator's): its lines joined with ` · `
+ * (so none can forge a line of its own), cut at a word boundary, never inside a word.
+ */
+function clipProse(text: string, length: number): string {
+  const joined = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' · ');
+  const line = visibleText(joined.replace(/\s{2,}/g, ' '));
+  if (line.length <= length) return line;
+  const cut = line.lastIndexOf(' ', length - 1);
+  return `${line.slice(0, cut > length / 2 ? cut : length - 1).trimEnd()} …`;
 }
 
 function clip(text: string, length: number): string {

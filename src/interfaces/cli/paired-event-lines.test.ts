@@ -161,6 +161,38 @@ describe('commandOutputExcerpt', () => {
     expect(excerpt.at(-1)).toBe('out 100');
   });
 
+  it("keeps a failed assertion's expected and actual lines from the middle of long output, not its stack frames", () => {
+    // What `node --test` prints for a failed assertEqual, between long passing output around it.
+    const output = [
+      ...Array.from({ length: 30 }, (_, index) => `ok ${index + 1} - passes`),
+      'not ok 31 - median of an even count',
+      '  ---',
+      "  error: 'Expected values to be strictly equal:\n\n2 !== 2.5\n'",
+      '  expected: 2.5',
+      '  actual: 2',
+      '  operator: strictEqual',
+      '  stack: |-',
+      ...Array.from(
+        { length: 15 },
+        (_, index) => `    at TestContext.<anonymous> (file:///w/test.js:${index}:3)`,
+      ),
+      ...Array.from({ length: 40 }, (_, index) => `# later line ${index + 1}`),
+    ].join('\n');
+    const excerpt = commandOutputExcerpt(output);
+    expect(excerpt).toContain('not ok 31 - median of an even count');
+    expect(excerpt).toContain('  expected: 2.5');
+    expect(excerpt).toContain('  actual: 2');
+    expect(excerpt.some((line) => line.includes('Expected values to be strictly equal'))).toBe(
+      true,
+    );
+    expect(excerpt.some((line) => line.includes('at TestContext'))).toBe(false);
+    expect(excerpt.slice(0, 10)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `ok ${index + 1} - passes`),
+    );
+    expect(excerpt.at(-1)).toBe('# later line 40');
+    expect(excerpt.filter((line) => line.endsWith('omitted …')).length).toBeGreaterThan(0);
+  });
+
   it('escapes what a command printed and clips long lines', () => {
     const [line] = commandOutputExcerpt(`\x1b[2J${'y'.repeat(400)}`);
     expect(line).toMatch(/^\\x1b\[2Jy+…$/);

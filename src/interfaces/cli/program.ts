@@ -3,35 +3,133 @@ import { CorrexError } from '../../core/base/correx-error.js';
 import type { ErrorCode } from '../../core/base/error-code.js';
 import { exitCodeOf, EXIT_CODES } from './exit-codes.js';
 import type { CliContext, CommandContext } from './cli-context.js';
-import { demoCommand } from './commands/demo-command.js';
-import { eventsCommand } from './commands/events-command.js';
-import { exportCommand } from './commands/export-command.js';
-import { grantsCommands } from './commands/grants-command.js';
-import { sessionCommands } from './commands/session-commands.js';
-import { showCommand } from './commands/show-command.js';
-import { initCommand } from './commands/init-command.js';
-import { doctorCommand } from './commands/doctor-command.js';
-import { migrateCommand } from './commands/migrate-command.js';
-import { sessionsCommand } from './commands/sessions-command.js';
-import { storeCommand } from './commands/store-command.js';
-import { verifyCommand } from './commands/verify-command.js';
-import { replayCommand } from './commands/replay-command.js';
-import { runCommands } from './commands/run-command.js';
-import { tailCommand } from './commands/tail-command.js';
-import { chatCommand } from './commands/chat-command.js';
-import { serveCommand } from './commands/serve-command.js';
-import { mcpCommand } from './commands/mcp-command.js';
-import { policyCommand } from './commands/policy-command.js';
-import { diffCommand } from './commands/diff-command.js';
-import { undoCommand } from './commands/undo-command.js';
-import { workerCommand } from './commands/worker-command.js';
-import { worktreeCommands } from './commands/worktree-commands.js';
-import { attestCommand, keysCommand } from './commands/provenance-commands.js';
-import { gateCommand } from './commands/gate-command.js';
-import { trustCommand } from './commands/trust-command.js';
+type CommandFactory = (context: CommandContext) => Command | Command[];
 
-/** The `correx` command tree. Each command lives in its own file under `commands/`. */
-export function createProgram(context: CommandContext): Command {
+/**
+ * Each command's module, in the order `--help` lists them, with the command names it defines.
+ * Modules load on use: a command line naming one command loads only that module (and what it
+ * imports), so `--version` or `sessions` does not pay for the kernel, the server and the rest.
+ */
+const COMMAND_MODULES: readonly {
+  readonly names: readonly string[];
+  load(): Promise<CommandFactory>;
+}[] = [
+  { names: ['init'], load: async () => (await import('./commands/init-command.js')).initCommand },
+  {
+    names: ['doctor'],
+    load: async () => (await import('./commands/doctor-command.js')).doctorCommand,
+  },
+  { names: ['demo'], load: async () => (await import('./commands/demo-command.js')).demoCommand },
+  {
+    names: ['run', 'resume'],
+    load: async () => (await import('./commands/run-command.js')).runCommands,
+  },
+  {
+    names: ['sessions'],
+    load: async () => (await import('./commands/sessions-command.js')).sessionsCommand,
+  },
+  { names: ['show'], load: async () => (await import('./commands/show-command.js')).showCommand },
+  {
+    names: ['events'],
+    load: async () => (await import('./commands/events-command.js')).eventsCommand,
+  },
+  { names: ['tail'], load: async () => (await import('./commands/tail-command.js')).tailCommand },
+  {
+    names: ['replay'],
+    load: async () => (await import('./commands/replay-command.js')).replayCommand,
+  },
+  { names: ['chat'], load: async () => (await import('./commands/chat-command.js')).chatCommand },
+  {
+    names: ['serve'],
+    load: async () => (await import('./commands/serve-command.js')).serveCommand,
+  },
+  {
+    names: ['worker'],
+    load: async () => (await import('./commands/worker-command.js')).workerCommand,
+  },
+  {
+    names: ['branch', 'merge', 'discard'],
+    load: async () => (await import('./commands/worktree-commands.js')).worktreeCommands,
+  },
+  {
+    names: ['verify'],
+    load: async () => (await import('./commands/verify-command.js')).verifyCommand,
+  },
+  {
+    names: ['policy'],
+    load: async () => (await import('./commands/policy-command.js')).policyCommand,
+  },
+  { names: ['diff'], load: async () => (await import('./commands/diff-command.js')).diffCommand },
+  { names: ['undo'], load: async () => (await import('./commands/undo-command.js')).undoCommand },
+  {
+    names: ['grants', 'grant', 'revoke'],
+    load: async () => (await import('./commands/grants-command.js')).grantsCommands,
+  },
+  {
+    names: ['approvals', 'approve', 'deny', 'steer', 'redirect', 'pause', 'cancel'],
+    load: async () => (await import('./commands/session-commands.js')).sessionCommands,
+  },
+  {
+    names: ['migrate'],
+    load: async () => (await import('./commands/migrate-command.js')).migrateCommand,
+  },
+  {
+    names: ['store'],
+    load: async () => (await import('./commands/store-command.js')).storeCommand,
+  },
+  { names: ['mcp'], load: async () => (await import('./commands/mcp-command.js')).mcpCommand },
+  {
+    names: ['export'],
+    load: async () => (await import('./commands/export-command.js')).exportCommand,
+  },
+  {
+    names: ['keys'],
+    load: async () => (await import('./commands/provenance-commands.js')).keysCommand,
+  },
+  {
+    names: ['attest'],
+    load: async () => (await import('./commands/provenance-commands.js')).attestCommand,
+  },
+  { names: ['gate'], load: async () => (await import('./commands/gate-command.js')).gateCommand },
+  {
+    names: ['trust'],
+    load: async () => (await import('./commands/trust-command.js')).trustCommand,
+  },
+];
+
+/** Global options that take a value, so the command name is found after it. */
+const VALUED_GLOBAL_OPTIONS = new Set(['--store']);
+
+/**
+ * The one command a command line names, or null when it names none (help, `--version`, a
+ * mistyped name): then every module loads, so help and suggestions see them all.
+ */
+function namedCommand(argv: readonly string[]): string | null {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--') return null;
+    if (VALUED_GLOBAL_OPTIONS.has(arg)) {
+      index += 1;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return arg === 'help' ? null : arg;
+  }
+  return null;
+}
+
+/** The `correx` command tree, with the modules of the commands `argv` needs. */
+export async function createProgram(
+  context: CommandContext,
+  argv: readonly string[] = [],
+): Promise<Command> {
+  const name = namedCommand(argv);
+  const wanted = COMMAND_MODULES.filter((module) => name !== null && module.names.includes(name));
+  // `--version` alone needs no command at all.
+  const versionOnly =
+    name === null && argv.length > 0 && argv.every((arg) => arg === '--version' || arg === '-V');
+  const modules = versionOnly ? [] : wanted.length > 0 ? wanted : COMMAND_MODULES;
+  const factories = await Promise.all(modules.map((module) => module.load()));
   const program = new Command('correx')
     .description('Run LLM coding agents as deterministic, event-sourced workflows.')
     .version(context.version)
@@ -51,35 +149,7 @@ export function createProgram(context: CommandContext): Command {
     })
     // Errors come back to runCli as exceptions instead of exiting the process.
     .exitOverride();
-  for (const command of [
-    initCommand(context),
-    doctorCommand(context),
-    demoCommand(context),
-    ...runCommands(context),
-    sessionsCommand(context),
-    showCommand(context),
-    eventsCommand(context),
-    tailCommand(context),
-    replayCommand(context),
-    chatCommand(context),
-    serveCommand(context),
-    workerCommand(context),
-    ...worktreeCommands(context),
-    verifyCommand(context),
-    policyCommand(context),
-    diffCommand(context),
-    undoCommand(context),
-    ...grantsCommands(context),
-    ...sessionCommands(context),
-    migrateCommand(context),
-    storeCommand(context),
-    mcpCommand(context),
-    exportCommand(context),
-    keysCommand(context),
-    attestCommand(context),
-    gateCommand(context),
-    trustCommand(context),
-  ]) {
+  for (const command of factories.flatMap((factory) => factory(context))) {
     program.addCommand(inheritSettings(command, program));
   }
   return program;
@@ -106,7 +176,7 @@ function inheritSettings(command: Command, parent: Command, path = 'correx'): Co
  */
 export async function runCli(context: CliContext, argv: readonly string[]): Promise<number> {
   let exitCode = 0;
-  const program = createProgram({ ...context, fail: (code = 1) => (exitCode = code) });
+  const program = await createProgram({ ...context, fail: (code = 1) => (exitCode = code) }, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

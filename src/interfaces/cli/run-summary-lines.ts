@@ -1,3 +1,4 @@
+import { commandOutputExcerpt } from './command-output-excerpt.js';
 import { relative, isAbsolute } from 'node:path';
 import { visibleText } from '../../core/base/visible-text.js';
 import type { ChangedFile, RunSummary } from './run-summary.js';
@@ -23,9 +24,14 @@ export function runSummaryLines(summary: RunSummary): string[] {
   const workspace = summary.workspace;
   const lines = ['', `── summary of session ${summary.sessionId}`];
   const waiting = summary.waitingFor;
+  // A failure's message may carry a command's whole output: its first line goes on the outcome
+  // line, the rest below it as lines (an excerpt), never as one line of `\n` escapes.
+  const [firstLine = '', ...moreLines] = (summary.failureReason?.message ?? '')
+    .replace(/\n+$/, '')
+    .split('\n');
   const why =
     summary.failureReason !== null
-      ? `: ${summary.failureReason.category}: ${visibleText(summary.failureReason.message)}`
+      ? `: ${summary.failureReason.category}: ${visibleText(firstLine)}`
       : waiting?.kind === 'approval'
         ? `, waiting for approval of ${waiting.calls.map((call) => `${call.callId} (${call.tool}, ${call.tier})`).join(', ')}${waiting.sessionId === summary.sessionId ? '' : ` in sub-session ${waiting.sessionId}`}`
         : waiting?.kind === 'budget'
@@ -34,6 +40,9 @@ export function runSummaryLines(summary: RunSummary): string[] {
             ? ', not finished: resume it to go on'
             : '';
   lines.push(`outcome   ${summary.status}${why} (exit ${summary.exitCode})`);
+  if (summary.failureReason !== null && moreLines.length > 0)
+    for (const line of commandOutputExcerpt(moreLines.join('\n')))
+      lines.push(`          │ ${line}`);
   lines.push(
     summary.checks.length === 0
       ? 'checks    none ran'

@@ -90,7 +90,7 @@ export function chatCommand(context: CommandContext): Command {
               if (context.terminal) context.status(PROMPT);
             };
             prompt();
-            for await (const raw of context.lines()) {
+            for await (const raw of context.lines(abort.signal)) {
               const line = raw.trim();
               if (abort.signal.aborted) break;
               if (line === '') {

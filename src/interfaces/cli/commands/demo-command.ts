@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { CorrexEvent } from '../../../core/event-catalog.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
 import { withStore } from '../with-store.js';
@@ -23,20 +24,30 @@ export function demoCommand(context: CommandContext): Command {
           // Loaded on use: `--help` does not pay for the kernel, the tools and the sample.
           const { runDemo } = await import('./demo-run.js');
           const view = createEventLines();
+          // OTEL_TRACES_EXPORTER=otlp sends the demo's trace too, delivered before the exit.
+          const telemetry = await context.telemetry?.();
+          const print =
+            options.json === true
+              ? undefined
+              : (event: CorrexEvent) => {
+                  for (const line of view.lines(event)) context.out(line);
+                };
+          const onEvent =
+            telemetry === undefined
+              ? print
+              : (event: CorrexEvent) => {
+                  print?.(event);
+                  telemetry.onEvent(event);
+                };
           const report = await runDemo({
             store: events,
             correxHome: context.correxHome,
             clock: context.clock,
             ids: context.ids,
             ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
-            ...(options.json === true
-              ? {}
-              : {
-                  onEvent: (event) => {
-                    for (const line of view.lines(event)) context.out(line);
-                  },
-                }),
+            ...(onEvent === undefined ? {} : { onEvent }),
           });
+          await telemetry?.settled();
           const count = (await events.read(report.sessionId)).length;
           const problem = demoProblem(report);
           if (options.json) {

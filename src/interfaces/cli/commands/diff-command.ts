@@ -6,6 +6,7 @@ import {
 import { describeSessionDiff, sessionDiffLines } from '../../session-diff.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 
 /**
  * `correx diff <session> [--stage S]`: what each call changed in the workspace, from the
@@ -15,17 +16,13 @@ import { withStore } from '../with-store.js';
 export function diffCommand(context: CommandContext): Command {
   return new Command('diff')
     .description('show what a session changed in the workspace, call by call, with the commands')
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--stage <id>', 'only the calls of this stage')
-    .action(async (sessionId: string, options: { stage?: string }, command: Command) => {
+    .action(async (typed: string | undefined, options: { stage?: string }, command: Command) => {
       const blobs = createPreimageStore(preimageDirectory(context.correxHome));
       await withStore(context, command, async ({ events }) => {
+        const sessionId = await resolveSessionRef(events, typed, command);
         const read = await events.read(sessionId);
-        if (read.length === 0) {
-          context.err(`correx: no events for session ${sessionId}`);
-          context.fail(1);
-          return;
-        }
         const changes = describeSessionDiff(
           read,
           blobs,

@@ -36,14 +36,28 @@ export function eventsCommand(context: CommandContext): Command {
       ) => {
         await withStore(context, command, async ({ events }) => {
           const sessionId = await resolveSessionRef(events, typed, command);
+          const after = options.from !== undefined ? Math.max(0, options.from - 1) : 0;
+          if (options.json) {
+            // Streamed page by page: a million-event session never sits in memory whole.
+            let lines: string[] = [];
+            let left = options.limit ?? Infinity;
+            if (left === 0) return;
+            for await (const event of events.stream(sessionId, { afterSequence: after })) {
+              lines.push(canonicalJson(event));
+              left -= 1;
+              if (lines.length === 500) {
+                context.out(lines.join('\n'));
+                lines = [];
+              }
+              if (left === 0) break;
+            }
+            if (lines.length > 0) context.out(lines.join('\n'));
+            return;
+          }
           const read = await events.read(sessionId, {
             ...(options.from !== undefined && { afterSequence: Math.max(0, options.from - 1) }),
             ...(options.limit !== undefined && { limit: options.limit }),
           });
-          if (options.json) {
-            if (read.length > 0) context.out(read.map((event) => canonicalJson(event)).join('\n'));
-            return;
-          }
           if (read.length === 0) return context.out(`no events for session ${sessionId}`);
           context.out(
             formatTable(

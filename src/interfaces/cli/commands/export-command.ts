@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 
 /** A session's events and, recursively, those of the sub-sessions its stages started. */
@@ -28,13 +29,14 @@ export function exportCommand(context: CommandContext): Command {
     .description(
       "send a recorded session's trace (stages, model and tool calls, approvals) over OTLP/HTTP, with the times it recorded",
     )
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option(
       '--endpoint <url>',
       'the OTLP/HTTP base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)',
     )
-    .action(async (sessionId: string, options: { endpoint?: string }, command: Command) => {
+    .action(async (typed: string | undefined, options: { endpoint?: string }, command: Command) => {
       await withStore(context, command, async ({ events }) => {
+        const sessionId = await resolveSessionRef(events, typed, command);
         const tree = await sessionTree(events, sessionId);
         if ((tree.get(sessionId) ?? []).length === 0) throw new UnknownSessionError(sessionId);
         const { spans } = await context.exportTrace(

@@ -12,6 +12,7 @@ import {
 } from '../../../infrastructure/system/bounded-file-read.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
+import { resolveSessionRef } from '../session-ref.js';
 
 class PolicyWhatIfUsageError extends CorrexError {
   constructor(message: string) {
@@ -78,15 +79,10 @@ export function policyCommand(context: CommandContext): Command {
         await withStore(context, command, async ({ events }) => {
           const ids =
             options.session !== undefined
-              ? [options.session]
+              ? [await resolveSessionRef(events, options.session, command)]
               : (await events.listSessions()).map((session) => session.sessionId);
           const reports: WhatIfReport[] = [];
-          for (const id of ids) {
-            const read = await events.read(id);
-            if (read.length === 0 && options.session !== undefined)
-              throw new PolicyWhatIfUsageError(`no events for session ${id}`);
-            reports.push(whatIfPolicy(read, candidate));
-          }
+          for (const id of ids) reports.push(whatIfPolicy(await events.read(id), candidate));
           if (options.json === true) {
             context.out(JSON.stringify(reports, null, 2));
             return;

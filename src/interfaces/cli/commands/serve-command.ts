@@ -46,6 +46,8 @@ export type ServeCommandContext = {
     readonly location: string;
     /** false: record sessions and commands only; workers drive them. */
     readonly drive?: boolean;
+    /** Keep sessions that wait for a person driven here, woken by any recorded answer. */
+    readonly attend?: boolean;
   }): Promise<SessionHost>;
   /** The conversational router; without it the server answers user input with an error. */
   createRouter?(store: CorrexEventStore): Promise<{
@@ -155,7 +157,7 @@ export function serveCommand(context: ServeCommandContext): Command {
         const host = await context.createSessionHost({
           store: stores.events,
           location,
-          ...(options.drive ? {} : { drive: false }),
+          ...(options.drive ? { attend: true } : { drive: false }),
         });
         const server = createCorrexServer(
           {

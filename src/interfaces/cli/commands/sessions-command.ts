@@ -1,7 +1,9 @@
 import { describeLease, leaseColumns } from '../../session-lease.js';
 import { Command } from 'commander';
 import { replay } from '../../../core/events/replay.js';
-import type { CorrexEvent } from '../../../core/event-catalog.js';
+import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
+import type { JsonValue } from '../../../core/events/canonical-json.js';
+import type { SnapshotStore } from '../../../core/events/snapshot-store.js';
 import type { Projection } from '../../../core/events/projection.js';
 import {
   sessionSpendProjection,
@@ -37,6 +39,44 @@ const rowProjection: Projection<RowState, CorrexEvent['payload']> = {
   }),
 };
 
+/** Events folded past a row's snapshot before the listing saves a newer one. */
+const SNAPSHOT_AFTER = 200;
+
+/**
+ * A session's row: its snapshot (kept in the store beside the log) plus the events since, so a
+ * listing reads a maintained summary, not each session's history from its first event. The
+ * snapshot is refreshed once the tail grows long; a store that refuses the write only costs the
+ * next listing a longer fold.
+ */
+async function sessionRow(
+  events: CorrexEventStore,
+  snapshots: SnapshotStore | undefined,
+  sessionId: string,
+): Promise<RowState> {
+  const snapshot = await snapshots?.load(sessionId, rowProjection.name);
+  const from =
+    snapshot?.projectionVersion === rowProjection.version
+      ? { state: snapshot.state as unknown as RowState, sequence: snapshot.sequence }
+      : undefined;
+  const { state, sequence } = await replay(
+    events,
+    rowProjection,
+    sessionId,
+    from === undefined ? {} : { from },
+  );
+  if (snapshots !== undefined && sequence - (from?.sequence ?? 0) >= SNAPSHOT_AFTER)
+    await snapshots
+      .save({
+        sessionId,
+        projection: rowProjection.name,
+        projectionVersion: rowProjection.version,
+        sequence,
+        state: state as unknown as JsonValue,
+      })
+      .catch(() => undefined);
+  return state;
+}
+
 function cost(usd: number | null): string {
   return usd === null ? '-' : `$${usd.toFixed(4)}`;
 }
@@ -51,13 +91,13 @@ export function sessionsCommand(context: CommandContext): Command {
     .option('--limit <count>', 'at most this many, newest first (default 50)', parseCount)
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean; limit?: number }, command: Command) => {
-      await withStore(context, command, async ({ events }) => {
+      await withStore(context, command, async ({ events, snapshots }) => {
         const all = await events.listSessions();
         const newest = all.slice(-(options.limit ?? 50)).reverse();
         const drivers = (await context.sessionDrivers?.(storeLocation(context, command))) ?? null;
         const rows = [];
         for (const summary of newest) {
-          const { state: folded } = await replay(events, rowProjection, summary.sessionId);
+          const folded = await sessionRow(events, snapshots, summary.sessionId);
           const state = folded.session;
           const spend = spendOf(folded.spend);
           rows.push({

@@ -11,6 +11,8 @@ import { withStore } from '../with-store.js';
 import { parseCount } from './events-command.js';
 
 const POLL_MS = 250;
+/** Events read per page; a full page means more are there already: read on without waiting. */
+const PAGE = 500;
 
 /**
  * `correx tail <id>`: follows a session that runs in another process (or the server), printing
@@ -41,10 +43,8 @@ export function tailCommand(context: CommandContext): Command {
             const view = createEventLines();
             const from = options.from ?? 0;
             while (!stop.signal.aborted) {
-              for (const event of await events.read(sessionId, {
-                afterSequence: after,
-                limit: 500,
-              })) {
+              const page = await events.read(sessionId, { afterSequence: after, limit: PAGE });
+              for (const event of page) {
                 state = sessionProjection.evolve(state, event);
                 after = event.sequence;
                 if (event.sequence < from) {
@@ -64,6 +64,8 @@ export function tailCommand(context: CommandContext): Command {
                     );
                 }
               }
+              // Catching up on a long log: the next page is there, no reason to wait for it.
+              if (page.length === PAGE) continue;
               if (isFinalStatus(state.status) && (await events.lastSequence(sessionId)) === after)
                 break;
               await new Promise((done) => setTimeout(done, POLL_MS));

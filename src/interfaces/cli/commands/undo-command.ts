@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import { visibleText } from '../../../core/base/visible-text.js';
+import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import {
   createPreimageStore,
   preimageDirectory,
@@ -9,6 +10,7 @@ import { undoSessionChanges } from '../../session-undo.js';
 import type { CommandContext } from '../cli-context.js';
 import { parseCount } from './events-command.js';
 import { withStore } from '../with-store.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 
 /**
  * `correx undo <session> [--to <seq> | --stage <name>]`: restores the workspace files the
@@ -20,20 +22,21 @@ export function undoCommand(context: CommandContext): Command {
     .description(
       'restore the workspace to a recorded point of a session from its change records (recorded as workspace_restored)',
     )
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option('--to <sequence>', 'undo every change recorded after this event', parseCount)
     .option('--stage <id>', 'undo every change since the stage last started')
     .option('--by <name>', 'who undoes (default: $USER)')
     .option('--force', 'also while the session is recorded as running (after a crash)')
     .action(
       async (
-        sessionId: string,
+        typed: string | undefined,
         options: { to?: number; stage?: string; by?: string; force?: boolean },
         command: Command,
       ) => {
         if (options.to !== undefined && options.stage !== undefined)
           throw new CorrexError('usage', 'give at most one of --to <sequence> or --stage <id>');
         await withStore(context, command, async ({ events }) => {
+          const sessionId = await resolveSessionRef(events, typed, command);
           const result = await undoSessionChanges(
             {
               store: events,
@@ -50,7 +53,7 @@ export function undoCommand(context: CommandContext): Command {
           );
           switch (result.outcome) {
             case 'unknown_session':
-              throw new CorrexError('usage', `no events for session ${sessionId}`);
+              throw new UnknownSessionError(sessionId);
             case 'running':
               throw new CorrexError(
                 'usage',

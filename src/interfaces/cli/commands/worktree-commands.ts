@@ -28,6 +28,7 @@ import {
 } from '../../../infrastructure/provenance/verify-attestation.js';
 import type { CliStores } from '../cli-context.js';
 import { withStore } from '../with-store.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 
 /**
  * The worktree a recorded session works in, as its `session_created` recorded it (or, for a
@@ -36,10 +37,11 @@ import { withStore } from '../with-store.js';
  */
 async function worktreeOf(
   stores: CliStores,
-  sessionId: string,
-): Promise<{ worktree: RecordedWorktree; final: boolean }> {
-  const { state, sequence } = await replay(stores.events, sessionProjection, sessionId);
-  if (sequence === 0) throw new WorktreeError(`no session ${sessionId} in this store`);
+  typed: string | undefined,
+  command: Command,
+): Promise<{ sessionId: string; worktree: RecordedWorktree; final: boolean }> {
+  const sessionId = await resolveSessionRef(stores.events, typed, command);
+  const { state } = await replay(stores.events, sessionProjection, sessionId);
   const worktree =
     (await readRecordedWorktree(stores.events, sessionId)) ??
     (state.workspace === null ? null : derivedSessionWorktree(state.workspace, sessionId));
@@ -47,7 +49,7 @@ async function worktreeOf(
     throw new WorktreeError(
       `session ${sessionId} has no worktree (started without --worktree, or discarded)`,
     );
-  return { worktree, final: isFinalStatus(state.status) };
+  return { sessionId, worktree, final: isFinalStatus(state.status) };
 }
 
 /**
@@ -74,10 +76,10 @@ function attestationTrailer(file: string, sessionId: string, worktree: RecordedW
 export function worktreeCommands(context: CommandContext): Command[] {
   const branch = new Command('branch')
     .description("print the git branch of a session's worktree (correx/<session>)")
-    .argument('<session>', 'session id')
-    .action(async (sessionId: string, _options: unknown, command: Command) => {
+    .argument('[session]', SESSION_ARGUMENT)
+    .action(async (typed: string | undefined, _options: unknown, command: Command) => {
       await withStore(context, command, async (stores) => {
-        const { worktree } = await worktreeOf(stores, sessionId);
+        const { worktree } = await worktreeOf(stores, typed, command);
         context.out(worktree.branch);
         context.out(`worktree ${worktree.path}; from ${worktree.base} in ${worktree.repository}`);
       });
@@ -87,33 +89,35 @@ export function worktreeCommands(context: CommandContext): Command[] {
     .description(
       "merge a session's branch into the branch it started from (refused, and nothing merged, on conflict)",
     )
-    .argument('<session>', 'session id')
+    .argument('[session]', SESSION_ARGUMENT)
     .option(
       '--attestation <file>',
       "a statement from correx attest about the branch's head: its digest goes in the merge commit's Correx-Attestation trailer",
     )
-    .action(async (sessionId: string, options: { attestation?: string }, command: Command) => {
-      await withStore(context, command, async (stores) => {
-        const { worktree, final } = await worktreeOf(stores, sessionId);
-        if (!final)
-          throw new WorktreeError(
-            `session ${sessionId} has not ended; merge it once it has (or cancel it)`,
-          );
-        const trailers =
-          options.attestation === undefined
-            ? []
-            : [attestationTrailer(options.attestation, sessionId, worktree)];
-        const { commit } = mergeSessionBranch(worktree, { trailers });
-        context.out(`merged ${worktree.branch} into ${worktree.base} (${commit.slice(0, 12)})`);
-      });
-    });
+    .action(
+      async (typed: string | undefined, options: { attestation?: string }, command: Command) => {
+        await withStore(context, command, async (stores) => {
+          const { sessionId, worktree, final } = await worktreeOf(stores, typed, command);
+          if (!final)
+            throw new WorktreeError(
+              `session ${sessionId} has not ended; merge it once it has (or cancel it)`,
+            );
+          const trailers =
+            options.attestation === undefined
+              ? []
+              : [attestationTrailer(options.attestation, sessionId, worktree)];
+          const { commit } = mergeSessionBranch(worktree, { trailers });
+          context.out(`merged ${worktree.branch} into ${worktree.base} (${commit.slice(0, 12)})`);
+        });
+      },
+    );
 
   const discard = new Command('discard')
     .description("remove a session's worktree and branch (cancels the session first if it is open)")
-    .argument('<session>', 'session id')
-    .action(async (sessionId: string, _options: unknown, command: Command) => {
+    .argument('[session]', SESSION_ARGUMENT)
+    .action(async (typed: string | undefined, _options: unknown, command: Command) => {
       await withStore(context, command, async (stores) => {
-        const { worktree, final } = await worktreeOf(stores, sessionId);
+        const { sessionId, worktree, final } = await worktreeOf(stores, typed, command);
         if (!final) {
           await recordCommand(context, stores.events, sessionId, {
             type: 'cancel',

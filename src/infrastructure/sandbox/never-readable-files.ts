@@ -18,8 +18,43 @@ export function findNeverReadableFiles(
 ): string[] {
   const globs = patterns.filter((pattern) => !pattern.startsWith('~') && !pattern.startsWith('/'));
   if (globs.length === 0) return [];
+  return scanFiles(workspaceRoot, limit, (path) => {
+    const subject = relative(workspaceRoot, path);
+    return globs.some((glob) => matchGlob(glob, subject, { foldCase: true }));
+  });
+}
+
+/**
+ * The regular files under `root`, a folder outside the workspace that the sandbox shows (a
+ * policy grant, /etc), matching a never-readable glob wherever it lies: a relative glob
+ * (`**\/*.pem`) against the path below `root`, `~/…` against the path below the home, `/…`
+ * against the absolute path. Same bounds as findNeverReadableFiles.
+ */
+export function findNeverReadableFilesUnder(
+  root: string,
+  patterns: readonly string[],
+  homeDirectory: string,
+  limit = NEVER_READABLE_SCAN_LIMIT,
+): string[] {
+  if (patterns.length === 0) return [];
+  return scanFiles(root, limit, (path) =>
+    patterns.some((pattern) => {
+      const fold = { foldCase: true };
+      if (pattern.startsWith('~/')) {
+        const rel = relative(homeDirectory, path);
+        return !rel.startsWith('..') && matchGlob(pattern.slice(2), rel, fold);
+      }
+      if (pattern.startsWith('/')) return matchGlob(pattern.slice(1), path.slice(1), fold);
+      return (
+        matchGlob(pattern, relative(root, path), fold) || matchGlob(pattern, path.slice(1), fold)
+      );
+    }),
+  );
+}
+
+function scanFiles(root: string, limit: number, matches: (path: string) => boolean): string[] {
   const found: string[] = [];
-  const pending = [workspaceRoot];
+  const pending = [root];
   let seen = 0;
   while (pending.length > 0 && seen < limit) {
     const dir = pending.pop()!;
@@ -34,9 +69,8 @@ export function findNeverReadableFiles(
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== '.git') pending.push(path);
-      } else if (entry.isFile()) {
-        const subject = relative(workspaceRoot, path);
-        if (globs.some((glob) => matchGlob(glob, subject, { foldCase: true }))) found.push(path);
+      } else if (entry.isFile() && matches(path)) {
+        found.push(path);
       }
     }
   }

@@ -70,6 +70,25 @@ function protectedInside(
   return undefined;
 }
 
+/**
+ * Whether the sandbox binds a never-writable pattern read-only: a literal workspace path, with an
+ * optional trailing `/**` (the same test as protectedWorkspacePaths in the bubblewrap profile).
+ */
+export function isSandboxMounted(pattern: string): boolean {
+  if (pattern.startsWith('~') || pattern.startsWith('/')) return false;
+  const literal = pattern.endsWith('/**') ? pattern.slice(0, -3) : pattern;
+  return literal !== '' && !/[*?[\]{}]/.test(literal);
+}
+
+/**
+ * Under confinement (flag `confinement-by-construction` with a sandbox) what a command reads is
+ * decided by the sandbox's read view, not by the words the analysis took for paths: such a read
+ * is named for the person and checked against never-readable only.
+ */
+function readViewDecides(context: ToolCallContext, target: ExtractedPath): boolean {
+  return context.values.exec?.confined === true && target.origin === 'command' && !target.write;
+}
+
 const PATH_CONTAINMENT = 'path-containment';
 
 /**
@@ -161,10 +180,14 @@ export const pathContainmentRule: ToolCallRule = {
           );
           continue;
         }
+        // Under confinement a protected path the sandbox binds read-only (a literal one) cannot
+        // be changed by a command on the folder holding it (`find . -delete`, `mkdir -p .`).
+        const patterns =
+          context.values.exec?.confined === true && target.origin === 'command'
+            ? context.policy.neverWritable.filter((pattern) => !isSandboxMounted(pattern))
+            : context.policy.neverWritable;
         const contained =
-          observation.kind === 'directory'
-            ? protectedInside(context.policy.neverWritable, roots, real)
-            : undefined;
+          observation.kind === 'directory' ? protectedInside(patterns, roots, real) : undefined;
         if (contained !== undefined) {
           findings.push(
             finding(
@@ -188,7 +211,7 @@ export const pathContainmentRule: ToolCallRule = {
             ),
           );
         }
-      } else if (!lexicalInside || !realInside) {
+      } else if ((!lexicalInside || !realInside) && !readViewDecides(context, target)) {
         findings.push(
           finding(
             PATH_CONTAINMENT,
@@ -231,6 +254,8 @@ export const referenceExistsRule: ToolCallRule = {
     const findings: Finding[] = [];
     for (const target of context.values.candidatePaths) {
       if (!(target.role === 'SOURCE_PATH' || mustExist.includes(target.param))) continue;
+      // A word a confined command reads may be an option's value (`-colorspace Gray`): named, not judged.
+      if (readViewDecides(context, target)) continue;
       const observation = observationOf(context, target);
       if (observation !== undefined && observation.kind === 'missing') {
         findings.push(

@@ -1,34 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideApproval } from '../../src/core/approvals/decide-approval.js';
 import { flagSet } from '../../src/core/base/behaviour-flag.js';
-import type { ToolCallAssessment } from '../../src/core/toolintent/assess-tool-call.js';
 import {
   CONFINEMENT_BY_CONSTRUCTION,
   toolIntentFlags,
 } from '../../src/core/toolintent/toolintent-flags.js';
+import { autoApproval } from './auto-approval.js';
 import { createPlaneTwoHarness } from './plane-two-harness.js';
 
-/** The approval engine's answer in auto mode: approved without a person, or not. */
-export function autoApproval(assessment: ToolCallAssessment, command: string) {
-  return decideApproval({
-    mode: 'auto',
-    verdict: assessment.verdict,
-    tier: assessment.tier,
-    subject: {
-      callId: assessment.callId,
-      tool: 'exec',
-      stageId: 'implement',
-      command,
-      paths: [],
-      hosts: [],
-    },
-    grants: { grants: {} },
-    at: '2026-12-01T12:00:00.000Z',
-    reason: assessment.findings.map((f) => f.message).join('; '),
-  }).outcome;
-}
+const OUTSIDE_TMP = resolve('test-artifacts');
+mkdirSync(OUTSIDE_TMP, { recursive: true });
 
 const withFlag = flagSet(toolIntentFlags);
 const withoutFlag = flagSet(
@@ -36,7 +18,7 @@ const withoutFlag = flagSet(
 );
 
 function harness(flags = withFlag, sandbox: 'bubblewrap' | 'none' = 'bubblewrap') {
-  const h = createPlaneTwoHarness({}, { flags, sandbox });
+  const h = createPlaneTwoHarness({}, { flags, sandbox }, { under: OUTSIDE_TMP });
   mkdirSync(join(h.workspace, 'src'));
   writeFileSync(join(h.workspace, 'src/a.py'), 'print(1)\n');
   writeFileSync(join(h.workspace, 'a.png'), 'png');
@@ -81,6 +63,9 @@ describe('confinement by construction (flag confinement-by-construction, bubblew
     'source venv/bin/activate && pytest',
     `cat > big.py <<'EOF'\n${'x = 1\n'.repeat(2000)}EOF`,
     'echo $(( 1 + 2 ',
+    // the sandbox's private /tmp: discarded when the call ends, never the host's
+    'git diff > /tmp/full_patch.txt',
+    'mkdir -p /tmp/repro && cd /tmp/repro && touch a.py',
   ];
   for (const command of runConfined) {
     it(`runs confined at T2 in auto mode: ${command.slice(0, 60)}`, async () => {

@@ -1,6 +1,9 @@
 import { lstatSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import type { SandboxProfile } from '../../core/policies/sandbox-profile.js';
+import {
+  SANDBOX_PRIVATE_FOLDERS,
+  type SandboxProfile,
+} from '../../core/policies/sandbox-profile.js';
 import { buildHostReadView } from './read-view.js';
 import { bubblewrapNamespaceArgs } from './sandbox-availability.js';
 
@@ -72,8 +75,7 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
     args.push('--tmpfs', path);
     hidden.push(path);
   };
-  hide('/tmp');
-  hide('/var/tmp');
+  for (const path of SANDBOX_PRIVATE_FOLDERS) hide(path);
   // Sockets of host daemons (docker, dbus) live here; with no folder at all some programs fail.
   hide('/run');
   hide(input.homeDirectory);

@@ -1,5 +1,6 @@
 import { layeredGet } from '../../base/layered-record.js';
 import { globStaticPrefix, matchGlob } from '../../policies/path-glob.js';
+import { SANDBOX_PRIVATE_FOLDERS } from '../../policies/sandbox-profile.js';
 import { hasCapability } from '../../tools/tool-contract.js';
 import { isPathInside, relativeInside, type ToolPathRoots } from '../../tools/tool-path.js';
 import { finding } from '../finding.js';
@@ -89,6 +90,24 @@ function readViewDecides(context: ToolCallContext, target: ExtractedPath): boole
   return context.values.exec?.confined === true && target.origin === 'command' && !target.write;
 }
 
+/**
+ * Under confinement a command's write into the sandbox's private /tmp (SANDBOX_PRIVATE_FOLDERS)
+ * never reaches the host, unless that folder holds the workspace (`rm -rf ../*` from a workspace
+ * under /tmp reaches the workspace itself).
+ */
+function privateScratch(context: ToolCallContext, target: ExtractedPath, real: string): boolean {
+  if (context.values.exec?.confined !== true || target.origin !== 'command') return false;
+  const { workspaceRoot, homeDirectory } = context.view.roots;
+  // The home is private inside the sandbox too, but a write there means to change the person's
+  // home: it stays a refusal, wherever the home lies.
+  return [target.path.absolute, real].every(
+    (path) =>
+      SANDBOX_PRIVATE_FOLDERS.some((folder) => path !== folder && isPathInside(path, folder)) &&
+      !isPathInside(workspaceRoot, path) &&
+      !isPathInside(path, homeDirectory),
+  );
+}
+
 const PATH_CONTAINMENT = 'path-containment';
 
 /**
@@ -139,6 +158,18 @@ export const pathContainmentRule: ToolCallRule = {
           target.origin === 'argument' &&
           hasCapability(context.tool, 'EXECUTES'))
       ) {
+        if (!lexicalInside && privateScratch(context, target, real)) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'info',
+              'private_scratch',
+              `${label} lies in the sandbox's private ${target.path.absolute.split('/').slice(0, 2).join('/')}, discarded when the call ends`,
+              'T2',
+            ),
+          );
+          continue;
+        }
         if (!lexicalInside) {
           findings.push(
             finding(

@@ -86,6 +86,15 @@ describeSandboxed('the deny-by-default read view (real bubblewrap)', () => {
     );
   });
 
+  it('empties a secret created in /etc between two calls (the cached walk notices)', async () => {
+    const first = await run(`ls '${etc}'`);
+    expect(first.output).toContain('shadow');
+    writeFileSync(join(etc, 'gshadow'), `${CANARY}late\n`);
+    const second = await run(`cat '${join(etc, 'gshadow')}'; echo end`);
+    expect(second.output).toContain('end');
+    expect(second.output).not.toContain(CANARY);
+  });
+
   it("empties the host's own /etc/shadow", async () => {
     if (!existsSync('/etc/shadow')) return;
     let host: string;

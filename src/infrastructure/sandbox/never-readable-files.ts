@@ -35,11 +35,16 @@ export function findNeverReadableFilesUnder(
   patterns: readonly string[],
   homeDirectory: string,
   limit = NEVER_READABLE_SCAN_LIMIT,
+  /** Told each folder the scan read (a caller that caches the result watches them). */
+  onFolder?: (folder: string) => void,
 ): string[] {
   if (patterns.length === 0) return [];
-  return scanFiles(root, limit, (path) =>
-    patterns.some((pattern) => {
-      const fold = { foldCase: true };
+  const fold = { foldCase: true };
+  const matchers = patterns.map((pattern) => {
+    // A file's name must match the pattern's last segment: checked first, it spares the full
+    // match for almost every file (/etc holds a thousand entries, scanned per call).
+    const name = lastSegmentMatcher(pattern);
+    const full = (path: string) => {
       if (pattern.startsWith('~/')) {
         const rel = relative(homeDirectory, path);
         return !rel.startsWith('..') && matchGlob(pattern.slice(2), rel, fold);
@@ -48,16 +53,39 @@ export function findNeverReadableFilesUnder(
       return (
         matchGlob(pattern, relative(root, path), fold) || matchGlob(pattern, path.slice(1), fold)
       );
-    }),
+    };
+    return (path: string, base: string) => (name === null || name.test(base)) && full(path);
+  });
+  return scanFiles(
+    root,
+    limit,
+    (path, base) => matchers.some((matches) => matches(path, base)),
+    onFolder,
   );
 }
 
-function scanFiles(root: string, limit: number, matches: (path: string) => boolean): string[] {
+/** A case-insensitive test of a glob's last segment against a file name; null for `**`. */
+function lastSegmentMatcher(pattern: string): RegExp | null {
+  const last = pattern.split('/').at(-1) ?? '';
+  if (last === '**' || last === '') return null;
+  const body = [...last.normalize('NFC')]
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`, 'i');
+}
+
+function scanFiles(
+  root: string,
+  limit: number,
+  matches: (path: string, name: string) => boolean,
+  onFolder?: (folder: string) => void,
+): string[] {
   const found: string[] = [];
   const pending = [root];
   let seen = 0;
   while (pending.length > 0 && seen < limit) {
     const dir = pending.pop()!;
+    onFolder?.(dir);
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -69,7 +97,7 @@ function scanFiles(root: string, limit: number, matches: (path: string) => boole
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== '.git') pending.push(path);
-      } else if (entry.isFile() && matches(path)) {
+      } else if (entry.isFile() && matches(path, entry.name)) {
         found.push(path);
       }
     }

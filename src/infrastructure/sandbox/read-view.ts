@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findNeverReadableFilesUnder } from './never-readable-files.js';
 
@@ -45,6 +45,9 @@ export const ETC_SECRET_FILES: readonly string[] = [
   'ppp/*-secrets',
   '**/*credentials*',
 ];
+
+/** Public certificate stores of an `etc` folder: never emptied. */
+const ETC_TRUST_STORES = ['ssl/certs', 'pki/ca-trust', 'pki/tls/certs', 'ca-certificates'];
 
 /** Files at the top of a toolchain's folder that hold registry credentials (cargo, npm, pip). */
 const TOOLCHAIN_SECRET_FILES = ['credentials', 'credentials.toml', '.npmrc', '.netrc', '.pypirc'];
@@ -105,8 +108,12 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
   for (const etc of shown.filter((folder) => basename(folder) === 'etc')) {
     for (const folder of ETC_SECRET_FOLDERS) cover(systemArgs, join(etc, folder));
     const globs = [...ETC_SECRET_FILES, ...input.neverReadable];
-    for (const file of findNeverReadableFilesUnder(etc, globs, input.homeDirectory))
-      if (!hidden.some((folder) => inside(file, folder))) cover(systemArgs, file);
+    // Certificates of the public trust stores are no secret (`*.pem` would match them), and
+    // TLS through the egress proxy needs them.
+    const trustStores = ETC_TRUST_STORES.map((folder) => join(etc, folder));
+    for (const file of etcSecrets(etc, globs, input.homeDirectory))
+      if (![...hidden, ...trustStores].some((folder) => inside(file, folder)))
+        cover(systemArgs, file);
   }
 
   const grantArgs: string[] = [];
@@ -141,6 +148,53 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
     for (const name of TOOLCHAIN_SECRET_FILES) cover(grantArgs, join(folder, name));
   }
   return { systemArgs, grantArgs, granted, hidden };
+}
+
+type EtcScan = {
+  readonly key: string;
+  readonly folders: Map<string, bigint>;
+  readonly files: string[];
+  checkedAt: number;
+};
+let lastEtcScan: EtcScan | null = null;
+
+/** How long a checked /etc scan is reused without looking at its folders again. */
+export const ETC_SCAN_RECHECK_MS = 2_000;
+
+/**
+ * The never-readable files of an `etc` folder, scanned once and reused while no folder in it
+ * changed (a file created, removed or renamed changes its folder's mtime), looked at again at
+ * most every ETC_SCAN_RECHECK_MS and whenever the folder itself changed: /etc is part of every
+ * confined call, and walking it each time would cost more than the sandbox itself. Only root
+ * creates files there; docs/sandbox.md states the bound.
+ */
+function etcSecrets(etc: string, globs: readonly string[], home: string): string[] {
+  const key = JSON.stringify([etc, globs, home]);
+  const now = Date.now();
+  const cached = lastEtcScan;
+  if (cached?.key === key && statOrNull(etc)?.mtimeNs === cached.folders.get(etc)) {
+    if (now - cached.checkedAt < ETC_SCAN_RECHECK_MS) return cached.files;
+    if (unchanged(cached.folders)) {
+      cached.checkedAt = now;
+      return cached.files;
+    }
+  }
+  const folders = new Map<string, bigint>();
+  const files = findNeverReadableFilesUnder(etc, globs, home, undefined, (folder) => {
+    const stat = statOrNull(folder);
+    if (stat !== null) folders.set(folder, stat.mtimeNs);
+  });
+  lastEtcScan = { key, folders, files, checkedAt: now };
+  return files;
+}
+
+function unchanged(folders: ReadonlyMap<string, bigint>): boolean {
+  for (const [folder, mtime] of folders) if (statOrNull(folder)?.mtimeNs !== mtime) return false;
+  return true;
+}
+
+function statOrNull(path: string) {
+  return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
 }
 
 /**

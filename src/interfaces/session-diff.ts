@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { CorrexEvent } from '../core/event-catalog.js';
 import { recordedFileContent } from './recorded-file-content.js';
 import { unifiedDiff } from './unified-diff.js';
+import { visibleLines, visibleText } from '../core/base/visible-text.js';
 
 /** One file of a recorded change, as a reader sees it. */
 export type FileDiff = {
@@ -98,13 +99,18 @@ export function describeSessionDiff(
 
 /** The diff as `correx diff` prints it, one line per entry. */
 export function sessionDiffLines(changes: readonly ChangeDiff[]): string[] {
+  // Names, commands and contents come from the workspace and the model: every one is shown
+  // through the escaping function, so a name or a line cannot write to the terminal.
   const lines: string[] = [];
   for (const change of changes) {
     lines.push(
-      `# #${change.sequence} ${change.callId}${change.stageId === null ? '' : ` [${change.stageId}]`} ${change.tool} ${change.outcome}${change.command === null ? '' : `: $ ${change.command}`}`,
+      visibleText(
+        `# #${change.sequence} ${change.callId}${change.stageId === null ? '' : ` [${change.stageId}]`} ${change.tool} ${change.outcome}${change.command === null ? '' : `: $ ${change.command}`}`,
+      ),
     );
     for (const file of change.files) {
-      lines.push(`diff ${file.path} (${file.change})`);
+      const path = visibleText(file.path);
+      lines.push(`diff ${path} (${file.change})`);
       if (file.mode !== null) lines.push(`mode ${file.mode.before} -> ${file.mode.after}`);
       if (file.hunks === null && file.note === 'bytes not kept or binary') {
         lines.push(
@@ -113,9 +119,10 @@ export function sessionDiffLines(changes: readonly ChangeDiff[]): string[] {
         continue;
       }
       if (file.before === file.after) continue;
-      lines.push(`--- ${file.before === null ? '/dev/null' : `a${file.path}`}`);
-      lines.push(`+++ ${file.after === null ? '/dev/null' : `b${file.path}`}`);
-      lines.push(...(file.hunks ?? ['(too large for an inline diff)']));
+      lines.push(`--- ${file.before === null ? '/dev/null' : `a${path}`}`);
+      lines.push(`+++ ${file.after === null ? '/dev/null' : `b${path}`}`);
+      // A hunk line is one line: tabs are kept, every other hidden character escaped.
+      lines.push(...(file.hunks ?? ['(too large for an inline diff)']).map(visibleLines));
     }
   }
   return lines;

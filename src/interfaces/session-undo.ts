@@ -28,6 +28,8 @@ export type UndoOutcome =
       readonly outcome: 'refused';
       readonly changedSince: readonly string[];
       readonly missingPreimages: readonly string[];
+      /** Paths that no longer resolve inside the workspace (a folder on the way is now a link). */
+      readonly outsideWorkspace: readonly string[];
     }
   | {
       readonly outcome: 'restored';
@@ -72,7 +74,7 @@ export async function undoSessionChanges(
   });
   if (!plan.ok) return { outcome: 'invalid', message: plan.message };
   if (plan.steps.length === 0) return { outcome: 'nothing', toSequence: plan.toSequence };
-  const result = restoreWorkspace(plan.steps, {
+  const result = await restoreWorkspace(plan.steps, {
     workspaceRoot: workspace,
     preimages: deps.preimages,
   });
@@ -81,6 +83,7 @@ export async function undoSessionChanges(
       outcome: 'refused',
       changedSince: result.changedSince,
       missingPreimages: result.missingPreimages,
+      outsideWorkspace: result.outsideWorkspace,
     };
   const stored = await appendToSession(recording, store, sessionId, {
     type: 'workspace_restored',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runCli } from '../interfaces/cli/program.js';
 import { CorrexError } from '../core/base/correx-error.js';
-import { terminalSafe } from '../interfaces/cli/terminal-safe.js';
+import { pipeSafe, terminalSafe } from '../interfaces/cli/terminal-safe.js';
 import { systemClock } from '../infrastructure/system/system-clock.js';
 import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
@@ -47,10 +47,11 @@ function osUserName(): string {
     return 'unknown';
   }
 }
-// What reaches a terminal never carries an escape correx did not write; a pipe or file gets the
-// exact bytes (`--json` stays valid JSON), the text views having escaped recorded text already.
-const toStdout = process.stdout.isTTY ? terminalSafe : (text: string) => text;
-const toStderr = process.stderr.isTTY ? terminalSafe : (text: string) => text;
+// What reaches a terminal never carries an escape correx did not write. A pipe or file is read
+// by a terminal later as often as not, so it is guarded too, in JSON's escapes (`--json` keeps
+// its exact values); the text views escape recorded text themselves before either guard.
+const toStdout = process.stdout.isTTY ? terminalSafe : pipeSafe;
+const toStderr = process.stderr.isTTY ? terminalSafe : pipeSafe;
 
 process.exitCode = await runCli(
   {
@@ -129,6 +130,13 @@ process.exitCode = await runCli(
           terminal.clearStatus();
           process.stderr.write(`correx: ${line}\n`);
         },
+        // What went wrong beside a session's run (a stage commit refused): said, never silent.
+        onError: (sessionId, error) => {
+          terminal.clearStatus();
+          process.stderr.write(
+            `correx: session ${sessionId}: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+        },
       });
     },
     async sessionDriver(location, sessionId) {
@@ -182,9 +190,15 @@ process.exitCode = await runCli(
         ids,
       });
     },
-    async runDoctor({ store, workspace }) {
+    async runDoctor({ store, workspace, probeTimeoutMs }) {
       const { runDoctor } = await import('../infrastructure/doctor/run-doctor.js');
-      return runDoctor({ correxHome: correxHome(), store, workspace, env: process.env });
+      return runDoctor({
+        correxHome: correxHome(),
+        store,
+        workspace,
+        env: process.env,
+        ...(probeTimeoutMs === undefined ? {} : { callTimeoutMs: probeTimeoutMs }),
+      });
     },
     ...(process.env.OPENAI_BASE_URL
       ? {

@@ -11,8 +11,15 @@ import { createMcpToolSource } from '../infrastructure/mcp/mcp-tool-source.js';
 import { createRoutingToolRunner } from '../infrastructure/mcp/mcp-tool-runner.js';
 import { createHookNotifier } from '../infrastructure/hooks/hook-notifier.js';
 import { createProcessHookRunner } from '../infrastructure/hooks/process-hook-runner.js';
-import { DEFAULT_NEVER_READABLE } from '../core/policies/workspace-policy.js';
+import {
+  DEFAULT_NEVER_READABLE,
+  DEFAULT_UNSANDBOXED_EXEC_TIER,
+} from '../core/policies/workspace-policy.js';
 import type { LivePortsFactory } from './session-host.js';
+
+/** Why a check is not run without a sandbox under a policy that asks for every unconfined command. */
+export const UNCONFINED_CHECKS_REFUSED =
+  "not run: no sandbox is available, and a check runs the workspace's own scripts (which the model can write) on the host; install bubblewrap, or set policy.unsandboxedExecTier to T2 in your harness.yaml to accept unconfined checks";
 
 export type LivePortsOptions = {
   readonly homeDirectory: string;
@@ -26,6 +33,18 @@ export type LivePortsOptions = {
   /** correx's environment: MCP servers take their `${NAME}` secrets and `passEnv` from it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 };
+
+/**
+ * Unconfined checks run on the host only where the policy lets unconfined commands run without
+ * a person (an unsandboxedExecTier below T3, as the bundled demo's policy has).
+ */
+export function unconfinedChecksRule(
+  unsandboxedExecTier: string | undefined,
+): { readonly refuseUnconfined?: string } {
+  return (unsandboxedExecTier ?? DEFAULT_UNSANDBOXED_EXEC_TIER) === 'T3'
+    ? { refuseUnconfined: UNCONFINED_CHECKS_REFUSED }
+    : {};
+}
 
 /**
  * The real outside world of a session: the built-in tools (exec confined by the sandbox this
@@ -89,6 +108,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
         homeDirectory: options.homeDirectory,
         searchPath: options.searchPath,
         sandbox,
+        ...unconfinedChecksRule(policy.unsandboxedExecTier),
       }),
     };
   };

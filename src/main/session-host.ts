@@ -25,8 +25,12 @@ import type {
   StartSessionRequest,
 } from '../interfaces/session-host.js';
 import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
-import { describeWorktree, isolate, withStageCommits } from './session-worktree.js';
-import { removeSessionWorktree } from '../infrastructure/workspace/git-worktree.js';
+import { describeWorktree, isolate, recordWorktree, withStageCommits } from './session-worktree.js';
+import {
+  derivedSessionWorktree,
+  removeSessionWorktree,
+} from '../infrastructure/workspace/git-worktree.js';
+import { readRecordedWorktree, type RecordedWorktree } from '../core/sessions/recorded-worktree.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -100,7 +104,19 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     /** The driver lock, when the caller took it already. */
     held?: SessionLock,
   ): Promise<HostedRun> => {
-    const onEvent = withStageCommits(sessionId, workspace, options);
+    // The worktree recorded at the start, never one found through the workspace's `.git`.
+    let worktree: RecordedWorktree | null;
+    try {
+      worktree =
+        command?.type === 'start'
+          ? (command.worktree ?? null)
+          : ((await readRecordedWorktree(store, sessionId)) ??
+            derivedSessionWorktree(workspace, sessionId));
+    } catch (error) {
+      await providers.dispose();
+      throw error;
+    }
+    const onEvent = withStageCommits(sessionId, worktree, options);
     // Another process driving the session would run its effects a second time.
     let lock = held;
     try {
@@ -253,61 +269,78 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     }
   };
 
+  /** Prepares and starts a new session (in its worktree, when it has one). */
+  const begin = async (
+    request: StartSessionRequest,
+    sessionId: string,
+    isolated: ReturnType<typeof isolate> | null,
+  ): Promise<HostedRun> => {
+    const setup = await prepareSession(isolated?.request ?? request, isolated?.options ?? options);
+    request.checkMode?.(setup.mode);
+    for (const listing of setup.mcpServers)
+      if (!listing.ok)
+        options.notice?.(
+          `MCP server ${listing.server} offers no tools to this session: ${listing.error}`,
+        );
+    const worktree = isolated === null ? {} : { worktree: describeWorktree(isolated.worktree) };
+    const startCommand = {
+      type: 'start',
+      task: request.task,
+      workspace: setup.workspace,
+      workflowId: setup.config.workflow.id,
+      mode: setup.mode,
+      ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
+      ...(isolated === null ? {} : { worktree: recordWorktree(isolated.worktree) }),
+    } as const;
+    if (options.recordOnly === true) {
+      const outcome = await recordStart(
+        { clock, ids },
+        store,
+        sessionId,
+        setup.config,
+        startCommand,
+      );
+      return { sessionId, done: Promise.resolve(outcome), ...worktree };
+    }
+    const providers = await createProviders({
+      configs: setup.providers,
+      names: providerNames(setup.config),
+      env: options.env,
+    });
+    const run = await drive(
+      sessionId,
+      setup.config,
+      setup.workspace,
+      providers,
+      setup.harness.mcpServers,
+      startCommand,
+    );
+    // Callers subscribe as soon as this returns: the session must exist in the log by then.
+    let ended = false;
+    void run.done.finally(() => (ended = true)).catch(() => undefined);
+    await firstEvent(store, sessionId, () => ended);
+    return { ...run, ...worktree };
+  };
+
   const host: SessionHost = {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
       const sessionId = ids.next();
       const isolated = request.worktree === true ? isolate(request, sessionId, options) : null;
-      let setup;
       try {
-        setup = await prepareSession(isolated?.request ?? request, isolated?.options ?? options);
-        request.checkMode?.(setup.mode);
+        return await begin(request, sessionId, isolated);
       } catch (error) {
-        if (isolated !== null) removeSessionWorktree(isolated.worktree);
+        // A session that never got into the log leaves no worktree or branch behind.
+        if (isolated !== null && (await store.lastSequence(sessionId)) === 0)
+          try {
+            removeSessionWorktree(isolated.worktree);
+          } catch (cleanup) {
+            options.notice?.(
+              `the worktree ${isolated.worktree.path} of a session that failed to start could not be removed: ${(cleanup as Error).message}`,
+            );
+          }
         throw error;
       }
-      for (const listing of setup.mcpServers)
-        if (!listing.ok)
-          options.notice?.(
-            `MCP server ${listing.server} offers no tools to this session: ${listing.error}`,
-          );
-      const worktree = isolated === null ? {} : { worktree: describeWorktree(isolated.worktree) };
-      const startCommand = {
-        type: 'start',
-        task: request.task,
-        workspace: setup.workspace,
-        workflowId: setup.config.workflow.id,
-        mode: setup.mode,
-        ...(setup.modelProfile === undefined ? {} : { modelProfile: setup.modelProfile }),
-      } as const;
-      if (options.recordOnly === true) {
-        const outcome = await recordStart(
-          { clock, ids },
-          store,
-          sessionId,
-          setup.config,
-          startCommand,
-        );
-        return { sessionId, done: Promise.resolve(outcome), ...worktree };
-      }
-      const providers = await createProviders({
-        configs: setup.providers,
-        names: providerNames(setup.config),
-        env: options.env,
-      });
-      const run = await drive(
-        sessionId,
-        setup.config,
-        setup.workspace,
-        providers,
-        setup.harness.mcpServers,
-        startCommand,
-      );
-      // Callers subscribe as soon as this returns: the session must exist in the log by then.
-      let ended = false;
-      void run.done.finally(() => (ended = true)).catch(() => undefined);
-      await firstEvent(store, sessionId, () => ended);
-      return { ...run, ...worktree };
     },
 
     async command(sessionId, command) {

@@ -5,7 +5,7 @@ import { CorrexError } from '../core/base/correx-error.js';
 import { createInferenceRouter } from '../core/inference/inference-router.js';
 import type { ModelProfile } from '../core/inference/model-profile.js';
 import { createKernelConfig, type KernelConfig } from '../core/kernel/kernel-config.js';
-import type { WorkspacePolicy } from '../core/policies/workspace-policy.js';
+import { GIT_NEVER_WRITABLE, type WorkspacePolicy } from '../core/policies/workspace-policy.js';
 import { createAssessmentPolicy, defaultToolCallRules } from '../core/toolintent/default-rules.js';
 import type { SandboxKind } from '../core/policies/sandbox-profile.js';
 import { builtinTools } from '../core/tools/builtin-tools.js';
@@ -26,6 +26,7 @@ import { probeRepository } from '../infrastructure/knowledge/probe-repository.js
 import type { ToolDefinition } from '../core/tools/tool-contract.js';
 import { guardedPathOverlap, isInsidePath } from '../infrastructure/system/guarded-paths.js';
 import { nodeSha256 } from '../infrastructure/system/node-sha256.js';
+import { gitPathsOf } from '../infrastructure/workspace/git-paths.js';
 import type { StartSessionRequest } from '../interfaces/session-host.js';
 
 /** A session cannot be set up as asked (workspace, workflow or model). Exit code 2 in the CLI. */
@@ -119,7 +120,7 @@ export async function prepareSession(
     // A chosen profile runs every stage: the router sees only it.
     routed = [profile];
   }
-  const policy = protectPolicy(harness.policy, options);
+  const policy = protectPolicy(harness.policy, workspace, options);
   const mcpServers = await listConfiguredMcpServers(harness, workspace, policy, options);
   const mcpTools = uniqueTools(mcpServers.flatMap((listing) => (listing.ok ? listing.tools : [])));
   const config = createKernelConfig({
@@ -180,12 +181,22 @@ function uniqueTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
   return tools.filter((tool) => !seen.has(tool.name) && seen.add(tool.name) !== undefined);
 }
 
-/** correx's own files are never writable, whatever the configured policy says. */
-function protectPolicy(policy: WorkspacePolicy, options: SessionSetupOptions): WorkspacePolicy {
-  const guarded = [options.correxHome, ...(options.protectedPaths ?? [])].map(
-    (path) => `${existsSync(path) ? realpathSync(path) : resolve(path)}/**`,
-  );
-  return { ...policy, neverWritable: [...new Set([...policy.neverWritable, ...guarded])] };
+/**
+ * correx's own files, and `.git` in any form at any depth with the git directories the
+ * workspace's `.git` leads to, are never writable, whatever the configured policy says.
+ */
+function protectPolicy(
+  policy: WorkspacePolicy,
+  workspace: string,
+  options: SessionSetupOptions,
+): WorkspacePolicy {
+  const guarded = [
+    options.correxHome,
+    ...(options.protectedPaths ?? []),
+    ...gitPathsOf(workspace),
+  ].map((path) => `${existsSync(path) ? realpathSync(path) : resolve(path)}/**`);
+  const neverWritable = [...policy.neverWritable, ...GIT_NEVER_WRITABLE, ...guarded];
+  return { ...policy, neverWritable: [...new Set(neverWritable)] };
 }
 
 /**

@@ -1,10 +1,9 @@
 import { answerTextOf } from '../core/kernel/artifact-content.js';
-import { realpathSync } from 'node:fs';
 import type { CorrexEvent } from '../core/event-catalog.js';
+import type { RecordedWorktree } from '../core/sessions/recorded-worktree.js';
 import {
   addSessionWorktree,
   commitStage,
-  findSessionWorktree,
   type SessionWorktree,
 } from '../infrastructure/workspace/git-worktree.js';
 import type { SessionWorktreeInfo, StartSessionRequest } from '../interfaces/session-host.js';
@@ -22,7 +21,7 @@ export function isolate<Options extends SessionSetupOptions>(
 ): { request: StartSessionRequest; options: Options; worktree: SessionWorktree } {
   const workspace = resolveWorkspace(request.workspace, options);
   const worktree = addSessionWorktree(workspace, sessionId);
-  const path = realpathSync(worktree.path);
+  const path = worktree.path;
   return {
     worktree,
     request: { ...request, workspace: path },
@@ -31,6 +30,12 @@ export function isolate<Options extends SessionSetupOptions>(
         ? options
         : { ...options, allowedRoots: [...options.allowedRoots, path] },
   };
+}
+
+/** What `session_created` records of a session's worktree: its locations, for every later git command. */
+export function recordWorktree(worktree: SessionWorktree): RecordedWorktree {
+  const { path, branch, repository, repositoryGitDir, commonDir, gitDir, base } = worktree;
+  return { path, branch, repository, repositoryGitDir, commonDir, gitDir, base };
 }
 
 export function describeWorktree(worktree: SessionWorktree): SessionWorktreeInfo {
@@ -47,17 +52,17 @@ export function describeWorktree(worktree: SessionWorktree): SessionWorktreeInfo
  * accepted stage's changes are committed on its branch as the stage completes, before the next
  * stage can change anything (the commit is synchronous for that reason). The message is the
  * artifact's `summary` when the model wrote one, with trailers naming the session and the
- * `stage_completed` event's sequence.
+ * `stage_completed` event's sequence. The worktree is the one recorded at the session's start,
+ * never one found through the workspace: a session without one commits nothing.
  */
 export function withStageCommits(
   sessionId: string,
-  workspace: string,
+  worktree: RecordedWorktree | null,
   options: {
     readonly onEvent?: (event: CorrexEvent) => void;
     readonly onError?: (sessionId: string, error: unknown) => void;
   },
 ): ((event: CorrexEvent) => void) | undefined {
-  const worktree = findSessionWorktree(workspace, sessionId);
   if (worktree === null) return options.onEvent;
   let lastText: string | null = null;
   let accepted: { kind: string; hash: string; text: string | null } | null = null;
@@ -70,7 +75,7 @@ export function withStageCommits(
       else if (payload.type === 'stage_completed') {
         // A failed commit leaves the changes in the worktree for the next one: said, not fatal.
         try {
-          commitStage(worktree.path, stageMessage(payload.stageId, accepted), {
+          commitStage(worktree, stageMessage(payload.stageId, accepted), {
             sessionId,
             sequence: event.sequence,
           });

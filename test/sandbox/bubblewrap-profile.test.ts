@@ -64,7 +64,9 @@ describe('buildBubblewrapProfile', () => {
     // Deny-by-default: no bind of the host's root, only its system folders, and a read-only root.
     expect(at('--ro-bind', '/', '/')).toBe(-1);
     expect(at('--ro-bind', '/usr', '/usr')).toBeGreaterThan(-1);
-    expect(at('--remount-ro', '/')).toBeGreaterThan(at('--bind', fixture.workspace, fixture.workspace));
+    expect(at('--remount-ro', '/')).toBeGreaterThan(
+      at('--bind', fixture.workspace, fixture.workspace),
+    );
     expect(at('--tmpfs', fixture.home)).toBeLessThan(
       at('--bind', fixture.workspace, fixture.workspace),
     );

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -93,6 +94,30 @@ describeSandboxed('the deny-by-default read view (real bubblewrap)', () => {
     const second = await run(`cat '${join(etc, 'gshadow')}'; echo end`);
     expect(second.output).toContain('end');
     expect(second.output).not.toContain(CANARY);
+  });
+
+  it('lets git work in a worktree whose repository lies outside the workspace', async () => {
+    const repo = join(base, 'main-repo');
+    const tree = join(base, 'tree');
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd,
+        stdio: 'ignore',
+      });
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git(repo, 'add', 'a.txt');
+    git(repo, 'commit', '-qm', 'a');
+    git(repo, 'worktree', 'add', '-q', tree);
+    writeFileSync(join(tree, 'a.txt'), 'changed\n');
+    const receipt = await execIn(
+      { workspace: tree, home },
+      { command: 'git status --short && git log --oneline | wc -l' },
+      { sandbox: settings, searchPath: '/usr/bin:/bin' },
+    );
+    expect(receipt.output).toContain(' M a.txt');
+    expect(receipt.outcome, receipt.output).toBe('succeeded');
   });
 
   it("empties the host's own /etc/shadow", async () => {

@@ -40,10 +40,14 @@ const load = (name: string): CorpusCommand[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as CorpusCommand);
 
-const h = createPlaneTwoHarness({}, { flags: flagSet(toolIntentFlags), sandbox: 'bubblewrap' }, {
-  // Not under /tmp, which is private inside the sandbox: paths beside the workspace are the host's.
-  under: OUTSIDE_TMP,
-});
+const h = createPlaneTwoHarness(
+  {},
+  { flags: flagSet(toolIntentFlags), sandbox: 'bubblewrap' },
+  {
+    // Not under /tmp, which is private inside the sandbox: paths beside the workspace are the host's.
+    under: OUTSIDE_TMP,
+  },
+);
 mkdirSync(join(h.workspace, '.git/hooks'), { recursive: true });
 writeFileSync(join(h.workspace, '.git/config'), '[core]\n');
 writeFileSync(join(h.workspace, '.env'), 'TOKEN=x\n');
@@ -61,7 +65,11 @@ async function stops(commands: readonly CorpusCommand[]) {
       assessment.findings.find((f) => f.severity === 'block') ??
       assessment.findings.find((f) => f.severity === 'ask') ??
       assessment.findings.find((f) => f.tier === 'T3');
-    stopped.push({ command: entry, code: stop?.code ?? assessment.tier, message: stop?.message ?? '' });
+    stopped.push({
+      command: entry,
+      code: stop?.code ?? assessment.tier,
+      message: stop?.message ?? '',
+    });
   }
   return stopped;
 }
@@ -71,9 +79,13 @@ function report(name: string, total: number, stopped: Awaited<ReturnType<typeof 
   for (const stop of stopped) byCode.set(stop.code, (byCode.get(stop.code) ?? 0) + 1);
   const percent = ((100 * stopped.length) / total).toFixed(1);
   const lines = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, n]) => `  ${code}: ${n}`);
-  console.log(`${name}: ${stopped.length} of ${total} benign commands stopped (${percent}%)\n${lines.join('\n')}`);
+  console.log(
+    `${name}: ${stopped.length} of ${total} benign commands stopped (${percent}%)\n${lines.join('\n')}`,
+  );
   for (const stop of stopped)
-    console.log(`  [${stop.code}] ${stop.command.agent}: ${stop.command.command.slice(0, 160).replaceAll('\n', '\\n')}`);
+    console.log(
+      `  [${stop.code}] ${stop.command.agent}: ${stop.command.command.slice(0, 160).replaceAll('\n', '\\n')}`,
+    );
 }
 
 describe('real agent commands under the sandbox (flag confinement-by-construction)', () => {

@@ -34,7 +34,7 @@ describe('confinement by construction (flag confinement-by-construction, bubblew
   };
 
   const runConfined = [
-    "python3 -c \"import shutil; shutil.rmtree('src')\"",
+    'python3 -c "import shutil; shutil.rmtree(\'src\')"',
     'convert a.png -colorspace Gray b.png',
     'convert a.png -resize 50% b.png',
     './run.sh',

@@ -17,9 +17,7 @@ import { createPlaneTwoHarness } from './plane-two-harness.js';
  */
 // Sessions recorded with sandbox-containment and before confinement-by-construction (issue #41),
 // whose behaviour under a sandbox test/security/confined-assessment.test.ts covers.
-const ALL_FLAGS = flagSet(
-  toolIntentFlags.filter((flag) => flag !== CONFINEMENT_BY_CONSTRUCTION),
-);
+const ALL_FLAGS = flagSet(toolIntentFlags.filter((flag) => flag !== CONFINEMENT_BY_CONSTRUCTION));
 const sandboxed = createPlaneTwoHarness({}, { flags: ALL_FLAGS, sandbox: 'bubblewrap' });
 const unsandboxed = createPlaneTwoHarness({}, { flags: ALL_FLAGS, sandbox: 'none' });
 

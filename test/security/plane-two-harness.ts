@@ -59,7 +59,9 @@ export function createPlaneTwoHarness(
       ...(behaviour.sandbox === undefined ? {} : { sandbox: behaviour.sandbox }),
     });
   const base = realpathSync(
-    where.under === undefined ? tempDir('correx-security-') : mkdtempSync(join(where.under, 'plane-two-')),
+    where.under === undefined
+      ? tempDir('correx-security-')
+      : mkdtempSync(join(where.under, 'plane-two-')),
   );
   if (where.under !== undefined) afterAll(() => rmSync(base, { recursive: true, force: true }));
   const workspace = join(base, 'workspace');

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   // git worktrees of isolated sessions
   'worktree_failed',
   'merge_conflict',
+  'git_location_changed',
   'session_not_found',
   // configuration people write
   'usage',
@@ -67,6 +68,10 @@ export const ERROR_CODES = [
   'unassessed_target',
   'special_file',
   'tool_time_bound',
+  'restore_path_outside_workspace',
+  'file_too_large',
+  'not_a_regular_file',
+  'probe_redirected',
   // MCP servers (each also names a failed call's receipt)
   'mcp_server_failed_to_start',
   'mcp_server_crashed',

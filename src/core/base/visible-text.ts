@@ -38,6 +38,22 @@ export function visibleLines(text: string): string {
   );
 }
 
+/**
+ * `visibleLines`, with each hidden character written as JSON's `\uXXXX` (astral ones as their
+ * surrogate pair). Inside a JSON string that is the very same value, so output bound for a pipe
+ * or a file stays valid, equal JSON while no text in it can carry a terminal escape.
+ */
+export function visibleLinesJsonEscaped(text: string): string {
+  return text.replace(HIDDEN, (character) =>
+    character === '\n' || character === '\t'
+      ? character
+      : Array.from(
+          { length: character.length },
+          (_, index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`,
+        ).join(''),
+  );
+}
+
 /** Whether `text` has a character `visibleText` would escape. */
 export function hasHiddenCharacters(text: string): boolean {
   HIDDEN.lastIndex = 0;

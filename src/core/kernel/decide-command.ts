@@ -39,6 +39,7 @@ export function decideCommand(
         mode: command.mode,
         ...(command.modelProfile === undefined ? {} : { modelProfile: command.modelProfile }),
         ...(command.parent === undefined ? {} : { parent: command.parent }),
+        ...(command.worktree === undefined ? {} : { worktree: command.worktree }),
       });
     case 'pause':
     case 'cancel':

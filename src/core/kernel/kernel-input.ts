@@ -2,6 +2,7 @@ import type { OperatorMode } from '../approvals/approval-tier.js';
 import type { BudgetKind } from '../sessions/budget-events.js';
 import type { CorrexEvent } from '../event-catalog.js';
 import type { SessionParent } from '../sessions/session-lifecycle.js';
+import type { RecordedWorktree } from '../sessions/recorded-worktree.js';
 
 /** What a person (or a program acting for one) asks of a session. */
 export type KernelCommand =
@@ -14,6 +15,8 @@ export type KernelCommand =
       readonly modelProfile?: string;
       /** Set by the runner when it starts a stage's sub-session. */
       readonly parent?: SessionParent;
+      /** Set when the session works in a git worktree of its own (recorded in `session_created`). */
+      readonly worktree?: RecordedWorktree;
     }
   | { readonly type: 'pause'; readonly by: string; readonly reason?: string }
   | { readonly type: 'resume'; readonly by: string }

@@ -202,6 +202,14 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
     throw new InvalidSessionConfigurationError(
       "the policy registers rules other than correx's built-in ones, which a configuration cannot name",
     );
+  // What is recorded must build a kernel again (resume, replay, another process's approval):
+  // a policy the recorded form refuses is refused here, before a session runs on it.
+  const policy = WorkspacePolicySchema.safeParse(config.policy.policy);
+  if (!policy.success)
+    throw new InvalidSessionConfigurationError(
+      `the policy to record is invalid: ${policy.error.issues[0]?.message ?? 'invalid'}`,
+      { cause: policy.error },
+    );
   return SessionConfigurationSchema.parse({
     workflow: asJson(config.workflow.definition),
     tools,

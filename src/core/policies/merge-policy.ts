@@ -51,8 +51,9 @@ export function mergePolicy(user: WorkspacePolicy, workspace: PolicyOverlay): Me
       return covered;
     });
     // A narrowing list whose every glob was refused would widen nothing but still must narrow:
-    // an empty acceptance means "nothing writable" rather than "ignore the file".
-    writeScope = [...writeScope, accepted.length > 0 ? accepted : ['\0nothing']];
+    // an empty acceptance means "nothing writable" rather than "ignore the file" — recorded as
+    // an empty list (which matches no path), a form the recorded policy's schema accepts.
+    writeScope = [...writeScope, accepted];
   }
 
   const tierOverrides: Record<string, (typeof TIER_ORDER)[number]> = { ...user.tierOverrides };

@@ -100,6 +100,21 @@ describe('mergePolicy: a workspace file may narrow, never widen', () => {
     expect(policy.writeScope.at(-1)!.some((glob) => matchGlob(glob, 'docs/a.md'))).toBe(false);
     expect(policy.writeScope.at(-1)!.some((glob) => matchGlob(glob, 'src/a.ts'))).toBe(false);
   });
+
+  it('records a write scope refused whole as an empty list the recorded policy parses again', () => {
+    const { policy } = mergePolicy(user, parsePolicyOverlay({ writeScope: ['**'] }));
+    expect(policy.writeScope.at(-1)).toEqual([]);
+    expect(parseWorkspacePolicy(JSON.parse(JSON.stringify(policy)))).toEqual(policy);
+  });
+
+  it('still reads the NUL sentinel older sessions recorded for "nothing writable", and only as a whole list', () => {
+    const legacy = [['src/**'], ['\0nothing']];
+    expect(parseWorkspacePolicy({ writeScope: legacy }).writeScope).toEqual(legacy);
+    expect(() => parseWorkspacePolicy({ writeScope: [['src/**', '\0nothing']] })).toThrow(
+      /a glob may not contain NUL/,
+    );
+    expect(() => parseWorkspacePolicy({ writeScope: [['a\0b']] })).toThrow(/contain NUL/);
+  });
 });
 
 describe('matchGlob', () => {

@@ -20,6 +20,25 @@ const GlobSchema = z
   .max(1024)
   .refine((text) => !text.includes('\0'), 'a glob may not contain NUL');
 
+/**
+ * What sessions recorded before empty write-scope lists existed hold for "nothing writable" (a
+ * workspace overlay whose every glob was refused): it matches no path. Accepted only as a whole
+ * list of a recorded write scope, so those sessions still replay; nothing writes it any more.
+ */
+export const LEGACY_NOTHING_WRITABLE_GLOB = '\0nothing';
+
+/**
+ * One list of a write scope: a path must match one of its globs. An empty list matches nothing
+ * (nothing is writable): what a workspace overlay whose every glob was refused narrows to.
+ */
+const WriteScopeListSchema = z.array(z.string().min(1).max(1024)).superRefine((globs, context) => {
+  if (globs.length === 1 && globs[0] === LEGACY_NOTHING_WRITABLE_GLOB) return;
+  globs.forEach((glob, index) => {
+    if (glob.includes('\0'))
+      context.addIssue({ code: 'custom', message: 'a glob may not contain NUL', path: [index] });
+  });
+});
+
 /** Programs an `exec` call may run by default; a policy replaces this list. */
 export const DEFAULT_ALLOWED_EXECUTABLES = [
   'cat',
@@ -129,6 +148,12 @@ export const DEFAULT_NEVER_WRITABLE = [
 ] as const;
 
 /**
+ * `.git` in any form (a directory, a `gitdir:` file) at any depth: never writable, whatever a
+ * policy says, so nothing a tool writes can become configuration correx's own git reads.
+ */
+export const GIT_NEVER_WRITABLE = ['.git', '.git/**', '**/.git', '**/.git/**'] as const;
+
+/**
  * Paths whose contents no tool may read and no event may hold: secrets by their usual names.
  * Read tools are refused them (flag `never-readable`), grep skips them, and inside the sandbox
  * the workspace's matching files are bound empty. Same pattern syntax as DEFAULT_NEVER_WRITABLE.
@@ -171,8 +196,11 @@ export const WorkspacePolicySchema = z.strictObject({
   allowedExecutables: z.array(z.string().min(1).max(255)).default([...DEFAULT_ALLOWED_EXECUTABLES]),
   /** Hosts network tools may reach; exact match, or `*.example.com` for strict subdomains. */
   egressAllowlist: z.array(PolicyHostSchema).default([]),
-  /** Globs (workspace-relative) a write target must match. Every list must match (narrowing). */
-  writeScope: z.array(z.array(GlobSchema).min(1)).default([['**']]),
+  /**
+   * Globs (workspace-relative) a write target must match. Every list must match (narrowing); an
+   * empty list matches nothing.
+   */
+  writeScope: z.array(WriteScopeListSchema).default([['**']]),
   /** Paths never writable; see DEFAULT_NEVER_WRITABLE. */
   neverWritable: z.array(GlobSchema).default([...DEFAULT_NEVER_WRITABLE]),
   /** Per-tool minimum approval tier; may only raise a tool's tier. */

@@ -3,6 +3,7 @@ import { OperatorModeSchema } from '../approvals/approval-tier.js';
 import { defineEvent } from '../events/event-definition.js';
 import { TimestampSchema } from '../events/event-envelope.js';
 import { FailureCategorySchema } from './failure-category.js';
+import { RecordedWorktreeSchema } from './recorded-worktree.js';
 import { SessionStatusSchema, LIFECYCLE_COMMANDS } from './session-status.js';
 
 const stageId = z.string().min(1);
@@ -31,6 +32,11 @@ export const sessionCreated = defineEvent({
         eventId: z.string().min(1),
       })
       .optional(),
+    /**
+     * Set when the session works in a git worktree of its own: the locations every later git
+     * command correx runs for it uses (never rediscovered through the workspace's `.git`).
+     */
+    worktree: RecordedWorktreeSchema.optional(),
   },
 });
 

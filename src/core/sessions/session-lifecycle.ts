@@ -1,6 +1,7 @@
 import type { OperatorMode } from '../approvals/approval-tier.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { FailureCategory } from './failure-category.js';
+import type { RecordedWorktree } from './recorded-worktree.js';
 import type {
   lifecycleRejected,
   orchestrationPaused,
@@ -24,6 +25,7 @@ export type LifecycleCommand =
       readonly modelProfile?: string;
       /** The stage attempt of another session that started this one as its sub-session. */
       readonly parent?: SessionParent;
+      readonly worktree?: RecordedWorktree;
     }
   | { readonly type: 'start'; readonly firstStageId: string }
   | { readonly type: 'pause'; readonly by: string; readonly reason?: string }
@@ -107,6 +109,7 @@ export function decideLifecycle(
           mode: command.mode,
           ...(command.modelProfile === undefined ? {} : { modelProfile: command.modelProfile }),
           ...(command.parent === undefined ? {} : { parent: { ...command.parent } }),
+          ...(command.worktree === undefined ? {} : { worktree: { ...command.worktree } }),
         },
       ];
     case 'start':

@@ -164,8 +164,7 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
   const confinedStop = (code: string, message: string) => {
     const kind = confinedExecStop(code);
     if (kind === 'final') state.findings.push(finding(EXEC_RULE_ID, 'block', code, message, 'T3'));
-    else if (kind === 'ask')
-      state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3'));
+    else if (kind === 'ask') state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3'));
     else
       state.findings.push(
         finding(EXEC_RULE_ID, 'info', code, `${message} (runs confined by the sandbox)`, 'T2'),

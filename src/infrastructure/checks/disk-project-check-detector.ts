@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { MAX_CONFIG_FILE_BYTES, readBoundedFile } from '../system/bounded-file-read.js';
 import { join } from 'node:path';
 import type { DetectedChecks, ProjectCheckDetector } from '../../core/kernel/kernel-ports.js';
 import type { ProjectCheck } from '../../core/validation/project-check.js';
@@ -25,7 +25,13 @@ export function createDiskProjectCheckDetector(): ProjectCheckDetector {
       const problems: Problem[] = [];
       const read = async (file: string) => {
         try {
-          return await readFile(join(workspaceRoot, file), 'utf8');
+          // A repository's file: a FIFO or a huge file there must not hang or swamp the run.
+          return (
+            await readBoundedFile(join(workspaceRoot, file), {
+              maxBytes: MAX_CONFIG_FILE_BYTES,
+              what: 'the project file',
+            })
+          ).toString('utf8');
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code !== 'ENOENT' && code !== 'ENOTDIR')

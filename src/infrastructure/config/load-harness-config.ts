@@ -6,7 +6,7 @@ import {
   type KernelLimits,
 } from '../../core/kernel/kernel-config.js';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { MAX_CONFIG_FILE_BYTES, readBoundedFile } from '../system/bounded-file-read.js';
 import { join } from 'node:path';
 import type { OperatorMode } from '../../core/approvals/approval-tier.js';
 import type { ModelProfile } from '../../core/inference/model-profile.js';
@@ -200,7 +200,7 @@ type ReadSource = YamlSource & { readonly sha256: string };
 async function readSource(path: string): Promise<ReadSource | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readBoundedFile(path, { maxBytes: MAX_CONFIG_FILE_BYTES, what: HARNESS_FILE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigFileError(path, `cannot read: ${(error as Error).message}`, { cause: error });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { MAX_CONFIG_FILE_BYTES, readBoundedFile } from '../system/bounded-file-read.js';
 import { basename, join } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { CorrexError } from '../../core/base/correx-error.js';
@@ -59,7 +60,10 @@ export async function readWorkflowYamlFile(
 ): Promise<{ readonly workflow: Workflow; readonly sha256: string }> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readBoundedFile(path, {
+      maxBytes: MAX_CONFIG_FILE_BYTES,
+      what: 'the workflow file',
+    });
   } catch (error) {
     throw new WorkflowFileError(path, `cannot read: ${(error as Error).message}`, { cause: error });
   }

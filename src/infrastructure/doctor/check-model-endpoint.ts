@@ -4,6 +4,8 @@ import type { ProviderConfig } from '../config/harness-config.js';
 import { expandHome } from '../providers/provider-factory.js';
 import { redactSecrets } from '../providers/redact-secrets.js';
 import { passed, problem, type DoctorCheck } from './doctor-check.js';
+import { probeFetch, ProbeRedirectError } from './probe-fetch.js';
+import { CorrexError } from '../../core/base/correx-error.js';
 
 export type ModelEndpointTarget = {
   readonly profile: ModelProfile;
@@ -15,11 +17,17 @@ export type ModelEndpointTarget = {
 
 export type ModelEndpointOptions = {
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** How long the model list may take (default 5 s). */
+  /** How long the model list may take (default 5 s, and never longer than `callTimeoutMs`). */
   readonly listTimeoutMs?: number;
-  /** How long the one tool-calling request may take (default 60 s: a local model is slow). */
+  /**
+   * How long the one tool-calling request may take, its answer read whole (default 30 s; a
+   * slow local model may need `correx doctor --probe-timeout 2m`).
+   */
   readonly callTimeoutMs?: number;
 };
+
+/** The default bound of the tool-calling probe. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 const ANTHROPIC_ROOT = 'https://api.anthropic.com/v1';
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -77,17 +85,24 @@ export async function checkModelEndpoint(
       ? 'OPENAI_BASE_URL'
       : `providers.${target.providerName}.baseUrl in ${target.origin}`;
 
-  let listing: Response;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const listTimeoutMs = Math.min(options.listTimeoutMs ?? 5000, callTimeoutMs);
+  let listing: Awaited<ReturnType<typeof probeFetch>>;
   try {
-    listing = await fetch(`${wire.root}/models`, {
-      headers: wire.headers,
-      signal: AbortSignal.timeout(options.listTimeoutMs ?? 5000),
-    });
+    listing = await probeFetch(`${wire.root}/models`, { headers: wire.headers }, listTimeoutMs);
   } catch (error) {
+    if (error instanceof ProbeRedirectError)
+      return [
+        problem(
+          `${name}: reachable`,
+          error.message,
+          `point ${urlFix} at the server itself (${new URL(error.to).origin} if that is the right one)`,
+        ),
+      ];
     return [
       problem(
         `${name}: reachable`,
-        `cannot reach ${wire.root}: ${describeFetchError(error)}`,
+        `cannot reach ${wire.root}: ${describeFetchError(error, listTimeoutMs)}`,
         `start the model server (llama-server --jinja --port 8080, ollama serve, ...) or correct ${urlFix}`,
       ),
     ];
@@ -105,7 +120,7 @@ export async function checkModelEndpoint(
     ];
   checks.push(passed(`${name}: reachable`, `${wire.root} answers (HTTP ${listing.status})`));
   if (listing.ok) {
-    const ids = modelIds(await listing.json().catch(() => null));
+    const ids = modelIds(parseJson(listing.text));
     if (ids === null)
       checks.push(passed(`${name}: listed`, `${wire.root}/models lists no models; not checked`));
     else if (ids.includes(profile.model))
@@ -208,13 +223,13 @@ async function checkToolCalling(
   const fix =
     'use a model and server with tool calling (llama-server needs --jinja; Ollama a model tagged "tools")';
   try {
-    const response = await fetch(`${wire.root}${path}`, {
-      method: 'POST',
-      headers: wire.headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(options.callTimeoutMs ?? 60_000),
-    });
-    const text = await response.text();
+    const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const response = await probeFetch(
+      `${wire.root}${path}`,
+      { method: 'POST', headers: wire.headers, body: JSON.stringify(body) },
+      callTimeoutMs,
+    );
+    const text = response.text;
     if (!response.ok)
       return problem(
         name,
@@ -231,6 +246,12 @@ async function checkToolCalling(
       ? passed(name, `${where} answered a request with one tool by calling it`)
       : problem(name, `${where} answered a request with one tool without calling it`, fix);
   } catch (error) {
+    if ((error as Error).name === 'TimeoutError')
+      return problem(
+        name,
+        `${where}: ${describeFetchError(error, options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS)}`,
+        'a server that is slow rather than hung (a large local model) may need more: correx doctor --probe-timeout 2m',
+      );
     return problem(name, `${where}: ${describeFetchError(error)}`, fix);
   }
 }
@@ -247,9 +268,19 @@ function modelIds(body: unknown): string[] | null {
     .filter((id): id is string => typeof id === 'string');
 }
 
-function describeFetchError(error: unknown): string {
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function describeFetchError(error: unknown, timeoutMs?: number): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError') return 'no answer in time';
+  if ((error as Error).name === 'TimeoutError')
+    return timeoutMs === undefined ? 'no answer in time' : `no answer within ${timeoutMs / 1000} s`;
+  if (CorrexError.isInstance(error)) return error.message;
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
 

@@ -14,6 +14,13 @@ export type ProcessStaticAnalysisRunnerOptions = {
   readonly homeDirectory: string;
   /** The confinement checks run under, as for `exec` but never with network; absent means none. */
   readonly sandbox?: SandboxSettings;
+  /**
+   * Set when no sandbox confines the checks and the policy wants a person to approve every
+   * unconfined command: the checks are then not run, and this says why. A check runs the
+   * workspace's own scripts (package.json, a Makefile), which the model can write, so running
+   * it unconfined and unapproved would run the model's code on the host.
+   */
+  readonly refuseUnconfined?: string;
 };
 
 /**
@@ -28,6 +35,15 @@ export function createProcessStaticAnalysisRunner(
   return {
     async run(request, signal): Promise<AnalysisRun> {
       const startedAt = Date.now();
+      if (options.refuseUnconfined !== undefined && !isConfined(options.sandbox))
+        return {
+          outcome: 'failed_to_start',
+          exitCode: null,
+          output: options.refuseUnconfined,
+          outputBytes: Buffer.byteLength(options.refuseUnconfined),
+          truncated: false,
+          durationMs: 0,
+        };
       const buffer = createOutputBuffer(options.maxOutputBytes);
       const searchPath = trustedSearchPath(
         options.searchPath ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
@@ -61,4 +77,8 @@ export function createProcessStaticAnalysisRunner(
       };
     },
   };
+}
+
+function isConfined(sandbox: SandboxSettings | undefined): boolean {
+  return sandbox !== undefined && sandbox.availability.kind !== 'none';
 }

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { RepositoryKnowledge } from '../../core/context/repository-knowledge.js';
 import { exportedSymbols } from './exported-symbols.js';
+import { MAX_CONFIG_FILE_BYTES } from '../system/bounded-file-read.js';
 
 export type ProbeRepositoryOptions = {
   /** The most files surveyed. Default 5000. */
@@ -198,7 +199,9 @@ export function probeRepository(
 
 function readJson(path: string): Record<string, unknown> | undefined {
   try {
-    if (!lstatSync(path).isFile()) return undefined;
+    // A repository's file: a special one or one past the bound is not read (as the checks' files).
+    const info = lstatSync(path);
+    if (!info.isFile() || info.size > MAX_CONFIG_FILE_BYTES) return undefined;
     const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return typeof value === 'object' && value !== null
       ? (value as Record<string, unknown>)

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,6 +82,34 @@ describe('typescript-language-server diagnostics', () => {
     },
     60_000,
   );
+
+  it("never runs the workspace's own TypeScript outside a sandbox (the model may have written it)", async () => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'correx-lsp-outside-')));
+    made.push(outside);
+    const marker = join(outside, 'MARKER');
+    const planted = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`;
+    const root = workspace({
+      'tsconfig.json': TSCONFIG,
+      'src/greet.ts': 'export const greet = (): string => 42;\n',
+      'node_modules/typescript/package.json': JSON.stringify({
+        name: 'typescript',
+        version: '5.9.3',
+      }),
+      'node_modules/typescript/lib/tsserver.js': planted,
+      'node_modules/typescript/lib/typescript.js': planted,
+    });
+    const diagnostics = createTypeScriptLanguageDiagnostics({
+      homeDirectory: realpathSync(homedir()),
+      sandbox: { availability: { kind: 'none', reason: 'a machine without bubblewrap' } },
+    });
+    const run = await diagnostics.diagnose(
+      { workspaceRoot: root, files: [join(root, 'src/greet.ts')] },
+      new AbortController().signal,
+    );
+    expect(existsSync(marker)).toBe(false);
+    expect(run.error).toBeNull();
+    expect(run.files[0]?.diagnostics).toMatchObject([{ line: 1, severity: 'error', code: '2322' }]);
+  }, 60_000);
 
   it('records a server that cannot answer as unavailable, with the reason', async () => {
     const root = workspace({ 'a.ts': 'export {};\n' });

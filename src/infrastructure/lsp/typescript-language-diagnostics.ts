@@ -77,7 +77,9 @@ export function createTypeScriptLanguageDiagnostics(
         signal.addEventListener('abort', onAbort, { once: true });
         const deadline = started + (options.timeoutMs ?? 60_000);
         const rootUri = pathToFileURL(request.workspaceRoot).href;
+        // The workspace's own TypeScript is the model's to write: it runs only confined.
         const local = join(request.workspaceRoot, 'node_modules', 'typescript');
+        const sandboxed = options.sandbox?.availability?.kind === 'bubblewrap';
         const initialized = (await withDeadline(
           connection.request('initialize', {
             // Null, not our pid: inside the sandbox's PID namespace our pid names no process, and
@@ -92,7 +94,9 @@ export function createTypeScriptLanguageDiagnostics(
               },
             },
             initializationOptions: {
-              tsserver: { path: join(existsSync(local) ? local : bundledTypeScript, 'lib') },
+              tsserver: {
+                path: join(sandboxed && existsSync(local) ? local : bundledTypeScript, 'lib'),
+              },
             },
           }),
           deadline,

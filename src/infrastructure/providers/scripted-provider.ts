@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readBoundedFile } from '../system/bounded-file-read.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CorrexError } from '../../core/base/correx-error.js';
@@ -150,7 +150,9 @@ export function createScriptedProvider(options: {
 
 /** Reads a script from a `.json`, `.yaml` or `.yml` file: a list of turns, or `{ turns: [...] }`. */
 export async function loadScriptedTurns(path: string): Promise<ScriptedTurn[]> {
-  const text = await readFile(path, 'utf8');
+  const text = (
+    await readBoundedFile(path, { maxBytes: 64 * 1024 * 1024, what: 'the script' })
+  ).toString('utf8');
   let data: unknown;
   try {
     data = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);

@@ -4,6 +4,8 @@ import {
   SANDBOX_PRIVATE_FOLDERS,
   type SandboxProfile,
 } from '../../core/policies/sandbox-profile.js';
+import { gitPathsOf } from '../workspace/git-paths.js';
+import { linkedGitDirectories } from './linked-git-directories.js';
 import { buildHostReadView } from './read-view.js';
 import { bubblewrapNamespaceArgs } from './sandbox-availability.js';
 
@@ -59,6 +61,7 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
     searchPath: input.searchPath,
     readablePaths: input.readablePaths,
     neverReadable: input.neverReadable ?? [],
+    repositoryPaths: linkedGitDirectories(input.workspaceRoot),
     ...(input.systemFolders === undefined ? {} : { systemFolders: input.systemFolders }),
   });
   const args: string[] = [
@@ -95,6 +98,12 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
       args.push('--tmpfs', path, '--remount-ro', path);
       readOnly.push(path);
     }
+  }
+  // `.git` in any form, bound after the protected paths it covers (see gitPathsOf).
+  for (const path of gitPathsOf(input.workspaceRoot)) {
+    if (readOnly.includes(path)) continue;
+    args.push('--ro-bind', path, path);
+    readOnly.push(path);
   }
   for (const path of input.emptiedFiles ?? []) {
     const stat = lstatOrNull(path);

@@ -59,6 +59,8 @@ export type HostReadViewInput = {
   readonly searchPath: string;
   /** The policy's grants (and a configured program's own folders). */
   readonly readablePaths: readonly string[];
+  /** Folders shown read-only without a never-readable walk (a worktree's git directories). */
+  readonly repositoryPaths?: readonly string[];
   /** The policy's never-readable globs: applied to /etc and to every grant too. */
   readonly neverReadable: readonly string[];
   /** Tests give folders of their own; default SYSTEM_READABLE_FOLDERS. */
@@ -141,6 +143,7 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
     for (const file of findNeverReadableFilesUnder(real, input.neverReadable, input.homeDirectory))
       cover(grantArgs, file);
   }
+  for (const path of input.repositoryPaths ?? []) grant(path);
   const programDirs = [...input.searchPath.split(':'), dirname(process.execPath)];
   for (const dir of programDirs.filter((entry) => isAbsolute(entry) && existsSync(entry))) {
     const folder = toolchainFolder(resolve(dir), input);
@@ -232,4 +235,3 @@ function lstatOrNull(path: string) {
     return null;
   }
 }
-

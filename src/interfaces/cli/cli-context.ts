@@ -123,6 +123,8 @@ export type CliContext = {
   readonly runDoctor?: (options: {
     readonly store: string;
     readonly workspace: string;
+    /** The bound of each model probe (`--probe-timeout`); absent: the default. */
+    readonly probeTimeoutMs?: number;
   }) => Promise<DoctorCheck[]>;
   /**
    * What `correx init` must say about the environment: set when OPENAI_BASE_URL configures a

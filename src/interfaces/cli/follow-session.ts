@@ -22,7 +22,14 @@ export type ApprovalWait = {
     readonly sessionId: string;
     readonly callId: string;
     readonly until: number | null;
+    /** Nobody can decide here and no wait was asked for: the run stops now (exit 4). */
+    readonly unattended?: boolean;
   }) => Promise<void> | void;
+  /**
+   * No terminal to ask on and no `--wait-for-approval`: a call that needs a person stops the
+   * run at once with the session open (exit 4), said on stderr, instead of waiting silently.
+   */
+  readonly unattended?: boolean;
 };
 
 /**
@@ -195,12 +202,24 @@ async function awaitDecision(
   context.out(
     `  answer here, or elsewhere: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,
   );
+  if (approvalWait.unattended === true && context.ask === undefined) {
+    await approvalWait.onWaiting?.({ sessionId: target, callId, until: null, unattended: true });
+    done.abort();
+    interrupted.removeEventListener('abort', stop);
+    return false;
+  }
   const until = approvalWait.timeoutMs === undefined ? null : Date.now() + approvalWait.timeoutMs;
   await approvalWait.onWaiting?.({ sessionId: target, callId, until });
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<false>((settle) => {
     if (until !== null) timer = setTimeout(() => settle(false), until - Date.now());
   });
+  // The policy's approval timeout: at the recorded deadline the wait ends here and the session
+  // is driven again, which records `approval_timed_out` and denies the call. This process holds
+  // the session while it waits, so nobody else could.
+  const deadline = waitingFor?.deadline === undefined ? null : Date.parse(waitingFor.deadline);
+  const pastDeadline =
+    deadline === null ? new Promise<never>(() => {}) : reached(deadline, done.signal);
   try {
     const elsewhere = changed(store, target, seen, done.signal);
     // An answer given elsewhere aborts the question; that rejection is expected.
@@ -210,7 +229,12 @@ async function awaitDecision(
         : askHere().catch((error: unknown) => {
             if (!done.signal.aborted) throw error;
           });
-    return await Promise.race([elsewhere.then(() => true), here.then(() => true), timedOut]);
+    return await Promise.race([
+      elsewhere.then(() => true),
+      here.then(() => true),
+      pastDeadline.then(() => true),
+      timedOut,
+    ]);
   } finally {
     clearTimeout(timer);
     done.abort();
@@ -290,5 +314,26 @@ async function changed(
   while (!signal.aborted) {
     if ((await store.lastSequence(sessionId)) > after) return;
     await new Promise((done) => setTimeout(done, POLL_MS));
+  }
+}
+
+/**
+ * Resolves once this machine's clock reads `instant` or later (the runner compares the deadline
+ * with the same clock, so it then records the timeout), or never once `signal` aborts.
+ */
+async function reached(instant: number, signal: AbortSignal): Promise<void> {
+  while (Date.now() < instant) {
+    if (signal.aborted) return new Promise<never>(() => {});
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, Math.min(instant - Date.now() + 1, 60_000));
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          done();
+        },
+        { once: true },
+      );
+    });
   }
 }

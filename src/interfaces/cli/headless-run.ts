@@ -67,7 +67,12 @@ export async function announceWait(
   context: Pick<CommandContext, 'err' | 'ask'>,
   store: CorrexEventStore,
   rootSessionId: string,
-  wait: { readonly sessionId: string; readonly callId: string; readonly until: number | null },
+  wait: {
+    readonly sessionId: string;
+    readonly callId: string;
+    readonly until: number | null;
+    readonly unattended?: boolean;
+  },
   stream: JsonEventStream | undefined,
 ): Promise<void> {
   const { state } = await replay(store, sessionProjection, wait.sessionId);
@@ -77,7 +82,11 @@ export async function announceWait(
     `correx deny ${wait.sessionId} ${wait.callId} --reason ...`,
   ];
   const until = wait.until === null ? null : new Date(wait.until).toISOString();
-  if (context.ask === undefined)
+  if (wait.unattended === true)
+    context.err(
+      `correx: ${wait.callId}${pending === undefined ? '' : ` (${pending.tool}, ${pending.tier})`} needs a person's decision and stdin is not a terminal to ask on: stopping with the session open (exit 4). Decide it with ${decide[0]} | ${decide[1]}, then correx resume ${rootSessionId}; or pass --wait-for-approval [DURATION] to wait for decisions`,
+    );
+  else if (context.ask === undefined)
     context.err(
       `correx: waiting ${until === null ? '' : `until ${until} `}for a decision on ${wait.callId}${pending === undefined ? '' : ` (${pending.tool}, ${pending.tier})`}: ${decide[0]} | ${decide[1]} | or the session's page of correx serve`,
     );
@@ -90,6 +99,7 @@ export async function announceWait(
     tool: pending?.tool ?? null,
     tier: pending?.tier ?? null,
     until,
+    ...(wait.unattended === true ? { stopping: true } : {}),
     decide,
   });
 }

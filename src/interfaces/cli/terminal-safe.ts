@@ -1,4 +1,4 @@
-import { visibleLines } from '../../core/base/visible-text.js';
+import { visibleLines, visibleLinesJsonEscaped } from '../../core/base/visible-text.js';
 
 /** The colours correx itself writes (green, red, dim, reset): the only escapes let through. */
 const OWN_COLOURS = new RegExp(`(${String.fromCharCode(0x1b)}\\[(?:0|2|31|32)m)`);
@@ -12,5 +12,18 @@ export function terminalSafe(text: string): string {
   return text
     .split(OWN_COLOURS)
     .map((part, index) => (index % 2 === 1 ? part : visibleLines(part)))
+    .join('');
+}
+
+/**
+ * The same guard for a pipe or a file (`correx diff > f`, `| less -R`, a CI log a person reads
+ * later): every escape but correx's colours is escaped too, written as JSON's `\uXXXX`, so
+ * `--json` output keeps the exact values it had (JSON never holds a raw control character
+ * outside a string) and text views, which escape recorded text themselves, are unchanged.
+ */
+export function pipeSafe(text: string): string {
+  return text
+    .split(OWN_COLOURS)
+    .map((part, index) => (index % 2 === 1 ? part : visibleLinesJsonEscaped(part)))
     .join('');
 }

@@ -70,5 +70,10 @@ export const UndoRefusedResponseSchema = z.strictObject({
   changedOutside: z.array(z.string()),
   /** Files whose earlier bytes were never kept. */
   missingPreimages: z.array(z.string()),
+  /**
+   * Files whose path no longer resolves inside the workspace (a folder on the way was replaced
+   * by a symlink or a file): undo never writes through it.
+   */
+  outsideWorkspace: z.array(z.string()),
 });
 export type UndoRefusedResponse = z.infer<typeof UndoRefusedResponseSchema>;

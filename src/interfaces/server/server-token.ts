@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
   fstatSync,
   mkdirSync,
   openSync,
@@ -115,11 +116,14 @@ export function watchServerTokenFile(
 }
 
 function readTokenFile(path: string): string {
-  const fd = openSync(path, 'r');
+  // Without blocking: a FIFO put at the path must not hang the server's start.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile())
       throw new ServerTokenError('server_token_insecure', `${path} is not a file`);
+    if (stat.size > 4096)
+      throw new ServerTokenError('server_token_invalid', `${path} is too large to hold a token`);
     if ((stat.mode & 0o077) !== 0) {
       throw new ServerTokenError(
         'server_token_insecure',

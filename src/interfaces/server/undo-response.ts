@@ -35,10 +35,14 @@ export function undoResponse(
             message: `refused to undo; nothing was changed: ${[
               ...result.changedSince.map((path) => `${path} changed outside correx since`),
               ...result.missingPreimages.map((path) => `no stored pre-image of ${path}`),
+              ...result.outsideWorkspace.map(
+                (path) => `${path} no longer resolves inside the workspace`,
+              ),
             ].join('; ')}`,
           },
           changedOutside: [...result.changedSince],
           missingPreimages: [...result.missingPreimages],
+          outsideWorkspace: [...result.outsideWorkspace],
         },
       };
     case 'nothing':

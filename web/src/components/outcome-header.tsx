@@ -51,6 +51,9 @@ export function OutcomeHeader(props: {
           files: [
             ...answer.changedOutside,
             ...answer.missingPreimages.map((path) => `${path} (earlier bytes not kept)`),
+            ...answer.outsideWorkspace.map(
+              (path) => `${path} (no longer inside the workspace: a folder on its way is a link)`,
+            ),
           ],
         });
       else

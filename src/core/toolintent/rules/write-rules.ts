@@ -175,7 +175,9 @@ export const writeScopeRule: ToolCallRule = {
             WRITE_SCOPE,
             'block',
             'outside_write_scope',
-            `${relative} is outside the write scope ${outside.join(', ')}`,
+            outside.length === 0
+              ? `${relative} is outside the write scope: nothing is writable (the workspace's own write scope was refused as a widening)`
+              : `${relative} is outside the write scope ${outside.join(', ')}`,
             'T1',
           ),
         );

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/policy-what-if.js';
@@ -7,6 +6,10 @@ import {
   type WorkspacePolicy,
 } from '../../../core/policies/workspace-policy.js';
 import { parseYamlSource } from '../../../infrastructure/config/yaml-source.js';
+import {
+  MAX_CONFIG_FILE_BYTES,
+  readBoundedFile,
+} from '../../../infrastructure/system/bounded-file-read.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
 
@@ -21,7 +24,19 @@ class PolicyWhatIfUsageError extends CorrexError {
  * YAML or JSON. Fields it omits take the defaults, exactly as `harness.yaml` would.
  */
 async function readCandidatePolicy(file: string): Promise<WorkspacePolicy> {
-  const source = parseYamlSource(await readFile(file, 'utf8'), file);
+  let bytes: Buffer;
+  try {
+    bytes = await readBoundedFile(file, {
+      maxBytes: MAX_CONFIG_FILE_BYTES,
+      what: 'the policy file',
+    });
+  } catch (error) {
+    if (CorrexError.isInstance(error)) throw error;
+    throw new PolicyWhatIfUsageError(
+      `cannot read the policy file ${file}: ${(error as Error).message}`,
+    );
+  }
+  const source = parseYamlSource(bytes.toString('utf8'), file);
   const data = source.data as Record<string, unknown> | null;
   const section =
     data !== null && typeof data === 'object' && 'policy' in data ? data.policy : data;

@@ -69,6 +69,11 @@ async function drive(
         }
         await followSession(human, host, events, run, location, {
           ...(waitMs === undefined ? {} : { timeoutMs: waitMs }),
+          // Any mode may meet a call only a person decides (auto: T3); with nobody to ask and
+          // no wait asked for, the run stops there at once, never waiting silently.
+          ...(context.ask === undefined && headless.waitForApproval === undefined
+            ? { unattended: true }
+            : {}),
           // A terminal shows the question itself; the stream and a run without one are told here.
           ...(context.ask === undefined || stream !== undefined
             ? { onWaiting: (wait) => announceWait(context, events, run.sessionId, wait, stream) }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
+import { visibleText } from '../../../core/base/visible-text.js';
 import {
   createPreimageStore,
   preimageDirectory,
@@ -62,8 +63,16 @@ export function undoCommand(context: CommandContext): Command {
               return;
             case 'refused': {
               const lines = [
-                ...result.changedSince.map((path) => `  changed outside correx since: ${path}`),
-                ...result.missingPreimages.map((path) => `  no stored pre-image: ${path}`),
+                ...result.changedSince.map(
+                  (path) => `  changed outside correx since: ${visibleText(path)}`,
+                ),
+                ...result.missingPreimages.map(
+                  (path) => `  no stored pre-image: ${visibleText(path)}`,
+                ),
+                ...result.outsideWorkspace.map(
+                  (path) =>
+                    `  no longer inside the workspace (a folder on its way is now a symlink or a file): ${visibleText(path)}`,
+                ),
               ];
               context.err(`correx: refused to undo; nothing was changed:\n${lines.join('\n')}`);
               context.fail(1);
@@ -71,7 +80,9 @@ export function undoCommand(context: CommandContext): Command {
             }
             case 'restored':
               for (const file of result.files)
-                context.out(`${file.access === 'delete' ? 'deleted ' : 'restored'} ${file.path}`);
+                context.out(
+                  `${file.access === 'delete' ? 'deleted ' : 'restored'} ${visibleText(file.path)}`,
+                );
               context.out(
                 `recorded workspace_restored as #${result.event.sequence} in session ${sessionId} (${result.files.length} file(s), back to #${result.toSequence})`,
               );

@@ -4,25 +4,33 @@ import { recordCommand } from '../../../core/kernel/record-command.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import {
-  findSessionWorktree,
+  readRecordedWorktree,
+  type RecordedWorktree,
+} from '../../../core/sessions/recorded-worktree.js';
+import {
+  derivedSessionWorktree,
   mergeSessionBranch,
   removeSessionWorktree,
   WorktreeError,
-  type SessionWorktree,
 } from '../../../infrastructure/workspace/git-worktree.js';
 import type { CommandContext } from '../cli-context.js';
 import type { CliStores } from '../cli-context.js';
 import { withStore } from '../with-store.js';
 
-/** The worktree a recorded session works in, or a WorktreeError saying it has none. */
+/**
+ * The worktree a recorded session works in, as its `session_created` recorded it (or, for a
+ * session recorded before that, where correx puts worktrees), never as the workspace's `.git`
+ * says; a WorktreeError when it has none.
+ */
 async function worktreeOf(
   stores: CliStores,
   sessionId: string,
-): Promise<{ worktree: SessionWorktree; final: boolean }> {
+): Promise<{ worktree: RecordedWorktree; final: boolean }> {
   const { state, sequence } = await replay(stores.events, sessionProjection, sessionId);
   if (sequence === 0) throw new WorktreeError(`no session ${sessionId} in this store`);
   const worktree =
-    state.workspace === null ? null : findSessionWorktree(state.workspace, sessionId);
+    (await readRecordedWorktree(stores.events, sessionId)) ??
+    (state.workspace === null ? null : derivedSessionWorktree(state.workspace, sessionId));
   if (worktree === null)
     throw new WorktreeError(
       `session ${sessionId} has no worktree (started without --worktree, or discarded)`,

@@ -28,6 +28,9 @@ function harness(flags = withFlag, sandbox: 'bubblewrap' | 'none' = 'bubblewrap'
 
 describe('confinement by construction (flag confinement-by-construction, bubblewrap)', () => {
   const h = harness();
+  // Made here, not inside a test: their folders are removed after the file.
+  const before = harness(withoutFlag);
+  const bare = harness(withFlag, 'none');
   const assess = async (command: string) => {
     const assessment = await h.assess(await h.newSession(), 'exec', { command });
     return { assessment, outcome: autoApproval(assessment, command) };
@@ -97,7 +100,6 @@ describe('confinement by construction (flag confinement-by-construction, bubblew
   });
 
   it('is behind its flag: without it, the same calls are judged as before', async () => {
-    const before = harness(withoutFlag);
     for (const command of ['convert a.png -colorspace Gray b.png', 'rm -rf src', 'gcc -o x x.c']) {
       const assessment = await before.assess(await before.newSession(), 'exec', { command });
       expect(autoApproval(assessment, command), command).not.toBe('approved');
@@ -105,7 +107,6 @@ describe('confinement by construction (flag confinement-by-construction, bubblew
   });
 
   it('without a sandbox, the careful list-based assessment stays', async () => {
-    const bare = harness(withFlag, 'none');
     for (const command of ['gcc -o x x.c', "python3 -c 'print(1)'", './run.sh']) {
       const assessment = await bare.assess(await bare.newSession(), 'exec', { command });
       expect(autoApproval(assessment, command), command).not.toBe('approved');

@@ -2,7 +2,10 @@ import { expect, it } from 'vitest';
 import { currentBehaviour } from '../../src/core/kernel/behaviour.js';
 import { runSession } from '../../src/core/kernel/run-session.js';
 import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
-import { EXEC_BASH } from '../../src/core/toolintent/toolintent-flags.js';
+import {
+  CONFINEMENT_BY_CONSTRUCTION,
+  EXEC_BASH,
+} from '../../src/core/toolintent/toolintent-flags.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { availability, describeSandboxed } from '../sandbox/sandbox-support.js';
 import {
@@ -34,7 +37,11 @@ describeSandboxed('exec-bash in a session', () => {
     stores.push(store);
     const behaviour = currentBehaviour();
     const flags = new Set(behaviour.flags);
-    if (!withFlag) flags.delete(EXEC_BASH.name);
+    if (!withFlag) {
+      // A session recorded before exec-bash predates confinement-by-construction too.
+      flags.delete(EXEC_BASH.name);
+      flags.delete(CONFINEMENT_BY_CONSTRUCTION.name);
+    }
     const config = scenarioConfig({
       workflow: implementOnlyWorkflow(),
       sandbox: 'bubblewrap',

@@ -61,7 +61,12 @@ describe('buildBubblewrapProfile', () => {
     const { args, profile } = build(null);
     const at = (...pair: string[]) =>
       args.findIndex((_, index) => pair.every((value, offset) => args[index + offset] === value));
-    expect(at('--ro-bind', '/', '/')).toBeGreaterThan(-1);
+    // Deny-by-default: no bind of the host's root, only its system folders, and a read-only root.
+    expect(at('--ro-bind', '/', '/')).toBe(-1);
+    expect(at('--ro-bind', '/usr', '/usr')).toBeGreaterThan(-1);
+    expect(at('--remount-ro', '/')).toBeGreaterThan(
+      at('--bind', fixture.workspace, fixture.workspace),
+    );
     expect(at('--tmpfs', fixture.home)).toBeLessThan(
       at('--bind', fixture.workspace, fixture.workspace),
     );

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { flagSet } from '../../src/core/base/behaviour-flag.js';
 import {
+  CONFINEMENT_BY_CONSTRUCTION,
   EXEC_SIBLING_CLASSIFICATION,
   toolIntentFlags,
 } from '../../src/core/toolintent/toolintent-flags.js';
@@ -14,7 +15,9 @@ import { createPlaneTwoHarness } from './plane-two-harness.js';
  * classifies under a sandbox (benign calls real agents make are allowed at T2), asks without one
  * (never blocks them), and keeps the final stops final in both.
  */
-const ALL_FLAGS = flagSet(toolIntentFlags);
+// Sessions recorded with sandbox-containment and before confinement-by-construction (issue #41),
+// whose behaviour under a sandbox test/security/confined-assessment.test.ts covers.
+const ALL_FLAGS = flagSet(toolIntentFlags.filter((flag) => flag !== CONFINEMENT_BY_CONSTRUCTION));
 const sandboxed = createPlaneTwoHarness({}, { flags: ALL_FLAGS, sandbox: 'bubblewrap' });
 const unsandboxed = createPlaneTwoHarness({}, { flags: ALL_FLAGS, sandbox: 'none' });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
 import { join } from 'node:path';
 import { correxEventCatalog, type EventPayload } from '../../src/core/event-catalog.js';
 import { createInMemoryEventStore } from '../../src/core/events/in-memory-event-store.js';
@@ -49,13 +50,20 @@ import { tempDir } from '../support/temp-dir.js';
 export function createPlaneTwoHarness(
   policyInput: WorkspacePolicyInput = {},
   behaviour: PlaneTwoBehaviour = {},
+  /** Where the workspace lies; default a folder under /tmp (which the sandbox makes private). */
+  where: { readonly under?: string } = {},
 ) {
   const build = (input: WorkspacePolicyInput) =>
     createAssessmentPolicy(parseWorkspacePolicy(input), defaultToolCallRules, {
       flags: behaviour.flags ?? PRE_CONTAINMENT_FLAGS,
       ...(behaviour.sandbox === undefined ? {} : { sandbox: behaviour.sandbox }),
     });
-  const base = realpathSync(tempDir('correx-security-'));
+  const base = realpathSync(
+    where.under === undefined
+      ? tempDir('correx-security-')
+      : mkdtempSync(join(where.under, 'plane-two-')),
+  );
+  if (where.under !== undefined) afterAll(() => rmSync(base, { recursive: true, force: true }));
   const workspace = join(base, 'workspace');
   const home = join(base, 'home');
   const outside = join(base, 'outside');

@@ -9,6 +9,12 @@ export const SandboxKindSchema = z.enum(['bubblewrap', 'none']);
 export type SandboxKind = z.infer<typeof SandboxKindSchema>;
 
 /**
+ * Folders every sandboxed process gets as its own empty, private tmpfs, discarded when the call
+ * ends: what a command writes there never reaches the host.
+ */
+export const SANDBOX_PRIVATE_FOLDERS: readonly string[] = ['/tmp', '/var/tmp'];
+
+/**
  * The confinement a process ran under, recorded in its receipt so an audit shows it per call.
  * `network`: `none` (a new, empty network namespace), `proxy` (only through correx's egress
  * proxy, to `allowedHosts`), `host` (unconfined). Paths are absolute, in the order mounted.

@@ -3,10 +3,15 @@ import type { SandboxKind } from '../policies/sandbox-profile.js';
 import type { WorkspacePolicy } from '../policies/workspace-policy.js';
 import type { HeredocInput } from './exec-judgement.js';
 import { judgeProgram, type ExecJudgement } from './exec-program-checks.js';
-import { execStopClass } from './exec-stop-classes.js';
+import { confinedExecStop, execStopClass } from './exec-stop-classes.js';
 import { parseShellCommandLine, type ShellCommand, type ShellWord } from './shell-syntax.js';
 import { finding } from './finding.js';
-import { EXEC_BASH, EXEC_SIBLING_CLASSIFICATION, SANDBOX_CONTAINMENT } from './toolintent-flags.js';
+import {
+  CONFINEMENT_BY_CONSTRUCTION,
+  EXEC_BASH,
+  EXEC_SIBLING_CLASSIFICATION,
+  SANDBOX_CONTAINMENT,
+} from './toolintent-flags.js';
 import type { Finding } from './toolintent-events.js';
 
 export const EXEC_RULE_ID = 'exec-interpreter';
@@ -22,6 +27,8 @@ export type ExecAnalysis = {
   readonly editPaths: readonly string[];
   /** URLs network programs would contact. */
   readonly urls: readonly string[];
+  /** Judged under `confinement-by-construction` with a sandbox: the profile holds what it names. */
+  readonly confined: boolean;
 };
 
 /** Variables that change what a program loads or runs; assigning them is never allowed. */
@@ -93,7 +100,7 @@ export function analyzeExecCall(
     judgeShellLine(args.command, state, 0, state.bash);
   } else if (Array.isArray(args.argv) && args.argv.every((item) => typeof item === 'string')) {
     const argv = args.argv as string[];
-    if (argv.join(' ').length > policy.maxCommandLength) {
+    if (!state.confined && argv.join(' ').length > policy.maxCommandLength) {
       state.block(
         'command_too_long',
         `the command is longer than ${policy.maxCommandLength} characters`,
@@ -125,6 +132,7 @@ export function analyzeExecCall(
     readPaths: state.readPaths,
     editPaths: state.editPaths,
     urls: state.urls,
+    confined: state.confined,
   };
 }
 
@@ -149,12 +157,26 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
     state.cwd === null || text.startsWith('/') || text.startsWith('~')
       ? text
       : `${state.cwd}/${text}`;
+  const sandboxed = options.sandbox === 'bubblewrap';
+  const containment = flags.has(SANDBOX_CONTAINMENT.name);
+  const confined = containment && sandboxed && flags.has(CONFINEMENT_BY_CONSTRUCTION.name);
+  /** Under confinement: a final refusal, an ask, or a record of what the sandbox holds (T2). */
+  const confinedStop = (code: string, message: string) => {
+    const kind = confinedExecStop(code);
+    if (kind === 'final') state.findings.push(finding(EXEC_RULE_ID, 'block', code, message, 'T3'));
+    else if (kind === 'ask') state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3'));
+    else
+      state.findings.push(
+        finding(EXEC_RULE_ID, 'info', code, `${message} (runs confined by the sandbox)`, 'T2'),
+      );
+  };
   const state: State = {
     policy,
-    containment: flags.has(SANDBOX_CONTAINMENT.name),
+    containment,
+    confined,
     siblings: flags.has(EXEC_SIBLING_CLASSIFICATION.name),
     bash: flags.has(EXEC_BASH.name),
-    sandboxed: options.sandbox === 'bubblewrap',
+    sandboxed,
     findings: [],
     writePaths: [],
     readPaths: [],
@@ -165,6 +187,7 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
     cwd: null,
     commandCount: 0,
     block: (code, message) => {
+      if (confined) return confinedStop(code, message);
       if (!state.containment) {
         state.findings.push(finding(EXEC_RULE_ID, 'block', code, message, 'T3'));
         return;
@@ -178,9 +201,20 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
         );
       else state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3'));
     },
-    ask: (code, message) => state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3')),
+    ask: (code, message) =>
+      confined
+        ? confinedStop(code, message)
+        : state.findings.push(finding(EXEC_RULE_ID, 'ask', code, message, 'T3')),
     write: (word, what) => {
-      if (word.dynamic || word.glob) {
+      if (confined && (word.dynamic || word.glob)) {
+        // The folder a computed target lies in is still judged: `rm -rf ../*` writes outside.
+        const folder = literalFolder(word.text);
+        state.block(
+          'dynamic_write_target',
+          `${what} ${JSON.stringify(word.text)} is computed by the shell${folder === null ? '' : `; judged by its folder ${JSON.stringify(folder)}`}`,
+        );
+        if (folder !== null) state.writePaths.push(relative(folder));
+      } else if (word.dynamic || word.glob) {
         state.block(
           'dynamic_write_target',
           `${what} ${JSON.stringify(word.text)} is computed by the shell; name the file literally`,
@@ -208,7 +242,8 @@ function createState(policy: WorkspacePolicy, options: ExecAnalysisOptions): Sta
 }
 
 function judgeShellLine(line: string, state: State, depth: number, bash: boolean): void {
-  if (line.length > state.policy.maxCommandLength) {
+  // Under confinement a long line (a here-document writing a file) is parsed like any other.
+  if (!state.confined && line.length > state.policy.maxCommandLength) {
     state.block(
       'command_too_long',
       `the command line is longer than ${state.policy.maxCommandLength} characters; it is refused, not checked loosely`,
@@ -327,4 +362,20 @@ function judgeWords(words: readonly ShellWord[], state: State, depth: number): v
     return;
   }
   judgeProgram(words, state, depth);
+}
+
+/**
+ * The literal folder of a word the shell computes: the text before its first expansion or
+ * wildcard, up to its last `/` (`../*` → `..`, `build/$NAME` → `build`, `*` → `.`). Null when
+ * the folder itself is computed (`$OUT/x`, `~user/x`).
+ */
+export function literalFolder(text: string): string | null {
+  const first = text.search(/[$`*?[{]/);
+  const prefix = first < 0 ? text : text.slice(0, first);
+  if (first === 0 && text[0] === '$') return null;
+  const slash = prefix.lastIndexOf('/');
+  if (slash < 0) return prefix.startsWith('~') ? null : '.';
+  const folder = prefix.slice(0, slash);
+  if (folder === '') return '/';
+  return folder.startsWith('~') && folder !== '~' && !folder.startsWith('~/') ? null : folder;
 }

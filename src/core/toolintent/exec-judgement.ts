@@ -9,6 +9,8 @@ export type ExecJudgement = {
   readonly policy: WorkspacePolicy;
   /** Flag `sandbox-containment`: classify and record (see exec-stop-classes.ts). */
   readonly containment: boolean;
+  /** Flag `confinement-by-construction` with a sandbox: the sandbox is the policy. */
+  readonly confined: boolean;
   /** Flag `exec-sibling-classification`: judge the siblings of refused forms alike. */
   readonly siblings: boolean;
   /** Flag `exec-bash`: the command line is bash (`[[` is a test like `[`). */

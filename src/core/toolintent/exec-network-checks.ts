@@ -56,7 +56,11 @@ export function judgeGit(args: readonly ShellWord[], j: ExecJudgement): void {
     sub === 'submodule' ||
     sub === 'remote'
   ) {
-    j.ask('git_network', `git ${sub} talks to a remote`);
+    // Under confinement only a push changes what lies outside; the proxy holds fetches.
+    j.ask(
+      j.confined && sub === 'push' ? 'git_push' : 'git_network',
+      `git ${sub} talks to a remote`,
+    );
   } else if (j.containment && isDestructiveGit(sub, rest)) {
     j.ask(
       'destructive_in_workspace',

@@ -63,3 +63,24 @@ export const EXEC_STOP_CLASSES: Readonly<Record<string, ExecStopClass>> = {
 export function execStopClass(code: string): ExecStopClass {
   return Object.hasOwn(EXEC_STOP_CLASSES, code) ? EXEC_STOP_CLASSES[code]! : 'final';
 }
+
+/**
+ * What still stops a command under flag `confinement-by-construction` with a sandbox, where the
+ * sandbox is the policy: `final` refusals and `ask`s for what confinement cannot hold. Every
+ * other code is recorded as an `info` finding at T2 (the sandbox holds it): a program's name,
+ * shell text the parser cannot read, inline code, raw network (no network namespace but the
+ * allowlist proxy), privilege tools (no capabilities, no new privileges).
+ */
+export const CONFINED_EXEC_STOPS: Readonly<Record<string, 'final' | 'ask'>> = {
+  no_command: 'final',
+  // writes the profile refuses: .git/config is bound read-only
+  git_config_write: 'ask',
+  // effects that leave the sandbox by design: a registry's or a remote's state
+  package_registry_change: 'ask',
+  git_push: 'ask',
+};
+
+/** How a stop is recorded under `confinement-by-construction` with a sandbox. */
+export function confinedExecStop(code: string): 'final' | 'ask' | 'recorded' {
+  return Object.hasOwn(CONFINED_EXEC_STOPS, code) ? CONFINED_EXEC_STOPS[code]! : 'recorded';
+}

@@ -95,6 +95,20 @@ export const EXEC_BASH = defineBehaviourFlag({
     "exec runs a command line as bash -c (was /bin/sh -c), refused when bash is missing; the analysis parses it as bash: $'…' decoded, [[ … ]], arrays; forms where bash evaluates a value as code are refused",
 });
 
+/**
+ * `confinement-by-construction` (issue #41): under an active sandbox the sandbox is the policy.
+ * Every stop the sandbox holds is recorded at T2 (any program runs, whatever its name); what it
+ * cannot hold is still asked or refused (exec-stop-classes.ts, CONFINED_EXEC_STOPS): egress
+ * beyond the allowlist, writes the profile refuses, protected paths, targets outside the
+ * workspace. Reads a command names are not judged (the read view holds them); a write target
+ * the shell computes is judged by its literal folder; long lines are parsed, not refused.
+ */
+export const CONFINEMENT_BY_CONSTRUCTION = defineBehaviourFlag({
+  name: 'confinement-by-construction',
+  description:
+    'under a sandbox, exec stops the sandbox holds are recorded at T2; only egress, refused writes, protected paths and targets outside the workspace stop a call',
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   WRITE_BUDGET,
@@ -108,4 +122,5 @@ export const toolIntentFlags: readonly BehaviourFlag[] = [
   NEVER_READABLE,
   PRE_TOOL_USE_HOOKS,
   EXEC_BASH,
+  CONFINEMENT_BY_CONSTRUCTION,
 ];

@@ -1,8 +1,13 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import type { SandboxProfile } from '../../core/policies/sandbox-profile.js';
+import {
+  SANDBOX_PRIVATE_FOLDERS,
+  type SandboxProfile,
+} from '../../core/policies/sandbox-profile.js';
 import { gitPathsOf } from '../workspace/git-paths.js';
-import { bubblewrapBaseArgs } from './sandbox-availability.js';
+import { linkedGitDirectories } from './linked-git-directories.js';
+import { buildHostReadView } from './read-view.js';
+import { bubblewrapNamespaceArgs } from './sandbox-availability.js';
 
 /** Where the egress proxy's Unix socket appears inside the sandbox (in the private /tmp). */
 export const SANDBOX_PROXY_SOCKET = '/tmp/.correx-egress.sock';
@@ -19,10 +24,14 @@ export type BubblewrapProfileInput = {
   readonly emptiedFiles?: readonly string[];
   /** More directories to replace with an empty one (correx's home and store). */
   readonly hiddenPaths: readonly string[];
-  /** Paths under a hidden directory to make readable again (policy grants). */
+  /** Host paths outside the system folders to make readable (policy grants, a program's own folder). */
   readonly readablePaths: readonly string[];
-  /** The trusted PATH; its directories under a hidden one stay readable so programs resolve. */
+  /** The policy's never-readable globs, applied to /etc and the grants (see read-view.ts). */
+  readonly neverReadable?: readonly string[];
+  /** The trusted PATH; the toolchain folder of each entry is readable so programs resolve. */
   readonly searchPath: string;
+  /** The system folders shown read-only; default SYSTEM_READABLE_FOLDERS (tests give their own). */
+  readonly systemFolders?: readonly string[];
   /** The host side of the egress proxy's socket, or null for no network at all. */
   readonly proxySocket: string | null;
   readonly allowedHosts: readonly string[];
@@ -37,47 +46,44 @@ export type BubblewrapProfile = {
 
 /**
  * The bwrap command line for one process: every namespace new (PID, network, IPC, UTS, and
- * the user namespace where allowed), no capabilities, the host read-only, the home, /tmp and
- * /run replaced by empty private directories, the workspace writable except the protected
- * paths, and, when egress is allowed, the proxy's socket bound in. Mount order matters: a
- * later mount covers an earlier one, so the workspace is bound after the home is hidden.
+ * the user namespace where allowed), no capabilities, and a file view that is deny-by-default
+ * (read-view.ts): the system's program, library and configuration folders read-only with their
+ * secrets emptied, the trusted toolchains and the policy's grants read-only, the home, /tmp and
+ * /run empty private directories, the workspace writable except the protected paths, and, when
+ * egress is allowed, the proxy's socket. Nothing else of the host exists inside. Mount order
+ * matters: a later mount covers an earlier one, so the workspace is bound after the home is
+ * hidden, and the root itself is made read-only last.
  */
 export function buildBubblewrapProfile(input: BubblewrapProfileInput): BubblewrapProfile {
-  const args: string[] = bubblewrapBaseArgs(input.userNamespace);
-  const hidden: string[] = [];
+  const view = buildHostReadView({
+    workspaceRoot: input.workspaceRoot,
+    homeDirectory: input.homeDirectory,
+    searchPath: input.searchPath,
+    readablePaths: input.readablePaths,
+    neverReadable: input.neverReadable ?? [],
+    repositoryPaths: linkedGitDirectories(input.workspaceRoot),
+    ...(input.systemFolders === undefined ? {} : { systemFolders: input.systemFolders }),
+  });
+  const args: string[] = [
+    ...bubblewrapNamespaceArgs(input.userNamespace),
+    ...view.systemArgs,
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+  ];
+  const hidden: string[] = [...view.hidden];
   const hide = (path: string) => {
     if (hidden.includes(path) || !isDirectory(path) || path === '/') return;
     args.push('--tmpfs', path);
     hidden.push(path);
   };
-  hide('/tmp');
-  hide('/var/tmp');
-  // Sockets of host daemons (docker, dbus) live here; a read-only bind would still let a
-  // process connect to them.
+  for (const path of SANDBOX_PRIVATE_FOLDERS) hide(path);
+  // Sockets of host daemons (docker, dbus) live here; with no folder at all some programs fail.
   hide('/run');
   hide(input.homeDirectory);
   for (const path of input.hiddenPaths) hide(path);
-
-  const granted: string[] = [];
-  /** Binds `path` read-only if it lies in a hidden directory; `strict` refuses the directory itself. */
-  const grant = (path: string, strict: boolean): boolean => {
-    if (!existsSync(path)) return false;
-    const real = realpathSync(path);
-    if (strict && hidden.includes(real)) return false;
-    if (!hidden.some((dir) => inside(real, dir))) return false;
-    if (!granted.includes(real)) {
-      args.push('--ro-bind', real, real);
-      granted.push(real);
-    }
-    return true;
-  };
-  for (const path of input.readablePaths) grant(expandHome(path, input.homeDirectory), false);
-  // A `bin` directory under the home (nvm, a venv) needs its prefix, the libraries beside it,
-  // but never the whole home (`~/bin`).
-  const programDirs = [...input.searchPath.split(':'), dirname(process.execPath)];
-  for (const dir of programDirs.filter((entry) => isAbsolute(entry))) {
-    if (!(basename(dir) === 'bin' && grant(dirname(dir), true))) grant(dir, true);
-  }
+  args.push(...view.grantArgs);
 
   args.push('--bind', input.workspaceRoot, input.workspaceRoot);
   const readOnly: string[] = [];
@@ -106,7 +112,8 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
     hidden.push(path);
   }
   if (input.proxySocket !== null) args.push('--bind', input.proxySocket, SANDBOX_PROXY_SOCKET);
-  args.push('--chdir', input.cwd, '--');
+  // The sandbox's own root is a tmpfs bwrap made: nothing may be written there either.
+  args.push('--remount-ro', '/', '--chdir', input.cwd, '--');
   return {
     command: input.bwrapPath,
     args,
@@ -116,7 +123,7 @@ export function buildBubblewrapProfile(input: BubblewrapProfileInput): Bubblewra
       writable: [input.workspaceRoot],
       readOnly,
       hidden,
-      granted,
+      granted: [...view.granted],
       allowedHosts: input.proxySocket === null ? [] : [...input.allowedHosts],
       reason: null,
     },
@@ -143,11 +150,6 @@ export function protectedWorkspacePaths(
       paths.push(absolute);
   }
   return paths;
-}
-
-function expandHome(path: string, home: string): string {
-  if (path === '~') return home;
-  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
 function inside(path: string, dir: string): boolean {

@@ -32,6 +32,8 @@ export type SandboxSettings = {
   readonly hiddenPaths?: readonly string[];
   /** The policy's grants: paths under the hidden home a process may read. */
   readonly readablePaths?: readonly string[];
+  /** The host's system folders shown read-only; default SYSTEM_READABLE_FOLDERS (read-view.ts). */
+  readonly systemFolders?: readonly string[];
   /** Resolver for the egress proxy (tests inject one); the system resolver otherwise. */
   readonly resolve?: ResolveHost;
   /** The most tasks one confined call may run at once; default DEFAULT_MAX_PROCESSES. */
@@ -101,6 +103,8 @@ export async function runConfinedProcess(
         homeDirectory: request.homeDirectory,
         neverWritable: settings?.neverWritable ?? [],
         emptiedFiles: findNeverReadableFiles(request.workspaceRoot, settings?.neverReadable ?? []),
+        neverReadable: settings?.neverReadable ?? [],
+        ...(settings?.systemFolders === undefined ? {} : { systemFolders: settings.systemFolders }),
         hiddenPaths: settings?.hiddenPaths ?? [],
         readablePaths: settings?.readablePaths ?? [],
         searchPath: request.searchPath,

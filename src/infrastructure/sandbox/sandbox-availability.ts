@@ -40,10 +40,7 @@ export const BUBBLEWRAP_NAMESPACE_FLAGS = [
  */
 export function bubblewrapBaseArgs(userNamespace: boolean): string[] {
   return [
-    ...BUBBLEWRAP_NAMESPACE_FLAGS,
-    ...(userNamespace ? ['--unshare-user'] : []),
-    '--cap-drop',
-    'ALL',
+    ...bubblewrapNamespaceArgs(userNamespace),
     '--ro-bind',
     '/',
     '/',
@@ -51,6 +48,16 @@ export function bubblewrapBaseArgs(userNamespace: boolean): string[] {
     '/dev',
     '--proc',
     '/proc',
+  ];
+}
+
+/** New namespaces and no capabilities: what every confined process starts from, before any mount. */
+export function bubblewrapNamespaceArgs(userNamespace: boolean): string[] {
+  return [
+    ...BUBBLEWRAP_NAMESPACE_FLAGS,
+    ...(userNamespace ? ['--unshare-user'] : []),
+    '--cap-drop',
+    'ALL',
   ];
 }
 

@@ -1,5 +1,6 @@
 import { layeredGet } from '../../base/layered-record.js';
 import { globStaticPrefix, matchGlob } from '../../policies/path-glob.js';
+import { SANDBOX_PRIVATE_FOLDERS } from '../../policies/sandbox-profile.js';
 import { hasCapability } from '../../tools/tool-contract.js';
 import { isPathInside, relativeInside, type ToolPathRoots } from '../../tools/tool-path.js';
 import { finding } from '../finding.js';
@@ -70,6 +71,43 @@ function protectedInside(
   return undefined;
 }
 
+/**
+ * Whether the sandbox binds a never-writable pattern read-only: a literal workspace path, with an
+ * optional trailing `/**` (the same test as protectedWorkspacePaths in the bubblewrap profile).
+ */
+export function isSandboxMounted(pattern: string): boolean {
+  if (pattern.startsWith('~') || pattern.startsWith('/')) return false;
+  const literal = pattern.endsWith('/**') ? pattern.slice(0, -3) : pattern;
+  return literal !== '' && !/[*?[\]{}]/.test(literal);
+}
+
+/**
+ * Under confinement (flag `confinement-by-construction` with a sandbox) what a command reads is
+ * decided by the sandbox's read view, not by the words the analysis took for paths: such a read
+ * is named for the person and checked against never-readable only.
+ */
+function readViewDecides(context: ToolCallContext, target: ExtractedPath): boolean {
+  return context.values.exec?.confined === true && target.origin === 'command' && !target.write;
+}
+
+/**
+ * Under confinement a command's write into the sandbox's private /tmp (SANDBOX_PRIVATE_FOLDERS)
+ * never reaches the host, unless that folder holds the workspace (`rm -rf ../*` from a workspace
+ * under /tmp reaches the workspace itself).
+ */
+function privateScratch(context: ToolCallContext, target: ExtractedPath, real: string): boolean {
+  if (context.values.exec?.confined !== true || target.origin !== 'command') return false;
+  const { workspaceRoot, homeDirectory } = context.view.roots;
+  // The home is private inside the sandbox too, but a write there means to change the person's
+  // home: it stays a refusal, wherever the home lies.
+  return [target.path.absolute, real].every(
+    (path) =>
+      SANDBOX_PRIVATE_FOLDERS.some((folder) => path !== folder && isPathInside(path, folder)) &&
+      !isPathInside(workspaceRoot, path) &&
+      !isPathInside(path, homeDirectory),
+  );
+}
+
 const PATH_CONTAINMENT = 'path-containment';
 
 /**
@@ -120,6 +158,18 @@ export const pathContainmentRule: ToolCallRule = {
           target.origin === 'argument' &&
           hasCapability(context.tool, 'EXECUTES'))
       ) {
+        if (!lexicalInside && privateScratch(context, target, real)) {
+          findings.push(
+            finding(
+              PATH_CONTAINMENT,
+              'info',
+              'private_scratch',
+              `${label} lies in the sandbox's private ${target.path.absolute.split('/').slice(0, 2).join('/')}, discarded when the call ends`,
+              'T2',
+            ),
+          );
+          continue;
+        }
         if (!lexicalInside) {
           findings.push(
             finding(
@@ -161,10 +211,14 @@ export const pathContainmentRule: ToolCallRule = {
           );
           continue;
         }
+        // Under confinement a protected path the sandbox binds read-only (a literal one) cannot
+        // be changed by a command on the folder holding it (`find . -delete`, `mkdir -p .`).
+        const patterns =
+          context.values.exec?.confined === true && target.origin === 'command'
+            ? context.policy.neverWritable.filter((pattern) => !isSandboxMounted(pattern))
+            : context.policy.neverWritable;
         const contained =
-          observation.kind === 'directory'
-            ? protectedInside(context.policy.neverWritable, roots, real)
-            : undefined;
+          observation.kind === 'directory' ? protectedInside(patterns, roots, real) : undefined;
         if (contained !== undefined) {
           findings.push(
             finding(
@@ -188,7 +242,7 @@ export const pathContainmentRule: ToolCallRule = {
             ),
           );
         }
-      } else if (!lexicalInside || !realInside) {
+      } else if ((!lexicalInside || !realInside) && !readViewDecides(context, target)) {
         findings.push(
           finding(
             PATH_CONTAINMENT,
@@ -231,6 +285,8 @@ export const referenceExistsRule: ToolCallRule = {
     const findings: Finding[] = [];
     for (const target of context.values.candidatePaths) {
       if (!(target.role === 'SOURCE_PATH' || mustExist.includes(target.param))) continue;
+      // A word a confined command reads may be an option's value (`-colorspace Gray`): named, not judged.
+      if (readViewDecides(context, target)) continue;
       const observation = observationOf(context, target);
       if (observation !== undefined && observation.kind === 'missing') {
         findings.push(

@@ -1,0 +1,237 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { findNeverReadableFilesUnder } from './never-readable-files.js';
+
+/**
+ * The host folders every confined process sees, read-only: programs, libraries and the system's
+ * configuration, plus the package databases `dpkg -l` and `rpm -qa` read. Anything else of the
+ * host (other repositories, /srv, /opt, /root, /home, /mnt, /media, /var) is absent unless the
+ * trusted PATH or a policy grant names it: the view is deny-by-default.
+ */
+export const SYSTEM_READABLE_FOLDERS: readonly string[] = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/sys',
+  '/var/lib/dpkg',
+  '/var/lib/rpm',
+];
+
+/** Secret-bearing folders of an `etc` folder in the view, shown as an empty read-only folder. */
+export const ETC_SECRET_FOLDERS: readonly string[] = [
+  'ssl/private',
+  'pki/tls/private',
+  'credstore',
+  'credstore.encrypted',
+  'NetworkManager/system-connections',
+  'wireguard',
+  'ipsec.d/private',
+];
+
+/** Secret-bearing files of an `etc` folder in the view (globs below it), shown empty. */
+export const ETC_SECRET_FILES: readonly string[] = [
+  'shadow',
+  'shadow-',
+  'gshadow',
+  'gshadow-',
+  'security/opasswd',
+  'ssh/*_key',
+  'krb5.keytab',
+  'ppp/*-secrets',
+  '**/*credentials*',
+];
+
+/** Public certificate stores of an `etc` folder: never emptied. */
+const ETC_TRUST_STORES = ['ssl/certs', 'pki/ca-trust', 'pki/tls/certs', 'ca-certificates'];
+
+/** Files at the top of a toolchain's folder that hold registry credentials (cargo, npm, pip). */
+const TOOLCHAIN_SECRET_FILES = ['credentials', 'credentials.toml', '.npmrc', '.netrc', '.pypirc'];
+
+export type HostReadViewInput = {
+  readonly workspaceRoot: string;
+  readonly homeDirectory: string;
+  /** The trusted PATH: each toolchain folder on it becomes readable. */
+  readonly searchPath: string;
+  /** The policy's grants (and a configured program's own folders). */
+  readonly readablePaths: readonly string[];
+  /** Folders shown read-only without a never-readable walk (a worktree's git directories). */
+  readonly repositoryPaths?: readonly string[];
+  /** The policy's never-readable globs: applied to /etc and to every grant too. */
+  readonly neverReadable: readonly string[];
+  /** Tests give folders of their own; default SYSTEM_READABLE_FOLDERS. */
+  readonly systemFolders?: readonly string[];
+};
+
+export type HostReadView = {
+  /** The system folders (and the secrets covered inside them): mounted first, on an empty root. */
+  readonly systemArgs: readonly string[];
+  /** Grants and toolchains: mounted after the private home and /tmp, before the workspace. */
+  readonly grantArgs: readonly string[];
+  readonly granted: readonly string[];
+  /** Secrets inside what is shown, replaced by an empty file or folder. */
+  readonly hidden: readonly string[];
+};
+
+/**
+ * The read-only part of a sandbox's file view. The sandbox's root starts empty; only what this
+ * returns (and the workspace, the private home and /tmp the profile adds) exists inside it.
+ */
+export function buildHostReadView(input: HostReadViewInput): HostReadView {
+  const systemFolders = input.systemFolders ?? SYSTEM_READABLE_FOLDERS;
+  const systemArgs: string[] = [];
+  const shown: string[] = [];
+  const hidden: string[] = [];
+  for (const folder of systemFolders) {
+    const stat = lstatOrNull(folder);
+    if (stat === null) continue;
+    if (stat.isSymbolicLink() && dirname(folder) === '/') {
+      // Merged /usr: `/bin -> usr/bin` stays a link, so paths resolve as on the host.
+      systemArgs.push('--symlink', readlinkSync(folder), folder);
+    } else if (stat.isDirectory()) {
+      systemArgs.push('--ro-bind', folder, folder);
+      shown.push(folder);
+    }
+  }
+  const cover = (args: string[], path: string) => {
+    const stat = lstatOrNull(path);
+    if (stat === null || hidden.includes(path)) return;
+    if (stat.isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
+    else if (stat.isFile()) args.push('--ro-bind', '/dev/null', path);
+    else return;
+    hidden.push(path);
+  };
+  // Each `etc` folder shown (the host's, or one a test gives) loses its secrets, and every file
+  // in it matching a never-readable glob: the scan is small (/usr, far larger, is not scanned).
+  for (const etc of shown.filter((folder) => basename(folder) === 'etc')) {
+    for (const folder of ETC_SECRET_FOLDERS) cover(systemArgs, join(etc, folder));
+    const globs = [...ETC_SECRET_FILES, ...input.neverReadable];
+    // Certificates of the public trust stores are no secret (`*.pem` would match them), and
+    // TLS through the egress proxy needs them.
+    const trustStores = ETC_TRUST_STORES.map((folder) => join(etc, folder));
+    for (const file of etcSecrets(etc, globs, input.homeDirectory))
+      if (![...hidden, ...trustStores].some((folder) => inside(file, folder)))
+        cover(systemArgs, file);
+  }
+
+  const grantArgs: string[] = [];
+  const granted: string[] = [];
+  const visible = (real: string) =>
+    shown.some((dir) => inside(real, dir)) || granted.some((dir) => inside(real, dir));
+  const grant = (path: string): string | null => {
+    if (!existsSync(path)) return null;
+    const real = realpathSync(path);
+    if (real === '/' || visible(real)) return null;
+    grantArgs.push('--ro-bind', real, real);
+    granted.push(real);
+    // Reached through a link (a linked node_modules): the program names the linked path, which
+    // exists inside only if it is bound too.
+    const named = resolve(path);
+    if (named !== real && !visible(named)) {
+      grantArgs.push('--ro-bind', real, named);
+      granted.push(named);
+    }
+    return real;
+  };
+  for (const path of input.readablePaths) {
+    const real = grant(expandHome(path, input.homeDirectory));
+    if (real === null) continue;
+    for (const file of findNeverReadableFilesUnder(real, input.neverReadable, input.homeDirectory))
+      cover(grantArgs, file);
+  }
+  for (const path of input.repositoryPaths ?? []) grant(path);
+  const programDirs = [...input.searchPath.split(':'), dirname(process.execPath)];
+  for (const dir of programDirs.filter((entry) => isAbsolute(entry) && existsSync(entry))) {
+    const folder = toolchainFolder(resolve(dir), input);
+    if (folder === null || grant(folder) === null) continue;
+    for (const name of TOOLCHAIN_SECRET_FILES) cover(grantArgs, join(folder, name));
+  }
+  return { systemArgs, grantArgs, granted, hidden };
+}
+
+type EtcScan = {
+  readonly key: string;
+  readonly folders: Map<string, bigint>;
+  readonly files: string[];
+  checkedAt: number;
+};
+let lastEtcScan: EtcScan | null = null;
+
+/** How long a checked /etc scan is reused without looking at its folders again. */
+export const ETC_SCAN_RECHECK_MS = 2_000;
+
+/**
+ * The never-readable files of an `etc` folder, scanned once and reused while no folder in it
+ * changed (a file created, removed or renamed changes its folder's mtime), looked at again at
+ * most every ETC_SCAN_RECHECK_MS and whenever the folder itself changed: /etc is part of every
+ * confined call, and walking it each time would cost more than the sandbox itself. Only root
+ * creates files there; docs/sandbox.md states the bound.
+ */
+function etcSecrets(etc: string, globs: readonly string[], home: string): string[] {
+  const key = JSON.stringify([etc, globs, home]);
+  const now = Date.now();
+  const cached = lastEtcScan;
+  if (cached?.key === key && statOrNull(etc)?.mtimeNs === cached.folders.get(etc)) {
+    if (now - cached.checkedAt < ETC_SCAN_RECHECK_MS) return cached.files;
+    if (unchanged(cached.folders)) {
+      cached.checkedAt = now;
+      return cached.files;
+    }
+  }
+  const folders = new Map<string, bigint>();
+  const files = findNeverReadableFilesUnder(etc, globs, home, undefined, (folder) => {
+    const stat = statOrNull(folder);
+    if (stat !== null) folders.set(folder, stat.mtimeNs);
+  });
+  lastEtcScan = { key, folders, files, checkedAt: now };
+  return files;
+}
+
+function unchanged(folders: ReadonlyMap<string, bigint>): boolean {
+  for (const [folder, mtime] of folders) if (statOrNull(folder)?.mtimeNs !== mtime) return false;
+  return true;
+}
+
+function statOrNull(path: string) {
+  return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
+}
+
+/**
+ * The folder to show for one PATH entry: a `bin` (or `sbin`, `shims`) folder's prefix, which
+ * holds the libraries beside it (`/opt/node/bin` → `/opt/node`, an nvm or pyenv root), unless
+ * that prefix is a top-level folder, the home, or holds the home or the workspace (then only the
+ * entry itself: `~/bin`, `/opt/bin`). Never `/`, the home, or a folder holding the workspace.
+ */
+function toolchainFolder(dir: string, input: HostReadViewInput): string | null {
+  // A runner may have no home of its own to protect (a hook run without one).
+  const holds = (folder: string) =>
+    [input.homeDirectory, input.workspaceRoot].some(
+      (path) => typeof path === 'string' && path !== '' && inside(path, folder),
+    );
+  const prefix = dirname(dir);
+  const tooWide = prefix === '/' || dirname(prefix) === '/' || holds(prefix);
+  if (['bin', 'sbin', 'shims'].includes(basename(dir)) && !tooWide) return prefix;
+  return dir === '/' || holds(dir) ? null : dir;
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}

@@ -103,8 +103,9 @@ const shapes: {
     reply: (s) => answer(s, { toolCalls: [call(`{"x":${nest(100_000)}}`)] }),
     expected: {
       outcome: 'rejected',
+      // The refusal says why (flag bounded-refused-arguments), measured on the text before any parse.
       message:
-        /the arguments \(\d+ characters\) could not be read \(the answer records why\); only their first 2048/,
+        /arguments are nested 100001 levels deep; at most \d+ are accepted \(\d+ characters; only the first 2048 are kept\)/,
     },
   },
   {

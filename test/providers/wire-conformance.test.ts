@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../src/core/events/canonical-json.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -165,7 +166,12 @@ describe('the OpenAI-compatible wire across a session', () => {
       tool_calls: FIRST_TURN.map(([name, args], index) => ({
         id: ids[index],
         type: 'function',
-        function: { name, arguments: args === '{"path": ' ? JSON.stringify(args) : args },
+        // The model's JSON goes back in canonical form (keys sorted; flag
+        // decisions-from-canonical-output), so no request depends on the order it wrote its keys in.
+        function: {
+          name,
+          arguments: args === '{"path": ' ? JSON.stringify(args) : canonicalJson(JSON.parse(args)),
+        },
       })),
     });
     expect(turn.slice(1).map((m) => m.tool_call_id)).toEqual(ids);

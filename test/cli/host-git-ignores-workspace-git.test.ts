@@ -169,22 +169,39 @@ describe("correx's own git never follows a .git the model pointed elsewhere", ()
       .flatMap((path) => ['--ro-bind', '/dev/null', realpathSync(path)]);
     const child = spawn(
       '/usr/bin/bwrap',
-      ['--dev-bind', '/', '/', ...hide, '--', process.execPath, ...CORREX_CLI, ...args],
+      // No terminal here: the run waits for the decision made from another process.
+      [
+        '--dev-bind',
+        '/',
+        '/',
+        ...hide,
+        '--',
+        process.execPath,
+        ...CORREX_CLI,
+        ...args,
+        '--wait-for-approval',
+      ],
       { env: cliEnvironment(homeUnsandboxed, env), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
     let stderr = '';
     const approved = new Set<string>();
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      for (const match of stdout.matchAll(/correx approve (\S+) (\S+)/g)) {
+    const approveAsked = () => {
+      for (const match of (stdout + stderr).matchAll(/correx approve (\S+) (\S+)/g)) {
         const key = `${match[1]} ${match[2]}`;
         if (approved.has(key)) continue;
         approved.add(key);
         void correx(homeUnsandboxed, ['approve', match[1]!, match[2]!], env);
       }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      approveAsked();
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      approveAsked();
+    });
     const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
     return { code, stdout, stderr };
   }

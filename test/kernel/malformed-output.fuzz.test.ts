@@ -23,9 +23,10 @@ import {
  * (text, finishing calls, arguments), oversized refused arguments and unnameable programs. Every
  * session must end (completed or failed, never wedged or thrown), replay from its recorded
  * configuration, and replay again with the keys of every model JSON object permuted.
- * CORREX_FUZZ_SESSIONS raises the number of sessions (default 40).
+ * CORREX_FUZZ_SESSIONS sets the number of sessions: 300 in CI (CI=true, as `.ci/run` runs it),
+ * 40 elsewhere, so a developer's `npm test` stays quick.
  */
-const SESSIONS = Number(process.env.CORREX_FUZZ_SESSIONS ?? 40);
+const SESSIONS = Number(process.env.CORREX_FUZZ_SESSIONS ?? (process.env.CI === 'true' ? 300 : 40));
 
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 const key = fc.constantFrom('path', 'content', 'summary', 'filesChanged', 'argv', 'zeta', 'a');

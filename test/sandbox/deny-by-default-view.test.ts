@@ -18,6 +18,7 @@ import { availability, describeSandboxed, execIn } from './sandbox-support.js';
  */
 const CANARY = 'CANARY-41-';
 // Not under /tmp (always private inside the sandbox): a folder of the checkout, ignored by git.
+mkdirSync(resolve('test-artifacts'), { recursive: true });
 const base = mkdtempSync(join(resolve('test-artifacts'), 'view-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const workspace = join(base, 'ws');

@@ -4,8 +4,7 @@ import {
   SANDBOX_PRIVATE_FOLDERS,
   type SandboxProfile,
 } from '../../core/policies/sandbox-profile.js';
-import { gitPathsOf } from '../workspace/git-paths.js';
-import { linkedGitDirectories } from './linked-git-directories.js';
+import { gitPathsOf, linkedGitDirectories } from '../workspace/git-paths.js';
 import { buildHostReadView } from './read-view.js';
 import { bubblewrapNamespaceArgs } from './sandbox-availability.js';
 

@@ -1,6 +1,7 @@
+import { outsideTmpFolder } from '../support/outside-tmp.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import {
   DEFAULT_NEVER_READABLE,
@@ -18,8 +19,8 @@ import { availability, describeSandboxed, execIn } from './sandbox-support.js';
  */
 const CANARY = 'CANARY-41-';
 // Not under /tmp (always private inside the sandbox): a folder of the checkout, ignored by git.
-mkdirSync(resolve('test-artifacts'), { recursive: true });
-const base = mkdtempSync(join(resolve('test-artifacts'), 'view-'));
+const outside = outsideTmpFolder();
+const base = mkdtempSync(join(outside, 'view-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const workspace = join(base, 'ws');
 const home = join(base, 'home');
@@ -81,8 +82,8 @@ describeSandboxed('the deny-by-default read view (real bubblewrap)', () => {
     for (const absent of ['srv', 'opt', 'root', 'home', 'mnt', 'media', 'boot'])
       expect(rootListing).not.toContain(absent);
     // The folders above the workspace exist only as the path to it: nothing else of the checkout.
-    const above = await run(`ls -A '${resolve('.')}'`);
-    expect(above.output.trim()).toBe('test-artifacts');
+    const above = await run(`ls -A '${outside}'`);
+    expect(above.output.trim()).toBe(basename(base));
     expect(receipt.sandbox?.hidden).toEqual(
       expect.arrayContaining([canaries.shadow, join(etc, 'ssl/private'), canaries.pem]),
     );

@@ -1,13 +1,13 @@
+import { outsideTmpFolder } from '../support/outside-tmp.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagSet } from '../../src/core/base/behaviour-flag.js';
 import { toolIntentFlags } from '../../src/core/toolintent/toolintent-flags.js';
 import { autoApproval } from './auto-approval.js';
 import { createPlaneTwoHarness } from './plane-two-harness.js';
 
-const OUTSIDE_TMP = resolve('test-artifacts');
-mkdirSync(OUTSIDE_TMP, { recursive: true });
+const OUTSIDE_TMP = outsideTmpFolder();
 
 /**
  * Issue #41: shell commands real agents ran (mini-swe-agent, SWE-agent, Claude Code; each with

@@ -1,5 +1,6 @@
+import { outsideTmpFolder } from '../support/outside-tmp.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagSet } from '../../src/core/base/behaviour-flag.js';
 import {
@@ -9,8 +10,7 @@ import {
 import { autoApproval } from './auto-approval.js';
 import { createPlaneTwoHarness } from './plane-two-harness.js';
 
-const OUTSIDE_TMP = resolve('test-artifacts');
-mkdirSync(OUTSIDE_TMP, { recursive: true });
+const OUTSIDE_TMP = outsideTmpFolder();
 
 const withFlag = flagSet(toolIntentFlags);
 const withoutFlag = flagSet(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AmbiguousCallError,
   describeCallExplanation,
   explainCall,
   UnknownCallError,
@@ -95,6 +96,14 @@ describe('explainCall over recorded sessions of the frozen corpus', () => {
     });
     const hostile = { ...explanation, callId: 'x\u001b[2Jy' };
     expect(describeCallExplanation(hostile)[0]).not.toContain('\u001b');
+  });
+
+  it('a unique end of a call id names the call; an ambiguous one names the candidates', () => {
+    const events = readCorpusEvents('cli-demo.ndjson');
+    expect(explainCall(events, 'plan.1.1.2').callId).toBe('plan.1.1.2');
+    expect(explainCall(events, '1.1.2').callId).toBe('plan.1.1.2');
+    expect(() => explainCall(events, '[1.1]')).toThrow(AmbiguousCallError);
+    expect(() => explainCall(events, '[1.1]')).toThrow(/plan\.1\.1\.1, implement\.1\.1\.1/);
   });
 
   it('an unknown call is a named error', () => {

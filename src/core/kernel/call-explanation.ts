@@ -11,6 +11,16 @@ export class UnknownCallError extends CorrexError {
   }
 }
 
+/** The end of a call id the person typed fits more than one call. */
+export class AmbiguousCallError extends CorrexError {
+  constructor(sessionId: string, typed: string, candidates: readonly string[]) {
+    super(
+      'usage',
+      `${typed} is the end of ${candidates.length} calls of session ${sessionId} (${candidates.slice(0, 5).join(', ')}${candidates.length > 5 ? ', …' : ''}); type more of the id`,
+    );
+  }
+}
+
 type Approver = { readonly kind: string; readonly id: string };
 
 /**
@@ -85,8 +95,21 @@ export function explainCall(
     payloads.filter((payload) => payload.type === type && payload.callId === callId);
   const first = (type: string) => payloads.find((payload) => payload.type === type);
 
-  const proposed = ofCall('tool_call_proposed')[0];
-  if (proposed === undefined) throw new UnknownCallError(sessionId, callId);
+  const proposed = payloads.find(
+    (payload) => payload.type === 'tool_call_proposed' && payload.callId === callId,
+  );
+  if (proposed === undefined) {
+    // `correx show` lists a call by its stage and `[turn.index]`: a unique end of an id will do.
+    const typed = callId.replace(/^\[(.*)\]$/, '$1');
+    const matches = payloads
+      .filter((payload) => payload.type === 'tool_call_proposed')
+      .map((payload) => payload.callId as string)
+      .filter((id) => id.endsWith(`.${typed}`));
+    const unique = [...new Set(matches)];
+    if (unique.length === 1) return explainCall(events, unique[0]!);
+    if (unique.length > 1) throw new AmbiguousCallError(sessionId, callId, unique);
+    throw new UnknownCallError(sessionId, callId);
+  }
   const configuration = first('session_configured')?.configuration as
     { policy?: unknown; sandbox?: string } | undefined;
   const created = first('session_created');

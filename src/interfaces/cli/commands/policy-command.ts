@@ -111,7 +111,7 @@ export function policyCommand(context: CommandContext): Command {
       'for one recorded tool call, what decided its outcome, in the order it applied (from the log only)',
     )
     .argument('[session]', SESSION_ARGUMENT)
-    .argument('[call]', 'the call id, as `correx show` lists it')
+    .argument('[call]', 'the call id (implement.1.1.1), or a unique end of one (1.2.1)')
     .option('--json', 'print the explanation as one JSON object')
     .action(
       async (

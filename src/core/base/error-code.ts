@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'demo_workspace_invalid',
   'demo_assets_missing',
   'grant_not_found',
+  'call_not_found',
   // provenance and trust
   'signing_key',
   'attestation_unreadable',

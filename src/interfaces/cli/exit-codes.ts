@@ -66,6 +66,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   demo_workspace_invalid: 'usage',
   demo_assets_missing: 'failed',
   grant_not_found: 'failed',
+  call_not_found: 'failed',
   signing_key: 'usage',
   attestation_unreadable: 'usage',
   workspace_not_trusted: 'usage',

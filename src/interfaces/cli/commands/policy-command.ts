@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
+import { describeCallExplanation, explainCall } from '../../../core/kernel/call-explanation.js';
 import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/policy-what-if.js';
 import {
   parseWorkspacePolicy,
@@ -12,7 +13,7 @@ import {
 } from '../../../infrastructure/system/bounded-file-read.js';
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
-import { resolveSessionRef } from '../session-ref.js';
+import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 
 class PolicyWhatIfUsageError extends CorrexError {
   constructor(message: string) {
@@ -54,7 +55,7 @@ function describe(report: WhatIfReport): string[] {
   );
 }
 
-/** `correx policy what-if`: re-assesses recorded calls under a candidate policy, from the log only. */
+/** `correx policy what-if` and `correx policy explain`: re-assesses recorded calls under a candidate policy, from the log only. */
 export function policyCommand(context: CommandContext): Command {
   const policy = new Command('policy').description(
     'check a policy change against recorded sessions',
@@ -100,6 +101,39 @@ export function policyCommand(context: CommandContext): Command {
             );
           context.out(
             `${changed} of ${assessed} recorded calls in ${reports.length} session(s) would change under ${options.policy}`,
+          );
+        });
+      },
+    );
+  policy
+    .command('explain')
+    .description(
+      'for one recorded tool call, what decided its outcome, in the order it applied (from the log only)',
+    )
+    .argument('[session]', SESSION_ARGUMENT)
+    .argument('[call]', 'the call id (implement.1.1.1), or a unique end of one (1.2.1)')
+    .option('--json', 'print the explanation as one JSON object')
+    .action(
+      async (
+        typedSession: string | undefined,
+        typedCall: string | undefined,
+        options: { json?: boolean },
+        command: Command,
+      ) => {
+        // With --last the one positional is the call (commander fills the session first).
+        const [session, call] =
+          typedCall === undefined ? [undefined, typedSession] : [typedSession, typedCall];
+        if (call === undefined)
+          throw new PolicyWhatIfUsageError(
+            'name the call to explain: <session> <call>, or --last <call>',
+          );
+        await withStore(context, command, async ({ events }) => {
+          const id = await resolveSessionRef(events, session, command);
+          const explanation = explainCall(await events.read(id), call);
+          context.out(
+            options.json === true
+              ? JSON.stringify(explanation, null, 2)
+              : describeCallExplanation(explanation).join('\n'),
           );
         });
       },

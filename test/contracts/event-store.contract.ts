@@ -348,12 +348,13 @@ export function eventStoreContract(name: string, harness: EventStoreHarness): vo
         const second = await store.takeDriverEpoch('fenced');
         const before = await store.read('fenced');
         // With and without an expected sequence, one event and a batch: all refused.
+        // Each started only when awaited: a rejection must never wait unhandled for its turn.
         for (const attempt of [
-          store.append(noteEvent('fenced', 2), { driverEpoch: first, expectedSequence: 1 }),
-          store.append(noteEvent('fenced', 2), { driverEpoch: first }),
-          store.appendAll(noteBatch('fenced', 2, 3), { driverEpoch: first }),
+          () => store.append(noteEvent('fenced', 2), { driverEpoch: first, expectedSequence: 1 }),
+          () => store.append(noteEvent('fenced', 2), { driverEpoch: first }),
+          () => store.appendAll(noteBatch('fenced', 2, 3), { driverEpoch: first }),
         ]) {
-          const error = await expectRejection(attempt, StaleDriverError);
+          const error = await expectRejection(attempt(), StaleDriverError);
           expect(error).toMatchObject({
             code: 'driver_fenced',
             epoch: first,

@@ -71,7 +71,14 @@ export function permutedSession(events: readonly CorrexEvent[], seed: number): C
       const toolCalls = payload.result.toolCalls.map((call, index) => {
         if (call.args === undefined) return call;
         const args = permuted(call.args as Json, choose) as Record<string, Json>;
-        if (!texts || !safeParseToolArguments(call.argsRaw).ok) return { ...call, args };
+        // Only a text that is itself a JSON object is rewritten: an empty text the provider read
+        // as `{}` stays empty, as a model sending its keys in another order would leave it.
+        if (
+          !texts ||
+          !safeParseToolArguments(call.argsRaw).ok ||
+          jsonText(call.argsRaw) === undefined
+        )
+          return { ...call, args };
         const argsRaw = JSON.stringify(args);
         rewritten.set(`${payload.requestId}.${index + 1}`, argsRaw);
         return { ...call, args, argsRaw };

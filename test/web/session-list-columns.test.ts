@@ -36,7 +36,7 @@ describe.runIf(browserTestsEnabled())('the session list as people read it', () =
 
   const open = async (server: TestServer, hash: string, width = 1280): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
-    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
+    await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.address.url}/${hash}`);

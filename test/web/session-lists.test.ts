@@ -35,9 +35,7 @@ describe.runIf(browserTestsEnabled())(
     /** A logged-in page (the token set as the login form would) that records its API requests. */
     const openPage = async (server: TestServer, hash: string) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await context.addInitScript(
-        `sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`,
-      );
+      await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       const requests: string[] = [];

@@ -254,6 +254,15 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         ...(body.reason === undefined ? {} : { reason: body.reason }),
       });
     },
+    // What `correx resume --retry` records; the host drives a session whose retry was recorded.
+    async retry(request) {
+      const body = parse(LifecycleRequestSchema, request.body ?? {}, 'body');
+      return record(request, {
+        type: 'retry',
+        by: decider(body.by),
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
+      });
+    },
     pause: lifecycle('pause'),
     resume: lifecycle('resume'),
     cancel: lifecycle('cancel'),

@@ -152,7 +152,10 @@ export function createTestSessionHost(options: {
       if (entry !== undefined) await entry.run.done;
       const events = await recordCommand({ clock, ids }, store, sessionId, command);
       const wakes =
-        command.type === 'approve' || command.type === 'deny' || command.type === 'resume';
+        command.type === 'approve' ||
+        command.type === 'deny' ||
+        command.type === 'resume' ||
+        command.type === 'retry';
       if (wakes && !runs.has(sessionId)) {
         const last = (
           await store.read(sessionId, { afterSequence: (await store.lastSequence(sessionId)) - 1 })

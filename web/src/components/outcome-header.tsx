@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { SessionDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { visibleText } from '../../../src/core/base/visible-text.js';
 import { describeError } from '../api.js';
-import { formatTokens } from '../format.js';
+import { formatCost, formatTokens } from '../format.js';
 import type { SessionOutcome } from '../model/session-outcome.js';
 import { useConnection } from '../session-context.js';
 import { RecordedChangeView } from './recorded-diff-view.js';
@@ -140,7 +140,7 @@ export function OutcomeHeader(props: {
             {session.cost === null ? (
               <span class="muted">no prices configured</span>
             ) : (
-              `$${session.cost.toFixed(4)}`
+              formatCost(session.cost)
             )}
           </dd>
         </div>

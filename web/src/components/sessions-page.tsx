@@ -4,7 +4,7 @@ import {
   type SessionStatusDto,
 } from '../../../src/interfaces/protocol/wire-values.js';
 import type { SessionListItemDto } from '../../../src/interfaces/protocol/session-dto.js';
-import { formatAge, formatTokens } from '../format.js';
+import { formatAge, formatCost, formatTokens } from '../format.js';
 import { leaseBadge } from '../model/driver-lease.js';
 import { hrefOf } from '../route.js';
 import { Empty, Failure, Loading } from './states.js';
@@ -81,6 +81,7 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
             <th scope="col">Mode</th>
             <th scope="col">Age</th>
             <th scope="col">Tokens (in / out)</th>
+            <th scope="col">Cost</th>
           </tr>
         </thead>
         <tbody>
@@ -148,6 +149,13 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
                 </td>
                 <td data-label="Tokens">
                   {`${formatTokens(session.tokens.input)} / ${formatTokens(session.tokens.output)}`}
+                </td>
+                <td
+                  data-label="Cost"
+                  data-testid="row-cost"
+                  title={session.cost === null ? 'no prices configured' : undefined}
+                >
+                  {formatCost(session.cost)}
                 </td>
               </tr>
             );

@@ -1,3 +1,4 @@
+import { eventLabel } from '../model/event-label.js';
 import { visibleLines, visibleText } from '../../../src/core/base/visible-text.js';
 import type { VNode } from 'preact';
 import { useRef, useState } from 'preact/hooks';
@@ -197,7 +198,10 @@ function ItemView(props: { item: TimelineItem }) {
     case 'other':
       return (
         <li class="item other" data-kind={item.type}>
-          {meta} <span class="muted">{item.type}</span>
+          {meta}{' '}
+          <span class="muted" title={item.type}>
+            {eventLabel(item.type)}
+          </span>
         </li>
       );
   }

@@ -142,8 +142,17 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
       afterSequence: (await server.store.lastSequence('s-exec')) - 1,
     });
     expect(restored!.payload).toMatchObject({ type: 'workspace_restored', by: 'alice' });
-    // The undo is itself a recorded change, shown with the others.
-    await changes.getByText('undo by alice').waitFor();
+    // The undone changes are no longer listed as changes: the outcome says they were undone.
+    const undoneNote = outcome.getByTestId('undone-changes');
+    await undoneNote.waitFor();
+    expect(await undoneNote.innerText()).toMatch(
+      /^Undone by alice \(event #\d+\): 2 recorded change\(s\) taken back, 3 file\(s\) restored to how they were before the session: /,
+    );
+    expect(await undoneNote.innerText()).toContain(file('src/keep.txt'));
+    await outcome.getByRole('heading', { name: /Files changed \(0\)/ }).waitFor();
+    expect(await outcome.getByRole('list', { name: 'Recorded changes' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Undo these changes' }).count()).toBe(0);
+    expect(await outcome.innerText()).toContain('No recorded change stands in the workspace now.');
     await page.screenshot({
       path: join(WEB_ARTIFACTS, 'session-outcome-undone.png'),
       fullPage: true,

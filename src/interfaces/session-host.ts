@@ -83,6 +83,11 @@ export interface SessionHost {
   options(): Promise<SessionOptions>;
   /** The sessions this process drives now. */
   running(): readonly string[];
+  /**
+   * The sessions this process holds while they wait for a person: a decision recorded for one
+   * drives it on here at once (`correx serve` attends the sessions it started). Absent: none.
+   */
+  attending?(): readonly string[];
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
   drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
   /** Re-decides a session from its log without model or tools and compares bytes. */

@@ -449,6 +449,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
 
     running: () => [...active.keys()],
 
+    attending: () => attended.held(),
+
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {

@@ -94,6 +94,7 @@ export function createCorrexServer(
     store: deps.store,
     index,
     running: () => deps.host.running(),
+    attending: () => deps.host.attending?.() ?? [],
     ...(deps.host.drivers === undefined ? {} : { drivers: deps.host.drivers.bind(deps.host) }),
     logger,
     ...(limits.sessionListThrottleMs === undefined

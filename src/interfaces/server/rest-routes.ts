@@ -139,6 +139,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     async listSessions(request) {
       const query = parse(ListSessionsQuerySchema, request.query, 'query');
       const running = new Set(host.running());
+      const attending = new Set(host.attending?.() ?? []);
       const drivers = await host.drivers?.();
       const rows = await index.list();
       const response: ListSessionsResponse = {
@@ -154,6 +155,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
               session.mode,
               spendOf(session.spend).costUsd,
             ),
+            attended: attending.has(summary.sessionId),
             ...(drivers === undefined ? {} : leaseColumns(drivers.get(summary.sessionId))),
           })),
       };

@@ -33,6 +33,8 @@ export function createSessionListFeed(options: {
   readonly index: SessionIndex;
   /** The sessions this process drives now (a row's `running`). */
   readonly running: () => readonly string[];
+  /** The sessions this process holds while they wait for a person (a row's `attended`). */
+  readonly attending?: () => readonly string[];
   /** Who drives each session now, any process (a shared store); absent: rows carry no `driver`. */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
   readonly logger: Logger;
@@ -64,6 +66,7 @@ export function createSessionListFeed(options: {
         session.mode,
         spendOf(session.spend).costUsd,
       ),
+      attended: options.attending?.().includes(sessionId) ?? false,
       ...(drivers === undefined ? {} : leaseColumns(drivers.get(sessionId))),
     };
   };

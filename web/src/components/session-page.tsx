@@ -210,6 +210,7 @@ export function SessionPage(props: { sessionId: string }) {
             <ApprovalCard
               key={call.callId}
               sessionId={dto.sessionId}
+              workspace={dto.workspace}
               call={call}
               change={proposedChange(timeline, call)}
               alwaysAllow={

@@ -5,6 +5,7 @@ import {
 } from '../../../src/interfaces/protocol/wire-values.js';
 import type { SessionListItemDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { formatAge, formatCost, formatTokens } from '../format.js';
+import { shortPath } from '../model/approval-inbox.js';
 import { leaseBadge } from '../model/driver-lease.js';
 import { hrefOf } from '../route.js';
 import { Empty, Failure, Loading } from './states.js';
@@ -13,11 +14,6 @@ import { useSessionList } from './use-session-list.js';
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** A workspace path short enough for a column: its last two folders (the whole path on hover). */
-function shortPath(path: string): string {
-  const parts = path.split('/').filter((part) => part !== '');
-  return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
-}
-
 export function SessionsPage() {
   const [filter, setFilter] = useState<SessionStatusDto | 'all'>('all');
   const list = useSessionList();

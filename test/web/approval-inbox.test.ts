@@ -38,7 +38,11 @@ describe('the approvals inbox, by session', () => {
       ['Fix the median', '…/stats/pkg', '0f3c9a12', 'running'],
       ['Fix the median', '/tmp/other', 's-short', 'paused'],
     ]);
-    expect(shortSessionId('s-happy')).toBe('s-happy');
+    expect(shortSessionId('s-happy', ['s-happy'])).toBe('s-happy');
+    // UUIDv7 ids made in the same minute share their first characters: the prefix grows.
+    const ids = ['0193a1b2-7c00-7d11-8e22-aaaaaaaaaaaa', '0193a1b2-7c4f-7d11-8e22-bbbbbbbbbbbb'];
+    expect(ids.map((id) => shortSessionId(id, ids))).toEqual(['0193a1b2-7c0', '0193a1b2-7c4']);
+    expect(shortSessionId('session-1', ['session-1', 'session-12'])).toBe('session-1');
   });
 
   it('puts the calls of sessions nobody drives apart from the live ones, saying so', () => {

@@ -229,6 +229,12 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     const wire = await openSession(server, wireId);
     expect(await wire.getByTestId('outcome-tokens').textContent()).toBe('84 in / 14 out');
     expect(await wire.getByTestId('outcome-cost').textContent()).toBe('$0.0005');
+    // The cost is in the session header too, and in the session list's row.
+    expect(await wire.getByTestId('session-cost').textContent()).toBe('$0.0005');
+    await wire.goto(`${server.address.url}/#/`);
+    const listed = wire.locator(`tr[data-session-id="${wireId}"] [data-testid=row-cost]`);
+    await listed.waitFor();
+    expect(await listed.textContent()).toBe('$0.0005');
   });
 
   it('shows a failed check on its stage and in the outcome of a failed session', async () => {

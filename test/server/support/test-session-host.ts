@@ -158,6 +158,8 @@ export function createTestSessionHost(options: {
       }
       if (entry !== undefined) await entry.run.done;
       const events = await recordCommand({ clock, ids }, store, sessionId, command);
+      // As `correx serve`: a paused or cancelled session is no longer held for a decision.
+      if (command.type === 'pause' || command.type === 'cancel') attending.delete(sessionId);
       const wakes =
         command.type === 'approve' ||
         command.type === 'deny' ||

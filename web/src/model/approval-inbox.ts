@@ -7,7 +7,7 @@ export type InboxSession = {
   readonly title: string;
   /** The workspace's last two folders (the whole path is `row.workspace`). */
   readonly workspace: string | null;
-  /** An id prefix `correx` commands accept (the whole id when short). */
+  /** The shortest unique prefix of its id among the listed sessions (`correx` accepts it). */
   readonly shortId: string;
   /** Someone drives it now: a decision takes effect at once. */
   readonly driven: boolean;
@@ -21,9 +21,17 @@ export function shortPath(path: string): string {
   return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
 }
 
-/** An id prefix long enough for a person to tell sessions apart and for `correx` to resolve. */
-export function shortSessionId(sessionId: string): string {
-  return sessionId.length > 12 ? sessionId.slice(0, 8) : sessionId;
+/**
+ * The shortest prefix of `sessionId`, at least `min` characters, that no other listed id starts
+ * with: a person tells sessions apart by it and `correx` commands accept it (a unique prefix).
+ * UUIDv7 ids share their first characters for a minute, so a fixed cut would not do.
+ */
+export function shortSessionId(sessionId: string, others: readonly string[], min = 8): string {
+  for (let length = min; length < sessionId.length; length += 1) {
+    const prefix = sessionId.slice(0, length);
+    if (!others.some((other) => other !== sessionId && other.startsWith(prefix))) return prefix;
+  }
+  return sessionId;
 }
 
 /**
@@ -55,6 +63,7 @@ export function inboxSessions(rows: readonly SessionListItemDto[]): {
   readonly live: InboxSession[];
   readonly undriven: InboxSession[];
 } {
+  const ids = rows.map((row) => row.sessionId);
   const waiting = rows
     .filter((row) => row.pendingApprovals > 0)
     .sort((a, b) => a.firstTimestamp.localeCompare(b.firstTimestamp))
@@ -62,7 +71,7 @@ export function inboxSessions(rows: readonly SessionListItemDto[]): {
       row,
       title: row.task ?? row.sessionId,
       workspace: row.workspace === null ? null : shortPath(row.workspace),
-      shortId: shortSessionId(row.sessionId),
+      shortId: shortSessionId(row.sessionId, ids),
       driven: isDriven(row),
       driver: describeDriver(row),
     }));

@@ -73,7 +73,13 @@ describe.runIf(browserTestsEnabled())('the session list as people read it', () =
       'Mode',
       'Age',
       'Tokens (in / out)',
+      'Cost',
     ]);
+    // No profile of these sessions has prices: the cost column says nothing rather than $0.
+    expect(await row(demoId).getByTestId('row-cost').textContent()).toBe('—');
+    expect(await row(demoId).getByTestId('row-cost').getAttribute('title')).toBe(
+      'no prices configured',
+    );
     const workspace = row(demoId).locator('td[data-label="Workspace"]');
     expect(await workspace.getAttribute('title')).toBe(
       '/tmp/keep/correx-demo-test-KSwUIa/workspace',

@@ -88,6 +88,12 @@ export interface SessionHost {
    * drives it on here at once (`correx serve` attends the sessions it started). Absent: none.
    */
   attending?(): readonly string[];
+  /**
+   * The process holding a session's driver lock, in words (`pid 4242 on box`), for stores whose
+   * locks a listing can read (SQLite's lock files); null: no live process holds it. Absent: the
+   * store cannot tell (a shared store names drivers through `drivers`).
+   */
+  lockHolder?(sessionId: string): string | null;
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
   drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
   /** Re-decides a session from its log without model or tools and compares bytes. */

@@ -95,6 +95,9 @@ export function createCorrexServer(
     index,
     running: () => deps.host.running(),
     attending: () => deps.host.attending?.() ?? [],
+    ...(deps.host.lockHolder === undefined
+      ? {}
+      : { lockHolder: deps.host.lockHolder.bind(deps.host) }),
     ...(deps.host.drivers === undefined ? {} : { drivers: deps.host.drivers.bind(deps.host) }),
     logger,
     ...(limits.sessionListThrottleMs === undefined

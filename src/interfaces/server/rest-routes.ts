@@ -1,4 +1,4 @@
-import { leaseColumns } from '../session-lease.js';
+import { leaseColumns, lockColumns } from '../session-lease.js';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -156,7 +156,9 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
               spendOf(session.spend).costUsd,
             ),
             attended: attending.has(summary.sessionId),
-            ...(drivers === undefined ? {} : leaseColumns(drivers.get(summary.sessionId))),
+            ...(drivers === undefined
+              ? lockColumns(host, summary.sessionId)
+              : leaseColumns(drivers.get(summary.sessionId))),
           })),
       };
       return { body: response };

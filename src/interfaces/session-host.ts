@@ -83,6 +83,17 @@ export interface SessionHost {
   options(): Promise<SessionOptions>;
   /** The sessions this process drives now. */
   running(): readonly string[];
+  /**
+   * The sessions this process holds while they wait for a person: a decision recorded for one
+   * drives it on here at once (`correx serve` attends the sessions it started). Absent: none.
+   */
+  attending?(): readonly string[];
+  /**
+   * The process holding a session's driver lock, in words (`pid 4242 on box`), for stores whose
+   * locks a listing can read (SQLite's lock files); null: no live process holds it. Absent: the
+   * store cannot tell (a shared store names drivers through `drivers`).
+   */
+  lockHolder?(sessionId: string): string | null;
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
   drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
   /** Re-decides a session from its log without model or tools and compares bytes. */

@@ -27,3 +27,15 @@ export function describeLease(columns: ReturnType<typeof leaseColumns>): string 
   const age = `${(columns.leaseAgeMs / 1000).toFixed(1)}s`;
   return columns.stalled ? `${age} stalled` : age;
 }
+
+/**
+ * Who holds a session's driver lock, where the store's locks can be read (SQLite's lock files)
+ * and no shared store names drivers: `driver` without a lease age (file locks have none).
+ */
+export function lockColumns(
+  host: { readonly lockHolder?: ((sessionId: string) => string | null) | undefined },
+  sessionId: string,
+): { readonly driver?: string } {
+  const holder = host.lockHolder?.(sessionId) ?? null;
+  return holder === null ? {} : { driver: holder };
+}

@@ -12,6 +12,8 @@ export type AttendedSessions = {
   hold(sessionId: string, lastSequence: number, lock: SessionLock, wake: () => void): Promise<void>;
   /** The held lock, handed to whoever drives the session next; undefined when none is held. */
   take(sessionId: string): SessionLock | undefined;
+  /** The sessions held now (each waits for a person; a decision drives it on here). */
+  held(): readonly string[];
   /** Releases every held lock (the host is shutting down). */
   releaseAll(): Promise<void>;
 };
@@ -48,6 +50,7 @@ export function createAttendedSessions(store: CorrexEventStore): AttendedSession
       void watch().catch(() => undefined);
     },
     take,
+    held: () => [...held.keys()],
     async releaseAll() {
       for (const sessionId of [...held.keys()]) await take(sessionId)?.release();
     },

@@ -13,7 +13,7 @@ import { createUuidV7IdSource } from '../infrastructure/system/uuid-v7-id-source
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import { correxHome, defaultStoreLocation } from './store-location.js';
 import { createTerminal } from './terminal.js';
-import { fileSessionDriver } from './session-driver.js';
+import { fileLockHolder, fileSessionDriver } from './session-driver.js';
 
 /** The composition root of the `correx` executable: real stores, real output, the process's arguments. */
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -112,6 +112,14 @@ process.exitCode = await runCli(
         locker,
         ...(drive === false ? { recordOnly: true } : {}),
         ...(attend === true ? { attendWaiting: true } : {}),
+        // A SQLite store's drivers are the live holders of its lock files (a `correx run` in a
+        // terminal, this server while it attends a session).
+        ...(parsed.kind === 'sqlite'
+          ? {
+              lockHolder: (sessionId: string) =>
+                fileLockHolder(join(correxHome(), 'locks'), sessionId),
+            }
+          : {}),
         ...(runnable === undefined
           ? {}
           : {

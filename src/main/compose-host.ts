@@ -36,6 +36,8 @@ export type ComposeHostOptions = {
   readonly recordOnly?: boolean;
   /** Hold the lock of a session waiting for a person and wake it on any answer (a server). */
   readonly attendWaiting?: boolean;
+  /** The process holding a session's driver lock (SQLite's lock files). */
+  readonly lockHolder?: (sessionId: string) => string | null;
   /** Who drives each session now (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
@@ -80,5 +82,6 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
     ...(options.attendWaiting === true ? { attendWaiting: true } : {}),
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+    ...(options.lockHolder === undefined ? {} : { lockHolder: options.lockHolder }),
   });
 }

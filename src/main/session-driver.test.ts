@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp-dir.js';
 import { processStartTime } from '../infrastructure/system/process-start-time.js';
-import { fileSessionDriver } from './session-driver.js';
+import { createFileSessionLocker } from '../infrastructure/locks/file-session-locker.js';
+import { lockColumns } from '../interfaces/session-lease.js';
+import { fileLockHolder, fileSessionDriver } from './session-driver.js';
 
 describe('fileSessionDriver', () => {
   it("names no driver when the lock file's pid now belongs to an unrelated process", async () => {
@@ -30,5 +32,23 @@ describe('fileSessionDriver', () => {
     } finally {
       stranger.kill('SIGKILL');
     }
+  });
+});
+
+describe('fileLockHolder', () => {
+  it('names the live process holding a session, as the server lists its driver, and nobody once released', async () => {
+    const dir = tempDir('correx-holder-');
+    const locker = createFileSessionLocker(dir);
+    const lock = await locker.acquire('s1');
+    const holder = `pid ${process.pid} on ${hostname()}`;
+    expect(fileLockHolder(dir, 's1')).toBe(holder);
+    // What a list row carries: the driver, with no lease age (a lock file has none).
+    const host = { lockHolder: (sessionId: string) => fileLockHolder(dir, sessionId) };
+    expect(lockColumns(host, 's1')).toEqual({ driver: holder });
+    expect(lockColumns(host, 'never-driven')).toEqual({});
+    await lock.release();
+    expect(fileLockHolder(dir, 's1')).toBeNull();
+    expect(lockColumns(host, 's1')).toEqual({});
+    await locker.close();
   });
 });

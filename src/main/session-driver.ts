@@ -27,3 +27,9 @@ export function fileSessionDriver(
   const started = typeof holder.started === 'number' ? { started: holder.started } : {};
   return holderAlive({ ...driver, ...started }, path) ? driver : null;
 }
+
+/** The live holder of a session's lock file in words (`pid 4242 on box`), or null. */
+export function fileLockHolder(locksDirectory: string, sessionId: string): string | null {
+  const driver = fileSessionDriver(locksDirectory, sessionId);
+  return driver === null ? null : `pid ${driver.pid} on ${driver.host}`;
+}

@@ -83,6 +83,8 @@ export type SessionHostOptions = SessionSetupOptions & {
    * drive it again when anything is recorded for it (`correx serve`; see attended-sessions.ts).
    */
   readonly attendWaiting?: boolean;
+  /** The process holding a session's driver lock, for listings (SQLite's lock files). */
+  readonly lockHolder?: (sessionId: string) => string | null;
   /** Who drives each session now, for listings (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
 };
@@ -449,7 +451,10 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
 
     running: () => [...active.keys()],
 
+    attending: () => attended.held(),
+
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+    ...(options.lockHolder === undefined ? {} : { lockHolder: options.lockHolder }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {
       const report = await replaySession(store, sessionId, undefined, { sha256: nodeSha256 });

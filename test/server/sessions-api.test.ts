@@ -195,6 +195,52 @@ describe('sessions over REST and WebSocket', () => {
     });
   });
 
+  it('retries a failed session as `correx resume --retry` does, and refuses one that has not failed', async () => {
+    // The model refuses the first request: the stage, then the workflow, fails.
+    const model = yieldingModel([
+      { fail: { category: 'invalid_request', message: 'not today' } },
+      ...WRITE_THEN_DONE,
+    ]);
+    const { address, workspace, host } = await startTestServer({ modelFor: () => model });
+    const created = await api(address).post('/api/sessions', {
+      task: 'write notes',
+      workspace,
+      mode: 'auto',
+    });
+    const { sessionId } = created.body as { sessionId: string };
+    const client = await connect(address);
+    client.send({ type: 'subscribe', sessionId });
+    await client.next(ended(sessionId, 'workflow_failed'));
+    expect((await api(address).get(`/api/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'failed',
+    });
+
+    const retried = await api(address).post(`/api/sessions/${sessionId}/retry`, {
+      reason: 'the model is back',
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({
+      refused: false,
+      events: [
+        {
+          type: 'session_retried',
+          payload: { stageId: 'implement', attempt: 2, by: 'api', reason: 'the model is back' },
+        },
+      ],
+    });
+    // The server drives it again, from the failed stage, to its end.
+    await client.next(ended(sessionId));
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('hi\n');
+    expect(host.running()).not.toContain(sessionId);
+
+    // A completed session is not retried: the kernel's refusal, as a 400 with its reason.
+    const again = await api(address).post(`/api/sessions/${sessionId}/retry`, {});
+    expect(again.status).toBe(400);
+    expect(JSON.stringify(again.body)).toContain('only a failed session can be retried');
+    const unknown = await api(address).post('/api/sessions/nope/retry', {});
+    expect(unknown.status).toBe(404);
+  });
+
   it('records a redirect for the session to decide, and refuses a body without a target', async () => {
     const { address, sessionId } = await promptSession();
     const client = await connect(address);

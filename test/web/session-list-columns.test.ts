@@ -36,7 +36,7 @@ describe.runIf(browserTestsEnabled())('the session list as people read it', () =
 
   const open = async (server: TestServer, hash: string, width = 1280): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
-    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
+    await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.address.url}/${hash}`);
@@ -73,7 +73,13 @@ describe.runIf(browserTestsEnabled())('the session list as people read it', () =
       'Mode',
       'Age',
       'Tokens (in / out)',
+      'Cost',
     ]);
+    // No profile of these sessions has prices: the cost column says nothing rather than $0.
+    expect(await row(demoId).getByTestId('row-cost').textContent()).toBe('—');
+    expect(await row(demoId).getByTestId('row-cost').getAttribute('title')).toBe(
+      'no prices configured',
+    );
     const workspace = row(demoId).locator('td[data-label="Workspace"]');
     expect(await workspace.getAttribute('title')).toBe(
       '/tmp/keep/correx-demo-test-KSwUIa/workspace',

@@ -35,9 +35,7 @@ describe.runIf(browserTestsEnabled())(
     /** A logged-in page (the token set as the login form would) that records its API requests. */
     const openPage = async (server: TestServer, hash: string) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await context.addInitScript(
-        `sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`,
-      );
+      await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       const requests: string[] = [];
@@ -150,7 +148,9 @@ describe.runIf(browserTestsEnabled())(
       });
       const installId = await start(server, 'Install', 'prompt');
       const writeId = await start(server, 'Write notes', 'prompt');
-      for (const id of [installId, writeId]) {
+      // The same task twice; the second is paused while its call waits: nobody drives it.
+      const pausedId = await start(server, 'Write notes', 'prompt');
+      for (const id of [installId, writeId, pausedId]) {
         await expect
           .poll(
             async () =>
@@ -163,16 +163,52 @@ describe.runIf(browserTestsEnabled())(
           .toBe(1);
       }
 
+      const paused = await api(server.address).post(`/api/sessions/${pausedId}/pause`, {});
+      expect(paused.body).toMatchObject({ events: [{ type: 'orchestration_paused' }] });
+
       const { page, requests } = await openPage(server, '#/approvals');
       const install = page.locator('.approval-card', { hasText: 'exec' });
       await install.waitFor();
       const installText = await install.textContent();
       expect(installText).toContain('git fetch talks to a remote');
       expect(installText).toContain('exec-interpreter');
-      expect(installText).toContain('--prune');
       expect(installText).toContain('T3');
+      // An exec reads as the command a person would type, in its folder, not as a JSON argv.
+      expect(await install.getByTestId('exec-command-line').textContent()).toBe(
+        '$ git fetch --prune',
+      );
+      expect(await install.getByTestId('exec-folder').textContent()).toBe(
+        `in ${realpathSync(server.workspace)}`,
+      );
+      expect(await install.locator('details pre.args').isVisible()).toBe(false);
 
-      const write = page.locator('.approval-card', { hasText: 'write_file' });
+      // Cards are grouped by session: task, workspace, short id, status and who drives it.
+      const group = (id: string) => page.locator(`section.inbox-session[data-session-id="${id}"]`);
+      const writeFacts = await group(writeId).getByTestId('inbox-facts').textContent();
+      // The shortest prefix no other session shares (the two 'Write notes' differ by it).
+      const writeShort = await group(writeId).locator('[data-testid=inbox-facts] [title]').nth(1);
+      expect(await writeShort.getAttribute('title')).toBe(writeId);
+      const shown = (await writeShort.textContent())!;
+      expect(writeId.startsWith(shown) && !pausedId.startsWith(shown)).toBe(true);
+      expect(writeFacts).toContain('running');
+      expect(writeFacts).toContain('this server goes on when you decide');
+      expect(await group(writeId).getByRole('heading', { level: 2 }).textContent()).toBe(
+        'Write notes',
+      );
+      // The paused one sits apart, folded, and says nobody drives it.
+      const undriven = page.getByTestId('undriven-approvals');
+      expect(await undriven.locator('summary').textContent()).toContain(
+        'Waiting in sessions nobody is driving (1 session)',
+      );
+      expect(await group(pausedId).isVisible()).toBe(false);
+      await undriven.locator('summary').click();
+      await group(pausedId).locator('.approval-card').waitFor();
+      const pausedFacts = await group(pausedId).getByTestId('inbox-facts').textContent();
+      expect(pausedFacts).toContain('paused');
+      expect(pausedFacts).toContain('nobody is driving it');
+      expect(await page.locator('section.inbox-session').count()).toBe(3);
+
+      const write = group(writeId).locator('.approval-card', { hasText: 'write_file' });
       await write.waitFor();
       expect(await write.textContent()).toContain(
         join(realpathSync(server.workspace), 'notes.txt'),
@@ -183,9 +219,7 @@ describe.runIf(browserTestsEnabled())(
 
       // Decided here: the card goes once the session moves on.
       await write.getByRole('button', { name: 'Approve' }).click();
-      await expect
-        .poll(() => page.locator('.approval-card', { hasText: 'write_file' }).count())
-        .toBe(0);
+      await expect.poll(() => group(writeId).count()).toBe(0);
       expect(await install.count()).toBe(1);
       await page.context().close();
     });

@@ -142,8 +142,17 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
       afterSequence: (await server.store.lastSequence('s-exec')) - 1,
     });
     expect(restored!.payload).toMatchObject({ type: 'workspace_restored', by: 'alice' });
-    // The undo is itself a recorded change, shown with the others.
-    await changes.getByText('undo by alice').waitFor();
+    // The undone changes are no longer listed as changes: the outcome says they were undone.
+    const undoneNote = outcome.getByTestId('undone-changes');
+    await undoneNote.waitFor();
+    expect(await undoneNote.innerText()).toMatch(
+      /^Undone by alice \(event #\d+\): 2 recorded change\(s\) taken back, 3 file\(s\) restored to how they were before the session: /,
+    );
+    expect(await undoneNote.innerText()).toContain(file('src/keep.txt'));
+    await outcome.getByRole('heading', { name: /Files changed \(0\)/ }).waitFor();
+    expect(await outcome.getByRole('list', { name: 'Recorded changes' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Undo these changes' }).count()).toBe(0);
+    expect(await outcome.innerText()).toContain('No recorded change stands in the workspace now.');
     await page.screenshot({
       path: join(WEB_ARTIFACTS, 'session-outcome-undone.png'),
       fullPage: true,
@@ -220,6 +229,12 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     const wire = await openSession(server, wireId);
     expect(await wire.getByTestId('outcome-tokens').textContent()).toBe('84 in / 14 out');
     expect(await wire.getByTestId('outcome-cost').textContent()).toBe('$0.0005');
+    // The cost is in the session header too, and in the session list's row.
+    expect(await wire.getByTestId('session-cost').textContent()).toBe('$0.0005');
+    await wire.goto(`${server.address.url}/#/`);
+    const listed = wire.locator(`tr[data-session-id="${wireId}"] [data-testid=row-cost]`);
+    await listed.waitFor();
+    expect(await listed.textContent()).toBe('$0.0005');
   });
 
   it('shows a failed check on its stage and in the outcome of a failed session', async () => {

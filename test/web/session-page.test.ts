@@ -115,7 +115,17 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     // A wrong token is refused with a message, and nothing is stored.
     await logIn(page, 'wrong-token-wrong-token-wrong-token-000');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('not accepted');
+    // The login text says where the token really is: the file `correx serve` names.
+    expect(await page.locator('#login-help').textContent()).toContain(
+      'bearer token: line: by default ~/.correx/server-token',
+    );
     await logIn(page);
+    // Another tab of the same browser is logged in already (the token is in localStorage).
+    const secondTab = await page.context().newPage();
+    await secondTab.goto(`${server.address.url}/#/`);
+    await secondTab.getByRole('link', { name: 'Write notes.txt' }).waitFor();
+    expect(await secondTab.getByLabel('Server token').count()).toBe(0);
+    await secondTab.close();
 
     // The session list, then the session page through its link.
     await page.getByRole('link', { name: 'Write notes.txt' }).click();
@@ -215,7 +225,7 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     });
     const { sessionId } = created.body as { sessionId: string };
     const context = await browser.newContext();
-    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
+    await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('dialog', (dialog) => void dialog.accept());
@@ -245,11 +255,46 @@ describe.runIf(browserTestsEnabled())('the web page against a real correx serve'
     await context.close();
   });
 
+  it('retries a failed session from the page, as correx resume --retry does, and shows its cost', async () => {
+    const server = await startTestServer({
+      deps: { webRoot },
+      modelFor: () =>
+        scriptedModel([
+          { fail: { category: 'invalid_request', message: 'not today' } },
+          { text: JSON.stringify({ summary: 'done', filesChanged: [] }) },
+        ]),
+    });
+    const created = await api(server.address).post('/api/sessions', {
+      task: 'Fail once',
+      workspace: server.workspace,
+      mode: 'auto',
+    });
+    const { sessionId } = created.body as { sessionId: string };
+    const context = await browser.newContext();
+    await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.address.url}/#/sessions/${sessionId}`);
+    await expect.poll(() => page.getByTestId('session-status').textContent()).toBe('failed');
+    // The test profile has no prices: the header says so rather than showing $0.
+    expect(await page.getByTestId('session-cost').textContent()).toBe('no prices configured');
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.locator('[data-kind=session_retried]').waitFor();
+    expect(await page.locator('[data-kind=session_retried]').textContent()).toContain(
+      'Retried by api from stage implement (attempt 2)',
+    );
+    await expect.poll(() => page.getByTestId('session-status').textContent()).toBe('completed');
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'session-retried.png'), fullPage: true });
+    await context.close();
+  });
+
   it('renders a 5,000-event session, then shows designed states for a missing session and a stopped server', async () => {
     const server = await startTestServer({ deps: { webRoot } });
     await seedLongSession(server.store, 'long-session', server.workspace, 5_000);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(`sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
+    await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
 

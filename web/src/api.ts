@@ -148,7 +148,8 @@ export function createApi(token: string, base = '') {
       call('POST', `${sessionPath(sessionId)}/steering`, CommandResponseSchema, body),
     lifecycle: (
       sessionId: string,
-      action: 'pause' | 'resume' | 'cancel',
+      /** `retry`: a failed session from its failed stage (as `correx resume --retry`). */
+      action: 'pause' | 'resume' | 'cancel' | 'retry',
       body: LifecycleRequest,
     ): Promise<CommandResponse> =>
       call('POST', `${sessionPath(sessionId)}/${action}`, CommandResponseSchema, body),

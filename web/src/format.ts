@@ -23,6 +23,11 @@ export function formatTokens(n: number): string {
   return n < 10_000 ? String(n) : `${(n / 1_000).toFixed(n < 100_000 ? 1 : 0)}k`;
 }
 
+/** US dollars as the outcome and `correx sessions` show them; null: no profile has prices. */
+export function formatCost(usd: number | null, none = '—'): string {
+  return usd === null ? none : `$${usd.toFixed(4)}`;
+}
+
 export function formatTime(timestamp: string): string {
   const date = new Date(timestamp);
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleTimeString();

@@ -5,6 +5,7 @@ import { alwaysAllowScope } from '../always-allow-scope.js';
 import { readApprovalDetails, type PendingApprovalDetails } from '../pending-approval-details.js';
 import { recordedFileContent } from '../recorded-file-content.js';
 import { contentDiff, fileChangeDiff } from './file-change-diff.js';
+import { execCommandLine, execFolder } from '../exec-command-line.js';
 
 /** What the approval prompt shows and offers for one waiting call. */
 export type PendingCallView = {
@@ -58,20 +59,10 @@ export async function describePendingCall(
   const lines: string[] = [];
   const targets = assessment?.targets ?? [];
   if (proposal.tool === 'exec') {
-    const line =
-      typeof args.command === 'string'
-        ? args.command
-        : Array.isArray(args.argv)
-          ? args.argv
-              .map((part) =>
-                /^[\w./=:@%+-]+$/.test(String(part)) ? String(part) : JSON.stringify(part),
-              )
-              .join(' ')
-          : proposal.argsRaw;
-    const cwd = targets.find((target) => target.param === 'cwd');
+    // The same command line and folder the web page's card shows.
     lines.push(
-      `  $ ${line}`,
-      `    in ${cwd ? (cwd.realPath ?? cwd.resolved) : (workspace ?? '(the workspace)')}`,
+      `  $ ${execCommandLine(proposal.argsRaw) ?? proposal.argsRaw}`,
+      `    in ${execFolder(targets, workspace) ?? '(the workspace)'}`,
     );
   } else {
     lines.push(

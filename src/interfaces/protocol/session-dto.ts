@@ -124,6 +124,12 @@ export const SessionListItemDtoSchema = z.strictObject({
   firstTimestamp: z.string(),
   lastTimestamp: z.string(),
   running: z.boolean(),
+  /**
+   * This server holds it while it waits for a person: a decision made here drives it on at once.
+   * False (or absent, from an older server) with `running` false and no live `driver`: nobody
+   * drives it, and a decision only takes effect when someone resumes it.
+   */
+  attended: z.boolean().optional(),
   /** Who drives it now, any process on a shared store (a worker's name); absent: not known here. */
   driver: z.string().nullable().optional(),
   /** How long ago its driver last renewed its lease, in ms; null: nobody holds it. */

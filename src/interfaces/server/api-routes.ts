@@ -143,6 +143,14 @@ export const apiRoutes = {
     body: LifecycleRequestSchema,
     success: [200, CommandResponseSchema],
   },
+  retry: {
+    method: 'POST',
+    path: `${session}/retry`,
+    summary:
+      'Retry a failed session from the stage that failed, in a new attempt, and drive it here (as `correx resume --retry`); `reason` is recorded. 400 when the session has not failed',
+    body: LifecycleRequestSchema,
+    success: [200, CommandResponseSchema],
+  },
   cancel: {
     method: 'POST',
     path: `${session}/cancel`,

@@ -94,6 +94,10 @@ export function createCorrexServer(
     store: deps.store,
     index,
     running: () => deps.host.running(),
+    attending: () => deps.host.attending?.() ?? [],
+    ...(deps.host.lockHolder === undefined
+      ? {}
+      : { lockHolder: deps.host.lockHolder.bind(deps.host) }),
     ...(deps.host.drivers === undefined ? {} : { drivers: deps.host.drivers.bind(deps.host) }),
     logger,
     ...(limits.sessionListThrottleMs === undefined

@@ -1,4 +1,4 @@
-import { leaseColumns } from '../session-lease.js';
+import { leaseColumns, lockColumns } from '../session-lease.js';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -139,6 +139,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     async listSessions(request) {
       const query = parse(ListSessionsQuerySchema, request.query, 'query');
       const running = new Set(host.running());
+      const attending = new Set(host.attending?.() ?? []);
       const drivers = await host.drivers?.();
       const rows = await index.list();
       const response: ListSessionsResponse = {
@@ -154,7 +155,10 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
               session.mode,
               spendOf(session.spend).costUsd,
             ),
-            ...(drivers === undefined ? {} : leaseColumns(drivers.get(summary.sessionId))),
+            attended: attending.has(summary.sessionId),
+            ...(drivers === undefined
+              ? lockColumns(host, summary.sessionId)
+              : leaseColumns(drivers.get(summary.sessionId))),
           })),
       };
       return { body: response };
@@ -250,6 +254,15 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       return record(request, {
         type: 'redirect',
         to: body.to,
+        by: decider(body.by),
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
+      });
+    },
+    // What `correx resume --retry` records; the host drives a session whose retry was recorded.
+    async retry(request) {
+      const body = parse(LifecycleRequestSchema, request.body ?? {}, 'body');
+      return record(request, {
+        type: 'retry',
         by: decider(body.by),
         ...(body.reason === undefined ? {} : { reason: body.reason }),
       });

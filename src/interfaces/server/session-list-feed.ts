@@ -1,4 +1,4 @@
-import { leaseColumns, type SessionLeaseView } from '../session-lease.js';
+import { leaseColumns, lockColumns, type SessionLeaseView } from '../session-lease.js';
 import type { Logger } from 'pino';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionListItemDto } from '../protocol/session-dto.js';
@@ -33,6 +33,10 @@ export function createSessionListFeed(options: {
   readonly index: SessionIndex;
   /** The sessions this process drives now (a row's `running`). */
   readonly running: () => readonly string[];
+  /** The sessions this process holds while they wait for a person (a row's `attended`). */
+  readonly attending?: () => readonly string[];
+  /** The process holding a session's lock file (SQLite), when no shared store names drivers. */
+  readonly lockHolder?: (sessionId: string) => string | null;
   /** Who drives each session now, any process (a shared store); absent: rows carry no `driver`. */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
   readonly logger: Logger;
@@ -64,7 +68,10 @@ export function createSessionListFeed(options: {
         session.mode,
         spendOf(session.spend).costUsd,
       ),
-      ...(drivers === undefined ? {} : leaseColumns(drivers.get(sessionId))),
+      attended: options.attending?.().includes(sessionId) ?? false,
+      ...(drivers === undefined
+        ? lockColumns({ lockHolder: options.lockHolder }, sessionId)
+        : leaseColumns(drivers.get(sessionId))),
     };
   };
 

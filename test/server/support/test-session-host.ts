@@ -50,6 +50,7 @@ export function createTestSessionHost(options: {
   const ids = newIds(options.idPrefix ?? 'host');
   const runs = new Map<string, { run: SessionRun; pauseAsked: boolean }>();
   const models = new Map<string, InferenceProvider>();
+  const attending = new Set<string>();
   const listeners = new Set<(event: CorrexEvent) => void>();
   let sessions = 0;
 
@@ -75,7 +76,13 @@ export function createTestSessionHost(options: {
     );
     const entry = { run, pauseAsked: false };
     runs.set(sessionId, entry);
+    attending.delete(sessionId);
     void run.done
+      .then((outcome) => {
+        // As `correx serve` does: a session left waiting for a person is attended here (a
+        // decision recorded for it drives it on at once).
+        if (outcome.waiting?.kind === 'approval') attending.add(sessionId);
+      })
       .finally(() => {
         if (runs.get(sessionId) === entry) runs.delete(sessionId);
       })
@@ -151,8 +158,13 @@ export function createTestSessionHost(options: {
       }
       if (entry !== undefined) await entry.run.done;
       const events = await recordCommand({ clock, ids }, store, sessionId, command);
+      // As `correx serve`: a paused or cancelled session is no longer held for a decision.
+      if (command.type === 'pause' || command.type === 'cancel') attending.delete(sessionId);
       const wakes =
-        command.type === 'approve' || command.type === 'deny' || command.type === 'resume';
+        command.type === 'approve' ||
+        command.type === 'deny' ||
+        command.type === 'resume' ||
+        command.type === 'retry';
       if (wakes && !runs.has(sessionId)) {
         const last = (
           await store.read(sessionId, { afterSequence: (await store.lastSequence(sessionId)) - 1 })
@@ -180,6 +192,7 @@ export function createTestSessionHost(options: {
       defaultMode: 'auto',
     }),
     running: () => [...runs.keys()],
+    attending: () => [...attending],
     async replayVerify(sessionId) {
       const report = await replaySession(store, sessionId, config);
       if (report.ok) return { ok: true, events: report.events };

@@ -39,9 +39,7 @@ export function pageHarness(): PageHarness {
     async open(server, hash) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       contexts.push(context);
-      await context.addInitScript(
-        `sessionStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`,
-      );
+      await context.addInitScript(`localStorage.setItem('correx.token', ${JSON.stringify(TOKEN)})`);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       await page.goto(`${server.address.url}/${hash}`);

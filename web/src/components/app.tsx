@@ -9,11 +9,14 @@ import { NewSessionPage } from './new-session-page.js';
 import { SessionPage } from './session-page.js';
 import { SessionsPage } from './sessions-page.js';
 
-/** The token lives in sessionStorage only: gone when the tab closes, never in a URL or a log. */
+/**
+ * The token lives in localStorage, so every tab of this server's address shares one login until
+ * Log out (or a refusal) removes it; it is never put in a URL or a log.
+ */
 const TOKEN_KEY = 'correx.token';
 
 export function App() {
-  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
+  const [token, setToken] = useState<string | null>(() => localStorage.getItem(TOKEN_KEY));
   const [notice, setNotice] = useState<string | null>(null);
 
   const logIn = async (candidate: string): Promise<string | null> => {
@@ -21,16 +24,16 @@ export function App() {
       await createApi(candidate).listSessions();
     } catch (error) {
       return error instanceof ApiError && error.code === 'unauthorized'
-        ? 'That token was not accepted. Copy it again from `correx serve` (or $CORREX_HOME/server-token).'
+        ? 'That token was not accepted. Copy it again from the file named on the "bearer token:" line that correx serve printed (by default ~/.correx/server-token, or $CORREX_HOME/server-token).'
         : describeError(error);
     }
-    sessionStorage.setItem(TOKEN_KEY, candidate);
+    localStorage.setItem(TOKEN_KEY, candidate);
     setNotice(null);
     setToken(candidate);
     return null;
   };
   const logOut = (message: string | null) => {
-    sessionStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(TOKEN_KEY);
     setNotice(message);
     setToken(null);
   };

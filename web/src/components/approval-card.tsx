@@ -1,4 +1,5 @@
-import { visibleText } from '../../../src/core/base/visible-text.js';
+import { visibleLines, visibleText } from '../../../src/core/base/visible-text.js';
+import { execCommandLine, execFolder } from '../../../src/interfaces/exec-command-line.js';
 import { useState } from 'preact/hooks';
 import { describeError } from '../api.js';
 import { prettyArgs } from '../format.js';
@@ -15,6 +16,8 @@ export function ApprovalCard(props: {
   sessionId: string;
   call: ToolCallItem;
   change: FileChange | undefined;
+  /** The session's workspace: where an exec runs when it names no `cwd`. */
+  workspace?: string | null;
   /** The exact grant "always allow" records (the server says which), or null/absent: none. */
   alwaysAllow?: { readonly description: string } | null;
   onDecided?: () => void;
@@ -75,6 +78,10 @@ export function ApprovalCard(props: {
   };
 
   const assessment = call.assessment;
+  // An exec reads as the command line a person would type, in its folder (as the CLI's prompt).
+  const command = call.tool === 'exec' ? execCommandLine(call.argsRaw) : undefined;
+  const folder =
+    command === undefined ? undefined : execFolder(assessment?.targets ?? [], props.workspace);
   return (
     <article class="approval-card" aria-labelledby={`${base}-title`} data-call-id={call.callId}>
       <h3 id={`${base}-title`}>
@@ -93,6 +100,20 @@ export function ApprovalCard(props: {
       <h4>Proposed call</h4>
       {call.argsRaw === '' ? (
         <p class="muted">The proposal is no longer among the session's recent events.</p>
+      ) : command !== undefined ? (
+        <>
+          <pre class="args command-line" data-testid="exec-command-line">
+            $ {visibleLines(command)}
+          </pre>
+          <p class="small" data-testid="exec-folder">
+            in{' '}
+            <span class="mono">{folder === undefined ? 'the workspace' : visibleText(folder)}</span>
+          </p>
+          <details class="small">
+            <summary>Arguments as the model sent them</summary>
+            <pre class="args">{prettyArgs(call.argsRaw)}</pre>
+          </details>
+        </>
       ) : (
         <pre class="args">{prettyArgs(call.argsRaw)}</pre>
       )}

@@ -32,8 +32,13 @@ export function LoginForm(props: {
           autoFocus
         />
         <p id="login-help" class="help">
-          <code>correx serve</code> prints it and keeps it in <code>$CORREX_HOME/server-token</code>
-          . It stays in this tab only and is sent in a header, never in a URL.
+          The token is in the file that <code>correx serve</code> names on its{' '}
+          <code>bearer token:</code> line: by default <code>~/.correx/server-token</code> (
+          <code>$CORREX_HOME/server-token</code> when <code>CORREX_HOME</code> is set); paste its
+          content, e.g. from <code>cat ~/.correx/server-token</code>. A server started with{' '}
+          <code>--token</code> or <code>$CORREX_SERVER_TOKEN</code> takes that token instead. This
+          browser keeps it for every tab of this address until you log out; it is sent in a header,
+          never in a URL.
         </p>
         {error && (
           <p id="login-error" class="error" role="alert">

@@ -2,10 +2,11 @@ import { useState } from 'preact/hooks';
 import type { SessionDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { visibleText } from '../../../src/core/base/visible-text.js';
 import { describeError } from '../api.js';
-import { formatTokens } from '../format.js';
+import { formatCost, formatTokens } from '../format.js';
 import type { SessionOutcome } from '../model/session-outcome.js';
 import { useConnection } from '../session-context.js';
 import { RecordedChangeView } from './recorded-diff-view.js';
+import { standingChanges } from '../model/standing-changes.js';
 import { Failure, Loading, useAsync } from './states.js';
 
 /**
@@ -30,7 +31,11 @@ export function OutcomeHeader(props: {
   const result = outcome.result;
   const checks = [...outcome.checks.values()];
   const failedChecks = checks.filter((check) => !check.passed);
-  const changes = diff.state.status === 'ready' ? diff.state.value.changes : [];
+  // An undone change is no longer listed as a change: it is said under the undo that took it back.
+  const { standing: changes, undone } = standingChanges(
+    diff.state.status === 'ready' ? diff.state.value.changes : [],
+    outcome.restores,
+  );
   const files = [...new Set(changes.flatMap((change) => change.files.map((file) => file.path)))];
 
   const undo = async () => {
@@ -140,7 +145,7 @@ export function OutcomeHeader(props: {
             {session.cost === null ? (
               <span class="muted">no prices configured</span>
             ) : (
-              `$${session.cost.toFixed(4)}`
+              formatCost(session.cost)
             )}
           </dd>
         </div>
@@ -186,8 +191,31 @@ export function OutcomeHeader(props: {
         )}
         {diff.state.status === 'loading' && <Loading what="the changes" />}
         {diff.state.status === 'failed' && <Failure error={diff.state.error} retry={diff.reload} />}
+        {undone.map(({ restore, changes: taken }) => (
+          <p class="notice" data-testid="undone-changes" key={restore.sequence}>
+            Undone by {visibleText(restore.by)} (event #{restore.sequence}):{' '}
+            {taken.length === 0
+              ? `${restore.files.length} file(s) restored`
+              : `${taken.length} recorded change(s) taken back, ${restore.files.length} file(s) restored`}{' '}
+            to how they were
+            {restore.toSequence === 0
+              ? ' before the session'
+              : ` after event #${restore.toSequence}`}
+            :{' '}
+            {restore.files.map((path, index) => (
+              <span key={path}>
+                {index > 0 && ', '}
+                <span class="mono">{visibleText(path)}</span>
+              </span>
+            ))}
+          </p>
+        ))}
         {diff.state.status === 'ready' && changes.length === 0 && (
-          <p class="muted">This session recorded no change to its workspace.</p>
+          <p class="muted">
+            {undone.length > 0
+              ? 'No recorded change stands in the workspace now.'
+              : 'This session recorded no change to its workspace.'}
+          </p>
         )}
         {changes.length > 0 && (
           <ol class="recorded-changes" aria-label="Recorded changes">

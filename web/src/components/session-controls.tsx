@@ -4,7 +4,7 @@ import type { SessionDto } from '../../../src/interfaces/protocol/session-dto.js
 import { describeError } from '../api.js';
 import { useConnection } from '../session-context.js';
 
-/** Pause, resume, cancel and replay verification, with each result said in words. */
+/** Pause, resume, cancel, retry and replay verification, with each result said in words. */
 export function SessionControls(props: { session: SessionDto; onChanged: () => void }) {
   const { api } = useConnection();
   const { session } = props;
@@ -15,7 +15,7 @@ export function SessionControls(props: { session: SessionDto; onChanged: () => v
   const final =
     session.status === 'completed' || session.status === 'failed' || session.status === 'cancelled';
 
-  const act = async (action: 'pause' | 'resume' | 'cancel') => {
+  const act = async (action: 'pause' | 'resume' | 'cancel' | 'retry') => {
     if (
       action === 'cancel' &&
       !window.confirm('Cancel this session? A running model or tool call is stopped.')
@@ -30,7 +30,9 @@ export function SessionControls(props: { session: SessionDto; onChanged: () => v
       setMessage(
         result.refused
           ? `The session refused to ${action} (see the timeline).`
-          : `${action} recorded.`,
+          : action === 'retry'
+            ? 'Retry recorded: the session runs its failed stage again.'
+            : `${action} recorded.`,
       );
       props.onChanged();
     } catch (caught) {
@@ -69,6 +71,16 @@ export function SessionControls(props: { session: SessionDto; onChanged: () => v
       >
         Resume
       </button>
+      {session.status === 'failed' && (
+        <button
+          type="button"
+          title="Run the failed stage again in a new attempt, as correx resume --retry does"
+          disabled={busy}
+          onClick={() => void act('retry')}
+        >
+          Retry
+        </button>
+      )}
       <button
         type="button"
         class="deny"

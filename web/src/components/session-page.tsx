@@ -2,7 +2,7 @@ import type { EventDto } from '../../../src/interfaces/protocol/event-dto.js';
 import { loadHistory } from '../model/load-history.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
-import { formatTokens } from '../format.js';
+import { formatCost, formatTokens } from '../format.js';
 import {
   addEvent,
   createTimeline,
@@ -39,6 +39,7 @@ const REFRESHING = new Set([
   'approval_granted',
   'approval_denied',
   'lifecycle_rejected',
+  'session_retried',
 ]);
 
 export function SessionPage(props: { sessionId: string }) {
@@ -173,6 +174,10 @@ export function SessionPage(props: { sessionId: string }) {
             </dd>
           </div>
           <div>
+            <dt>Cost</dt>
+            <dd data-testid="session-cost">{formatCost(dto.cost, 'no prices configured')}</dd>
+          </div>
+          <div>
             <dt>Events</dt>
             <dd data-testid="event-count">{timeline.eventCount}</dd>
           </div>
@@ -205,6 +210,7 @@ export function SessionPage(props: { sessionId: string }) {
             <ApprovalCard
               key={call.callId}
               sessionId={dto.sessionId}
+              workspace={dto.workspace}
               call={call}
               change={proposedChange(timeline, call)}
               alwaysAllow={

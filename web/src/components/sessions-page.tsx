@@ -4,7 +4,8 @@ import {
   type SessionStatusDto,
 } from '../../../src/interfaces/protocol/wire-values.js';
 import type { SessionListItemDto } from '../../../src/interfaces/protocol/session-dto.js';
-import { formatAge, formatTokens } from '../format.js';
+import { formatAge, formatCost, formatTokens } from '../format.js';
+import { shortPath } from '../model/approval-inbox.js';
 import { leaseBadge } from '../model/driver-lease.js';
 import { hrefOf } from '../route.js';
 import { Empty, Failure, Loading } from './states.js';
@@ -13,11 +14,6 @@ import { useSessionList } from './use-session-list.js';
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** A workspace path short enough for a column: its last two folders (the whole path on hover). */
-function shortPath(path: string): string {
-  const parts = path.split('/').filter((part) => part !== '');
-  return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
-}
-
 export function SessionsPage() {
   const [filter, setFilter] = useState<SessionStatusDto | 'all'>('all');
   const list = useSessionList();
@@ -81,6 +77,7 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
             <th scope="col">Mode</th>
             <th scope="col">Age</th>
             <th scope="col">Tokens (in / out)</th>
+            <th scope="col">Cost</th>
           </tr>
         </thead>
         <tbody>
@@ -148,6 +145,13 @@ function SessionTable(props: { sessions: SessionListItemDto[] }) {
                 </td>
                 <td data-label="Tokens">
                   {`${formatTokens(session.tokens.input)} / ${formatTokens(session.tokens.output)}`}
+                </td>
+                <td
+                  data-label="Cost"
+                  data-testid="row-cost"
+                  title={session.cost === null ? 'no prices configured' : undefined}
+                >
+                  {formatCost(session.cost)}
                 </td>
               </tr>
             );

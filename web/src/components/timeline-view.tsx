@@ -1,3 +1,5 @@
+import { eventLabel } from '../model/event-label.js';
+import { execCommandLine } from '../../../src/interfaces/exec-command-line.js';
 import { visibleLines, visibleText } from '../../../src/core/base/visible-text.js';
 import type { VNode } from 'preact';
 import { useRef, useState } from 'preact/hooks';
@@ -6,7 +8,6 @@ import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline
 import { ArtifactView } from './artifact-view.js';
 import { DiffView } from './diff-view.js';
 import { shownVerdict } from '../model/shown-verdict.js';
-import { parseArgs } from '../model/payload-fields.js';
 
 /** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
 const VISIBLE_ITEMS = 150;
@@ -197,23 +198,13 @@ function ItemView(props: { item: TimelineItem }) {
     case 'other':
       return (
         <li class="item other" data-kind={item.type}>
-          {meta} <span class="muted">{item.type}</span>
+          {meta}{' '}
+          <span class="muted" title={item.type}>
+            {eventLabel(item.type)}
+          </span>
         </li>
       );
   }
-}
-
-/** An exec call's command line as a shell shows it (`argv` joined), when its arguments hold one. */
-function execCommand(argsRaw: string): string | undefined {
-  const args = parseArgs(argsRaw);
-  if (args === undefined) return undefined;
-  if (typeof args.command === 'string') return args.command;
-  const argv = args.argv;
-  return Array.isArray(argv) && argv.every((part) => typeof part === 'string')
-    ? argv
-        .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`))
-        .join(' ')
-    : undefined;
 }
 
 function verdictClass(verdict: string | undefined): string {
@@ -234,7 +225,7 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
   const approval = call.approval;
   // The body is built only once opened: a long timeline holds summaries, not every output.
   const [open, setOpen] = useState(false);
-  const command = call.tool === 'exec' ? execCommand(call.argsRaw) : undefined;
+  const command = call.tool === 'exec' ? execCommandLine(call.argsRaw) : undefined;
   return (
     <li class="item tool-call" data-kind="tool_call" data-call-id={call.callId}>
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>

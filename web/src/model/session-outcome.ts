@@ -27,6 +27,16 @@ export type SessionOutcome = {
   detected: { name: string; command: string }[];
   readonly checks: Map<string, CheckRun>;
   tokens: { input: number; output: number };
+  /** Each undo (`workspace_restored`): every change recorded after `toSequence` was undone. */
+  readonly restores: Restore[];
+};
+
+/** One recorded undo of the session's workspace changes. */
+export type Restore = {
+  readonly sequence: number;
+  readonly toSequence: number;
+  readonly by: string;
+  readonly files: readonly string[];
 };
 
 export function createOutcome(): SessionOutcome {
@@ -35,6 +45,7 @@ export function createOutcome(): SessionOutcome {
     detected: [],
     checks: new Map(),
     tokens: { input: 0, output: 0 },
+    restores: [],
   };
 }
 
@@ -73,6 +84,14 @@ export function addOutcomeEvent(outcome: SessionOutcome, event: EventDto): void 
       };
       return;
     }
+    case 'workspace_restored':
+      outcome.restores.push({
+        sequence: event.sequence,
+        toSequence: num(payload, 'toSequence') ?? 0,
+        by: text(payload, 'by') ?? '?',
+        files: records(payload, 'files').map((file) => text(file, 'path') ?? '?'),
+      });
+      return;
     case 'workflow_completed':
       outcome.result = {
         status: 'completed',

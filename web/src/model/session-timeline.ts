@@ -300,6 +300,14 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       );
     case 'orchestration_resumed':
       return lifecycle(timeline, event, `Resumed by ${text(payload, 'by') ?? '?'}`, 'info');
+    case 'session_retried':
+      return lifecycle(
+        timeline,
+        event,
+        `Retried by ${text(payload, 'by') ?? '?'} from stage ${text(payload, 'stageId') ?? '?'} (attempt ${num(payload, 'attempt') ?? '?'})`,
+        'info',
+        shownLines(payload, 'reason'),
+      );
     case 'lifecycle_rejected':
       return lifecycle(
         timeline,

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -150,6 +152,67 @@ describe('correx mcp: a session started, followed, diffed, undone and verified o
     });
     // Nothing of the what-if was recorded; nothing was written.
     expect(existsSync(join(workspace, 'other.txt'))).toBe(false);
+  }, 120_000);
+
+  it('writes nothing but JSON-RPC messages on stdout while a session runs, its own lines on stderr', async () => {
+    const home = join(world.root, 'home-raw');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'harness.yaml'), 'mode: auto\n');
+    const workspace = world.workspace('ws-raw');
+    world.model.reply(...writeThenFinish('raw.txt', 'raw\n'));
+    const child = spawn(process.execPath, [...CORREX_CLI, 'mcp'], {
+      env: cliEnvironment(home, world.env),
+      cwd: workspace,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const lines: string[] = [];
+    const answers = new Map<number, (message: Structured) => void>();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      const message = JSON.parse(line) as Structured;
+      answers.get(message.id as number)?.(message);
+    });
+    let next = 0;
+    const request = (method: string, params: Structured) =>
+      new Promise<Structured>((resolve) => {
+        next += 1;
+        answers.set(next, resolve);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: next, method, params })}\n`);
+      });
+    await request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+    );
+    const started = await request('tools/call', {
+      name: 'start_session',
+      arguments: { task: 'write raw.txt', workflow: world.workflowFile },
+    });
+    const sessionId = (started.result as { structuredContent: { sessionId: string } })
+      .structuredContent.sessionId;
+    for (;;) {
+      const status = await request('tools/call', {
+        name: 'session_status',
+        arguments: { sessionId },
+      });
+      if (
+        (status.result as { structuredContent: Structured }).structuredContent.phase !== 'running'
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(existsSync(join(workspace, 'raw.txt'))).toBe(true);
+    expect(lines.length).toBe(next);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(stderr).toContain('correx mcp: serving on stdio');
   }, 120_000);
 
   it('never starts a session in a mode above the configured one, nor outside the allowed roots', async () => {

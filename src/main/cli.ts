@@ -267,6 +267,7 @@ process.exitCode = await runCli(
       };
     },
     serverToken: process.env.CORREX_SERVER_TOKEN,
+    protocolStreams: { input: process.stdin, output: process.stdout },
     cwd: process.cwd(),
     webRoot: builtWebPage(),
     ...(process.stdin.isTTY ? { ask: terminal.ask } : {}),

@@ -156,6 +156,14 @@ export type CliContext = {
     /** `OPENAI_API_KEY` when that variable is set. */
     readonly apiKeyEnv: string | undefined;
   };
+  /**
+   * The process's standard input and output as raw streams, for a protocol spoken over them
+   * (`correx mcp`): while one is, nothing else may write to `output`.
+   */
+  readonly protocolStreams?: {
+    readonly input: NodeJS.ReadableStream;
+    readonly output: NodeJS.WritableStream;
+  };
   /** Starts each MCP server configured for `workspace` (sandboxed), lists its tools, stops it. */
   readonly listMcpServers?: (workspace: string) => Promise<McpServerListing[]>;
 };

@@ -1,6 +1,5 @@
 import { leaseColumns, lockColumns } from '../session-lease.js';
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, sep } from 'node:path';
+import { allowedWorkspace as checkWorkspace } from '../allowed-workspace.js';
 import type { FastifyInstance } from 'fastify';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { KernelCommand } from '../../core/kernel/kernel-input.js';
@@ -341,26 +340,9 @@ const noPreimages: PreimageStore = {
 
 /** The workspace's real path, when it is an existing folder inside an allowed root. */
 async function allowedWorkspace(path: string, roots: readonly string[]): Promise<string> {
-  if (!isAbsolute(path))
-    throw new ApiError(400, 'invalid_request', 'workspace must be an absolute path');
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch {
-    throw new ApiError(400, 'invalid_request', `workspace ${path} does not exist`);
-  }
-  if (!(await stat(real)).isDirectory()) {
-    throw new ApiError(400, 'invalid_request', `workspace ${path} is not a folder`);
-  }
-  // Compared after resolving symlinks, so a link inside a root cannot point outside it.
-  if (
-    !roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep))
-  ) {
-    throw new ApiError(
-      403,
-      'workspace_not_allowed',
-      `workspace ${path} is outside the allowed roots`,
-    );
-  }
-  return real;
+  const allowed = await checkWorkspace(path, roots);
+  if (allowed.ok) return allowed.path;
+  throw allowed.reason === 'outside'
+    ? new ApiError(403, 'workspace_not_allowed', allowed.message)
+    : new ApiError(400, 'invalid_request', allowed.message);
 }

@@ -4,9 +4,30 @@ import { CorrexError } from '../../../core/base/correx-error.js';
 import type { McpServerListing } from '../../../infrastructure/mcp/list-mcp-tools.js';
 import type { CommandContext } from '../cli-context.js';
 
-/** `correx mcp list`: the configured MCP servers, how they run, their tools and tiers. */
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/**
+ * `correx mcp`: correx as an MCP server on stdio (docs/mcp.md); `correx mcp list`: the
+ * configured MCP servers, how they run, their tools and tiers.
+ */
 export function mcpCommand(context: CommandContext): Command {
-  const mcp = new Command('mcp').description('MCP servers configured in harness.yaml');
+  const mcp = new Command('mcp')
+    .description(
+      'serve correx as an MCP server on stdio (start sessions, read status, diff, events; undo; verify); `mcp list`: the MCP servers harness.yaml configures',
+    )
+    .option(
+      '--allow-root <dir>',
+      'a folder sessions started over MCP may work in (repeatable; default: the current folder)',
+      collect,
+    )
+    .action(async (options: { allowRoot?: string[] }, command: Command) => {
+      // Loaded only here: `mcp list` needs no server.
+      const { serveMcp } = await import('../../mcp-server/serve-mcp.js');
+      await serveMcp(context, {
+        location: (command.optsWithGlobals() as { store?: string }).store ?? context.defaultStore,
+        allowRoots: options.allowRoot ?? [context.cwd],
+      });
+    });
   mcp
     .command('list')
     .description('start each configured MCP server, list its tools with their tiers, stop it')

@@ -2,11 +2,8 @@ import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import { describeCallExplanation, explainCall } from '../../../core/kernel/call-explanation.js';
 import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/policy-what-if.js';
-import {
-  parseWorkspacePolicy,
-  type WorkspacePolicy,
-} from '../../../core/policies/workspace-policy.js';
-import { parseYamlSource } from '../../../infrastructure/config/yaml-source.js';
+import type { WorkspacePolicy } from '../../../core/policies/workspace-policy.js';
+import { parseCandidatePolicy } from '../../candidate-policy.js';
 import {
   MAX_CONFIG_FILE_BYTES,
   readBoundedFile,
@@ -38,11 +35,7 @@ async function readCandidatePolicy(file: string): Promise<WorkspacePolicy> {
       `cannot read the policy file ${file}: ${(error as Error).message}`,
     );
   }
-  const source = parseYamlSource(bytes.toString('utf8'), file);
-  const data = source.data as Record<string, unknown> | null;
-  const section =
-    data !== null && typeof data === 'object' && 'policy' in data ? data.policy : data;
-  return parseWorkspacePolicy(section ?? {});
+  return parseCandidatePolicy(bytes.toString('utf8'), file);
 }
 
 function describe(report: WhatIfReport): string[] {

@@ -38,6 +38,7 @@ const COMMAND_MODULES: readonly {
     names: ['replay'],
     load: async () => (await import('./commands/replay-command.js')).replayCommand,
   },
+  { names: ['eval'], load: async () => (await import('./commands/eval-command.js')).evalCommand },
   { names: ['chat'], load: async () => (await import('./commands/chat-command.js')).chatCommand },
   {
     names: ['serve'],

@@ -6,6 +6,7 @@ import { formatJson } from '../format.js';
 import { resolveSessionRef } from '../session-ref.js';
 import { withStore } from '../with-store.js';
 import { printReplayGate } from './eval-replay-output.js';
+import { evalRunCommand } from './eval-run-command.js';
 
 /** `correx eval replay|run`: regression gates over recorded sessions, and model evaluations. */
 export function evalCommand(context: CommandContext): Command {
@@ -85,5 +86,6 @@ export function evalCommand(context: CommandContext): Command {
     .description(
       'regression gates over recorded sessions, and evaluations of models on task suites',
     )
-    .addCommand(replay);
+    .addCommand(replay)
+    .addCommand(evalRunCommand(context));
 }

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { CorrexError } from '../../../core/base/correx-error.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatCost, formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
@@ -20,7 +21,7 @@ export function evalRunCommand(context: CommandContext): Command {
     .argument('<suite>', '`builtin` or a suite folder')
     .requiredOption(
       '--model <model>',
-      'a model to evaluate, repeatable: scripted:<name> plays <suite>/models/<name>/<task>.json',
+      'a model to evaluate, repeatable: a model profile of harness.yaml, or scripted:<name> (plays <suite>/models/<name>/<task>.json)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--repeat <count>', 'runs of each task per model', parseRepeat, 1)
@@ -36,23 +37,60 @@ export function evalRunCommand(context: CommandContext): Command {
         await withStore(
           context,
           command,
-          async ({ events }) => {
-            const report = await runEval({
-              suite,
-              models: options.model,
-              repeat: options.repeat,
-              store: events,
-              correxHome: context.correxHome,
-              clock: context.clock,
-              ids: context.ids,
-              ...(options.workdir === undefined ? {} : { workdir: options.workdir }),
-              ...(options.json === true
-                ? {}
-                : { onRun: (run: EvalRunResult) => context.out(runLine(run)) }),
-            });
-            if (options.json) context.out(formatJson(report));
-            else context.out(`\n${reportTable(report)}`);
-            if (report.runs.some((run) => !run.replays)) context.fail(1);
+          async ({ events, location }) => {
+            const configured = options.model.filter((model) => !model.startsWith('scripted:'));
+            // Configured profiles run as `correx run` runs them: the host of this process.
+            const host =
+              configured.length === 0
+                ? undefined
+                : await context.createSessionHost({ store: events, location });
+            try {
+              if (host !== undefined) {
+                const { modelProfiles } = await host.options();
+                const unknown = configured.filter((model) => !modelProfiles.includes(model));
+                if (unknown.length > 0)
+                  throw new CorrexError(
+                    'usage',
+                    `no model profile ${unknown.join(', ')} (configured: ${modelProfiles.join(', ') || 'none'}; or scripted:<name>)`,
+                  );
+              }
+              const report = await runEval({
+                suite,
+                models: options.model,
+                repeat: options.repeat,
+                store: events,
+                correxHome: context.correxHome,
+                clock: context.clock,
+                ids: context.ids,
+                ...(options.workdir === undefined ? {} : { workdir: options.workdir }),
+                ...(host === undefined
+                  ? {}
+                  : {
+                      startConfigured: async (run: {
+                        task: string;
+                        workspace: string;
+                        model: string;
+                      }) => {
+                        const hosted = await host.start({
+                          task: run.task,
+                          workspace: run.workspace,
+                          modelProfile: run.model,
+                          mode: 'auto',
+                        });
+                        const outcome = await hosted.done;
+                        return { sessionId: hosted.sessionId, status: outcome.status };
+                      },
+                    }),
+                ...(options.json === true
+                  ? {}
+                  : { onRun: (run: EvalRunResult) => context.out(runLine(run)) }),
+              });
+              if (options.json) context.out(formatJson(report));
+              else context.out(`\n${reportTable(report)}`);
+              if (report.runs.some((run) => !run.replays)) context.fail(1);
+            } finally {
+              await host?.shutdown();
+            }
           },
           { create: true },
         );

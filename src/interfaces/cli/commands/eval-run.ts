@@ -60,6 +60,15 @@ export type EvalRunRequest = {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly onRun?: (run: EvalRunResult) => void;
+  /**
+   * Runs a task with a configured model profile (harness.yaml) in auto mode, as `correx run`
+   * does; absent: only `scripted:<name>` models can run.
+   */
+  readonly startConfigured?: (run: {
+    readonly task: string;
+    readonly workspace: string;
+    readonly model: string;
+  }) => Promise<{ readonly sessionId: string; readonly status: string }>;
 };
 
 /** One task run by one model, scored. */
@@ -116,10 +125,16 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
   const base = request.workdir ?? mkdtempSync(join(realpathSync(tmpdir()), 'correx-eval-'));
   mkdirSync(base, { recursive: true });
   const runs: EvalRunResult[] = [];
-  for (const model of request.models) {
-    if (!model.startsWith('scripted:')) throw new EvalModelError(model);
-    const name = model.slice('scripted:'.length);
-    const scripts = scriptedModelFolder(suite, name);
+  // Every model is checked before anything runs: a misspelt one costs no run of the others.
+  const models = request.models.map((model) => {
+    if (model.startsWith('scripted:')) {
+      const name = model.slice('scripted:'.length);
+      return { model, name, scripts: scriptedModelFolder(suite, name) };
+    }
+    if (request.startConfigured === undefined) throw new EvalModelError(model);
+    return { model, name: model.replace(/[^A-Za-z0-9._-]/g, '_'), scripts: null };
+  });
+  for (const { model, name, scripts } of models) {
     for (const task of suite.tasks)
       for (let repeat = 1; repeat <= request.repeat; repeat++) {
         const workspace = prepareWorkspace(base, `${name}-${task.id}-${repeat}`, task);
@@ -129,6 +144,7 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
           correxHome,
           sandbox: availability.kind,
         });
+        // The checks run confined as the scripted sessions' commands do.
         const sandbox: SandboxSettings = {
           availability,
           neverWritable: config.policy.policy.neverWritable,
@@ -137,47 +153,20 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
           readablePaths: config.policy.policy.sandboxReadablePaths ?? [],
         };
         const before = protectedHashes(workspace, task);
-        const turns = await loadScriptedTurns(join(scripts, `${task.id}.json`));
-        const sessionId = request.ids.next();
         const started = Date.now();
-        const outcome = await runSession(
-          {
-            store: request.store,
-            sessionId,
-            config,
-            ports: {
-              providers: new Map([
-                [
-                  SCRIPTED_PROVIDER,
-                  givesUpWhenExhausted(createDemoModel(turns, SCRIPTED_PROVIDER)),
-                ],
-              ]),
-              tools: createBuiltinToolRunner({
-                exec: {
-                  searchPath: defaultSearchPath(),
-                  sandbox,
-                  preimages: createPreimageStore(preimageDirectory(correxHome)),
-                },
-              }),
-              probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
-              checks: createDiskProjectCheckDetector(),
-              analysis: createProcessStaticAnalysisRunner({
-                homeDirectory,
-                searchPath: defaultSearchPath(),
+        const outcome =
+          scripts === null
+            ? await request.startConfigured!({ task: task.task, workspace, model })
+            : await runScripted(request, {
+                config,
                 sandbox,
-              }),
-            },
-            clock: request.clock,
-            ids: request.ids,
-          },
-          {
-            type: 'start',
-            task: task.task,
-            workspace,
-            workflowId: DEMO_WORKFLOW_ID,
-            mode: 'auto',
-          },
-        );
+                workspace,
+                task,
+                script: join(scripts, `${task.id}.json`),
+                correxHome,
+                homeDirectory,
+              });
+        const sessionId = outcome.sessionId;
         const durationMs = Date.now() - started;
         const failures = await score(
           task,
@@ -218,12 +207,65 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
   return { suite: suite.name, models: request.models.map((model) => summarize(model, runs)), runs };
 }
 
+/** One scripted session of a task, its ports built here like the demo's. */
+async function runScripted(
+  request: EvalRunRequest,
+  run: {
+    readonly config: ReturnType<typeof evalKernelConfig>;
+    readonly sandbox: SandboxSettings;
+    readonly workspace: string;
+    readonly task: EvalTask;
+    readonly script: string;
+    readonly correxHome: string;
+    readonly homeDirectory: string;
+  },
+): Promise<{ readonly sessionId: string; readonly status: string }> {
+  const turns = await loadScriptedTurns(run.script);
+  const sessionId = request.ids.next();
+  const outcome = await runSession(
+    {
+      store: request.store,
+      sessionId,
+      config: run.config,
+      ports: {
+        providers: new Map([
+          [SCRIPTED_PROVIDER, givesUpWhenExhausted(createDemoModel(turns, SCRIPTED_PROVIDER))],
+        ]),
+        tools: createBuiltinToolRunner({
+          exec: {
+            searchPath: defaultSearchPath(),
+            sandbox: run.sandbox,
+            preimages: createPreimageStore(preimageDirectory(run.correxHome)),
+          },
+        }),
+        probe: createDiskWorldProbe({ hashOnlyUnder: [run.workspace] }),
+        checks: createDiskProjectCheckDetector(),
+        analysis: createProcessStaticAnalysisRunner({
+          homeDirectory: run.homeDirectory,
+          searchPath: defaultSearchPath(),
+          sandbox: run.sandbox,
+        }),
+      },
+      clock: request.clock,
+      ids: request.ids,
+    },
+    {
+      type: 'start',
+      task: run.task.task,
+      workspace: run.workspace,
+      workflowId: DEMO_WORKFLOW_ID,
+      mode: 'auto',
+    },
+  );
+  return { sessionId, status: outcome.status };
+}
+
 /** A model name `eval run` cannot run. */
 export class EvalModelError extends CorrexError {
   constructor(model: string) {
     super(
       'usage',
-      `model ${model}: eval run plays scripted models (scripted:<name>) in this release; configured model profiles are not supported yet`,
+      `model ${model}: not scripted:<name>, and no configured model profiles can run here`,
     );
   }
 }

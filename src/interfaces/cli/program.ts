@@ -38,6 +38,11 @@ const COMMAND_MODULES: readonly {
     names: ['replay'],
     load: async () => (await import('./commands/replay-command.js')).replayCommand,
   },
+  {
+    names: ['compare'],
+    load: async () => (await import('./commands/compare-command.js')).compareCommand,
+  },
+  { names: ['eval'], load: async () => (await import('./commands/eval-command.js')).evalCommand },
   { names: ['chat'], load: async () => (await import('./commands/chat-command.js')).chatCommand },
   {
     names: ['serve'],

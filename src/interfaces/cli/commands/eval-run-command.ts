@@ -1,0 +1,118 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import type { CommandContext } from '../cli-context.js';
+import { formatCost, formatJson, formatTable } from '../format.js';
+import { withStore } from '../with-store.js';
+import type { EvalReport, EvalRunResult } from './eval-run.js';
+
+function parseRepeat(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 100)
+    throw new InvalidArgumentError('a whole number from 1 to 100');
+  return count;
+}
+
+/** `correx eval run <suite> --model P [--model Q …] [--repeat N]`: pass rates of models on a suite. */
+export function evalRunCommand(context: CommandContext): Command {
+  return new Command('run')
+    .description(
+      'run each task of a suite (`builtin`, or a folder with suite.json) for each model in auto mode under the sandbox, score it with the suite checks, and report pass rates',
+    )
+    .argument('<suite>', '`builtin` or a suite folder')
+    .requiredOption(
+      '--model <model>',
+      'a model to evaluate, repeatable: a model profile of harness.yaml, or scripted:<name> (plays <suite>/models/<name>/<task>.json)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--repeat <count>', 'runs of each task per model', parseRepeat, 1)
+    .option('--workdir <dir>', 'where the runs’ workspace copies go (default: a temporary folder)')
+    .option('--json', 'print the report as JSON')
+    .action(
+      async (
+        suite: string,
+        options: { model: string[]; repeat: number; workdir?: string; json?: boolean },
+        command: Command,
+      ) => {
+        const { runEval } = await import('./eval-run.js');
+        await withStore(
+          context,
+          command,
+          async ({ events, location }) => {
+            const configured = options.model.filter((model) => !model.startsWith('scripted:'));
+            // Configured profiles run as `correx run` runs them: the host of this process.
+            const host =
+              configured.length === 0
+                ? undefined
+                : await context.createSessionHost({ store: events, location });
+            try {
+              if (host !== undefined) {
+                const { modelProfiles } = await host.options();
+                const unknown = configured.filter((model) => !modelProfiles.includes(model));
+                if (unknown.length > 0)
+                  throw new CorrexError(
+                    'usage',
+                    `no model profile ${unknown.join(', ')} (configured: ${modelProfiles.join(', ') || 'none'}; or scripted:<name>)`,
+                  );
+              }
+              const report = await runEval({
+                suite,
+                models: options.model,
+                repeat: options.repeat,
+                store: events,
+                correxHome: context.correxHome,
+                clock: context.clock,
+                ids: context.ids,
+                ...(options.workdir === undefined ? {} : { workdir: options.workdir }),
+                ...(host === undefined
+                  ? {}
+                  : {
+                      startConfigured: async (run: {
+                        task: string;
+                        workspace: string;
+                        model: string;
+                      }) => {
+                        const hosted = await host.start({
+                          task: run.task,
+                          workspace: run.workspace,
+                          modelProfile: run.model,
+                          mode: 'auto',
+                        });
+                        const outcome = await hosted.done;
+                        return { sessionId: hosted.sessionId, status: outcome.status };
+                      },
+                    }),
+                ...(options.json === true
+                  ? {}
+                  : { onRun: (run: EvalRunResult) => context.out(runLine(run)) }),
+              });
+              if (options.json) context.out(formatJson(report));
+              else context.out(`\n${reportTable(report)}`);
+              if (report.runs.some((run) => !run.replays)) context.fail(1);
+            } finally {
+              await host?.shutdown();
+            }
+          },
+          { create: true },
+        );
+      },
+    );
+}
+
+function runLine(run: EvalRunResult): string {
+  return `${run.passed ? '✓' : '✗'} ${run.model}  ${run.task}#${run.repeat}  ${run.status}  session ${run.sessionId}${run.replays ? '' : '  REPLAY DIVERGES'}${run.failures.length === 0 ? '' : `  (${run.failures.join('; ')})`}`;
+}
+
+function reportTable(report: EvalReport): string {
+  return formatTable(
+    ['model', 'pass rate', 'tokens', 'cost', 'time', 'approvals', 'policy blocks'],
+    report.models.map((model) => [
+      model.model,
+      `${model.passed}/${model.runs} (${Math.round(model.passRate * 100)}%)`,
+      `${model.tokens.input} in, ${model.tokens.output} out`,
+      model.cost === null ? '-' : formatCost(model.cost),
+      `${(model.durationMs / 1000).toFixed(1)} s`,
+      String(model.approvalsWouldAsk),
+      String(model.policyBlocks),
+    ]),
+  );
+}

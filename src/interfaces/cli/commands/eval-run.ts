@@ -1,0 +1,394 @@
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import type { Clock } from '../../../core/base/clock.js';
+import { CorrexError } from '../../../core/base/correx-error.js';
+import type { IdSource } from '../../../core/base/id-source.js';
+import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
+import { InferenceError } from '../../../core/inference/inference-failure.js';
+import type { InferenceProvider } from '../../../core/inference/inference-provider.js';
+import { replaySession } from '../../../core/kernel/replay-session.js';
+import { runSession } from '../../../core/kernel/run-session.js';
+import { sessionSpend } from '../../../core/kernel/session-spend.js';
+import { matchGlob } from '../../../core/policies/path-glob.js';
+import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
+import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
+import {
+  loadEvalSuite,
+  scriptedModelFolder,
+  type EvalTask,
+} from '../../../infrastructure/eval/eval-suite.js';
+import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
+import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kernel/process-static-analysis-runner.js';
+import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
+import {
+  runConfinedProcess,
+  type SandboxSettings,
+} from '../../../infrastructure/sandbox/confined-process.js';
+import {
+  createPreimageStore,
+  preimageDirectory,
+} from '../../../infrastructure/sandbox/preimage-store.js';
+import { detectSandbox } from '../../../infrastructure/sandbox/sandbox-availability.js';
+import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
+import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
+import { scrubbedEnvironment } from '../../../infrastructure/tools/exec-tool.js';
+import { createOutputBuffer } from '../../../infrastructure/tools/tool-receipt-builder.js';
+import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
+import { DEMO_WORKFLOW_ID } from './demo-config.js';
+import { createDemoModel } from './demo-model.js';
+import { evalKernelConfig, SCRIPTED_PROVIDER } from './eval-config.js';
+
+export type EvalRunRequest = {
+  readonly suite: string;
+  readonly models: readonly string[];
+  readonly repeat: number;
+  readonly store: CorrexEventStore;
+  readonly correxHome: string;
+  /** Where each run's workspace copy goes (default: a fresh temporary folder). */
+  readonly workdir?: string;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly onRun?: (run: EvalRunResult) => void;
+  /**
+   * Runs a task with a configured model profile (harness.yaml) in auto mode, as `correx run`
+   * does; absent: only `scripted:<name>` models can run.
+   */
+  readonly startConfigured?: (run: {
+    readonly task: string;
+    readonly workspace: string;
+    readonly model: string;
+  }) => Promise<{ readonly sessionId: string; readonly status: string }>;
+};
+
+/** One task run by one model, scored. */
+export type EvalRunResult = {
+  readonly model: string;
+  readonly task: string;
+  readonly repeat: number;
+  readonly sessionId: string;
+  readonly workspace: string;
+  readonly status: string;
+  readonly passed: boolean;
+  /** Why it did not pass (the checks that failed), empty when it passed. */
+  readonly failures: readonly string[];
+  readonly tokens: { readonly input: number; readonly output: number };
+  readonly cost: number | null;
+  readonly durationMs: number;
+  /** Calls a person would have been asked about in prompt mode (auto mode approved them). */
+  readonly approvalsWouldAsk: number;
+  readonly policyBlocks: number;
+  /** Whether the session re-derives byte for byte (`correx replay <id> --verify`). */
+  readonly replays: boolean;
+};
+
+export type EvalModelSummary = {
+  readonly model: string;
+  readonly runs: number;
+  readonly passed: number;
+  readonly passRate: number;
+  readonly tokens: { readonly input: number; readonly output: number };
+  readonly cost: number | null;
+  readonly durationMs: number;
+  readonly approvalsWouldAsk: number;
+  readonly policyBlocks: number;
+};
+
+export type EvalReport = {
+  readonly suite: string;
+  readonly models: readonly EvalModelSummary[];
+  readonly runs: readonly EvalRunResult[];
+};
+
+/**
+ * `correx eval run`: each task of the suite, for each model, `repeat` times, in a fresh copy of
+ * its workspace, under the sandbox, in auto mode; then the suite's checks score the copy (the
+ * project's own test command run confined, required files, files that must stay unchanged) and
+ * the session is replayed. Models: `scripted:<name>` plays `<suite>/models/<name>/<task>.json`.
+ */
+export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
+  const suite = loadEvalSuite(request.suite);
+  mkdirSync(request.correxHome, { recursive: true });
+  const correxHome = realpathSync(request.correxHome);
+  const homeDirectory = realpathSync(homedir());
+  const availability = await detectSandbox();
+  const base = request.workdir ?? mkdtempSync(join(realpathSync(tmpdir()), 'correx-eval-'));
+  mkdirSync(base, { recursive: true });
+  const runs: EvalRunResult[] = [];
+  // Every model is checked before anything runs: a misspelt one costs no run of the others.
+  const models = request.models.map((model) => {
+    if (model.startsWith('scripted:')) {
+      const name = model.slice('scripted:'.length);
+      return { model, name, scripts: scriptedModelFolder(suite, name) };
+    }
+    if (request.startConfigured === undefined) throw new EvalModelError(model);
+    return { model, name: model.replace(/[^A-Za-z0-9._-]/g, '_'), scripts: null };
+  });
+  for (const { model, name, scripts } of models) {
+    for (const task of suite.tasks)
+      for (let repeat = 1; repeat <= request.repeat; repeat++) {
+        const workspace = prepareWorkspace(base, `${name}-${task.id}-${repeat}`, task);
+        const config = evalKernelConfig({
+          model: name,
+          homeDirectory,
+          correxHome,
+          sandbox: availability.kind,
+        });
+        // The checks run confined as the scripted sessions' commands do.
+        const sandbox: SandboxSettings = {
+          availability,
+          neverWritable: config.policy.policy.neverWritable,
+          neverReadable: config.policy.policy.neverReadable ?? DEFAULT_NEVER_READABLE,
+          hiddenPaths: [correxHome],
+          readablePaths: config.policy.policy.sandboxReadablePaths ?? [],
+        };
+        const before = protectedHashes(workspace, task);
+        const started = Date.now();
+        const outcome =
+          scripts === null
+            ? await request.startConfigured!({ task: task.task, workspace, model })
+            : await runScripted(request, {
+                config,
+                sandbox,
+                workspace,
+                task,
+                script: join(scripts, `${task.id}.json`),
+                correxHome,
+                homeDirectory,
+              });
+        const sessionId = outcome.sessionId;
+        const durationMs = Date.now() - started;
+        const failures = await score(
+          task,
+          workspace,
+          before,
+          outcome.status,
+          homeDirectory,
+          sandbox,
+        );
+        const events = await request.store.read(sessionId);
+        const replay = await replaySession(request.store, sessionId, undefined, {
+          sha256: nodeSha256,
+        });
+        const spend = sessionSpend(events);
+        const run: EvalRunResult = {
+          model,
+          task: task.id,
+          repeat,
+          sessionId,
+          workspace,
+          status: outcome.status,
+          passed: failures.length === 0,
+          failures,
+          tokens: spend.tokens,
+          cost: spend.costUsd,
+          durationMs,
+          approvalsWouldAsk: approvalsWouldAsk(events),
+          policyBlocks: events.filter(
+            (event) =>
+              event.payload.type === 'tool_call_assessed' && event.payload.verdict === 'BLOCK',
+          ).length,
+          replays: replay.ok,
+        };
+        runs.push(run);
+        request.onRun?.(run);
+      }
+  }
+  return { suite: suite.name, models: request.models.map((model) => summarize(model, runs)), runs };
+}
+
+/** One scripted session of a task, its ports built here like the demo's. */
+async function runScripted(
+  request: EvalRunRequest,
+  run: {
+    readonly config: ReturnType<typeof evalKernelConfig>;
+    readonly sandbox: SandboxSettings;
+    readonly workspace: string;
+    readonly task: EvalTask;
+    readonly script: string;
+    readonly correxHome: string;
+    readonly homeDirectory: string;
+  },
+): Promise<{ readonly sessionId: string; readonly status: string }> {
+  const turns = await loadScriptedTurns(run.script);
+  const sessionId = request.ids.next();
+  const outcome = await runSession(
+    {
+      store: request.store,
+      sessionId,
+      config: run.config,
+      ports: {
+        providers: new Map([
+          [SCRIPTED_PROVIDER, givesUpWhenExhausted(createDemoModel(turns, SCRIPTED_PROVIDER))],
+        ]),
+        tools: createBuiltinToolRunner({
+          exec: {
+            searchPath: defaultSearchPath(),
+            sandbox: run.sandbox,
+            preimages: createPreimageStore(preimageDirectory(run.correxHome)),
+          },
+        }),
+        probe: createDiskWorldProbe({ hashOnlyUnder: [run.workspace] }),
+        checks: createDiskProjectCheckDetector(),
+        analysis: createProcessStaticAnalysisRunner({
+          homeDirectory: run.homeDirectory,
+          searchPath: defaultSearchPath(),
+          sandbox: run.sandbox,
+        }),
+      },
+      clock: request.clock,
+      ids: request.ids,
+    },
+    {
+      type: 'start',
+      task: run.task.task,
+      workspace: run.workspace,
+      workflowId: DEMO_WORKFLOW_ID,
+      mode: 'auto',
+    },
+  );
+  return { sessionId, status: outcome.status };
+}
+
+/** A model name `eval run` cannot run. */
+export class EvalModelError extends CorrexError {
+  constructor(model: string) {
+    super(
+      'usage',
+      `model ${model}: not scripted:<name>, and no configured model profiles can run here`,
+    );
+  }
+}
+
+function prepareWorkspace(base: string, name: string, task: EvalTask): string {
+  const workspace = join(base, name);
+  cpSync(task.workspaceFolder, workspace, { recursive: true });
+  for (const [path, content] of Object.entries(task.files ?? {})) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), content);
+  }
+  return realpathSync(workspace);
+}
+
+/** SHA-256 of each workspace file a forbidden-change glob names, before the run. */
+function protectedHashes(workspace: string, task: EvalTask): Map<string, string> {
+  const hashes = new Map<string, string>();
+  const globs = task.checks.forbiddenChanges ?? [];
+  if (globs.length === 0) return hashes;
+  for (const path of listFiles(workspace))
+    if (globs.some((glob) => matchGlob(glob, path)))
+      hashes.set(
+        path,
+        createHash('sha256')
+          .update(readFileSync(join(workspace, path)))
+          .digest('hex'),
+      );
+  return hashes;
+}
+
+function listFiles(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+}
+
+async function score(
+  task: EvalTask,
+  workspace: string,
+  before: ReadonlyMap<string, string>,
+  status: string,
+  homeDirectory: string,
+  sandbox: SandboxSettings,
+): Promise<string[]> {
+  const failures: string[] = [];
+  if (status !== 'completed') failures.push(`session ${status}`);
+  const output = createOutputBuffer();
+  const run = await runConfinedProcess(
+    {
+      argv: task.checks.command,
+      cwd: workspace,
+      workspaceRoot: workspace,
+      homeDirectory,
+      env: scrubbedEnvironment(homeDirectory, defaultSearchPath()),
+      searchPath: defaultSearchPath(),
+      egressAllowlist: [],
+      timeoutMs: 120_000,
+      onOutput: (chunk) => output.push(chunk),
+    },
+    sandbox,
+  );
+  if (run.ending !== 'exited' || run.exitCode !== 0)
+    failures.push(`${task.checks.command.join(' ')} fails (exit ${run.exitCode ?? run.ending})`);
+  for (const path of task.checks.requiredFiles ?? [])
+    if (!existsSync(join(workspace, path))) failures.push(`${path} is missing`);
+  const after = protectedHashes(workspace, task);
+  for (const [path, hash] of before)
+    if (after.get(path) !== hash) failures.push(`${path} changed (forbidden)`);
+  for (const path of after.keys())
+    if (!before.has(path)) failures.push(`${path} created (forbidden)`);
+  return failures;
+}
+
+/** Calls auto mode approved that prompt mode would have asked a person about, and those asked. */
+function approvalsWouldAsk(events: readonly CorrexEvent[]): number {
+  return events.filter((event) => {
+    const payload = event.payload;
+    if (payload.type === 'approval_requested') return true;
+    return (
+      payload.type === 'approval_granted' &&
+      (payload.reason ?? '').startsWith('operator mode auto approves')
+    );
+  }).length;
+}
+
+function summarize(model: string, runs: readonly EvalRunResult[]): EvalModelSummary {
+  const mine = runs.filter((run) => run.model === model);
+  const passed = mine.filter((run) => run.passed).length;
+  const costs = mine.map((run) => run.cost).filter((cost): cost is number => cost !== null);
+  return {
+    model,
+    runs: mine.length,
+    passed,
+    passRate: mine.length === 0 ? 0 : passed / mine.length,
+    tokens: {
+      input: mine.reduce((sum, run) => sum + run.tokens.input, 0),
+      output: mine.reduce((sum, run) => sum + run.tokens.output, 0),
+    },
+    cost: costs.length === 0 ? null : costs.reduce((sum, cost) => sum + cost, 0),
+    durationMs: mine.reduce((sum, run) => sum + run.durationMs, 0),
+    approvalsWouldAsk: mine.reduce((sum, run) => sum + run.approvalsWouldAsk, 0),
+    policyBlocks: mine.reduce((sum, run) => sum + run.policyBlocks, 0),
+  };
+}
+
+/**
+ * A scripted model that runs out of turns gives up the way a model that cannot go on does: a
+ * request failure that no retry mends, so the stage (and then the workflow) fails.
+ */
+function givesUpWhenExhausted(inner: InferenceProvider): InferenceProvider {
+  return {
+    name: inner.name,
+    async infer(request, signal) {
+      try {
+        return await inner.infer(request, signal);
+      } catch (error) {
+        if (error instanceof InferenceError) throw error;
+        throw new InferenceError({
+          category: 'invalid_request',
+          provider: inner.name,
+          message: `the scripted model gives up: ${(error as Error).message}`,
+        });
+      }
+    },
+  };
+}

@@ -92,10 +92,10 @@ describe('work per proposed tool call', () => {
     ]);
     // Parses of the argument text: the provider reading the answer (1), the fold of
     // `tool_call_proposed` (2: decide folds what it emits, the runner folds it as stored), the
-    // canonical form the check validates (1), the receipt's copy of the arguments (1).
+    // canonical form the check validates (1); the runner, not the executor, writes the receipt's envelope.
     expect(counts).toEqual({
-      exec: { validations: 1, analyses: 1, parses: 5 },
-      write: { validations: 1, parses: 5 },
+      exec: { validations: 1, analyses: 1, parses: 4 },
+      write: { validations: 1, parses: 4 },
     });
     await expectReplayIdentical(store, 's-work', config);
   });

@@ -72,6 +72,24 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     'cycles/s',
     shortCpu,
   );
+  // Kernel CPU per tool call, with one call per answer and with CALLS_PER_TURN calls per answer,
+  // each measured late in its own session (the span between two model calls, divided by calls).
+  const perCall = async (callsPerTurn: number) => {
+    const session = await recordSession(options.quick ? 20 : 200, { callsPerTurn });
+    // lateCycleCost divides each turn's span by CALLS_PER_TURN; a turn here holds callsPerTurn.
+    return (lateCycleCost(session.marks, 100).cpuMs * CALLS_PER_TURN) / callsPerTurn;
+  };
+  const oneCall = row(
+    'kernel cycle CPU per tool call, 1 call per answer',
+    1000 / (await perCall(1)),
+    'calls/s',
+  );
+  const manyCalls = row(
+    `kernel cycle CPU per tool call, ${CALLS_PER_TURN} calls per answer`,
+    1000 / (await perCall(CALLS_PER_TURN)),
+    'calls/s',
+    oneCall,
+  );
   const shortReplay = row(
     `replay, short session (${short.events} events)`,
     short.events / (await replaySeconds(short)),
@@ -92,6 +110,8 @@ export async function runKernelBench(options: { quick?: boolean } = {}): Promise
     longCycle,
     shortCpu,
     longCpu,
+    oneCall,
+    manyCalls,
     shortReplay,
     longReplay,
   ];

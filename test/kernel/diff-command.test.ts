@@ -1,3 +1,4 @@
+import { toolReceiptOf } from '../../src/infrastructure/tools/tool-executor.js';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,7 +66,10 @@ describe('correx diff', () => {
           tool: 'exec',
           argsRaw: JSON.stringify({ command: call.command }),
         },
-        receipt,
+        toolReceiptOf(
+          { callId: call.callId, tool: 'exec', args: { command: call.command } },
+          receipt,
+        ),
       );
     }
     const store = new InMemoryEventStore({ catalog: correxEventCatalog });

@@ -1,3 +1,4 @@
+import { toolReceiptOf } from '../../src/infrastructure/tools/tool-executor.js';
 import {
   chmodSync,
   mkdirSync,
@@ -66,7 +67,7 @@ async function session(commands: readonly string[]) {
         tool: 'exec',
         argsRaw: JSON.stringify({ command }),
       },
-      receipt,
+      toolReceiptOf({ callId, tool: 'exec', args: { command } }, receipt),
     );
   }
   const store = new InMemoryEventStore({ catalog: correxEventCatalog });

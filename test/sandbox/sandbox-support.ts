@@ -7,7 +7,7 @@ import {
 } from '../../src/infrastructure/sandbox/sandbox-availability.js';
 import { createExecExecutor } from '../../src/infrastructure/tools/exec-tool.js';
 import type { SandboxSettings } from '../../src/infrastructure/sandbox/confined-process.js';
-import type { ToolReceipt } from '../../src/infrastructure/tools/tool-executor.js';
+import { toolReceiptOf, type ToolReceipt } from '../../src/infrastructure/tools/tool-executor.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import { toolReceipt } from '../../src/core/tools/tool-events.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -63,12 +63,13 @@ export async function execIn(
     searchPath: options.searchPath ?? '/usr/local/bin:/usr/bin:/bin',
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
-  const receipt = await executor.execute(args, {
+  const execution = await executor.execute(args, {
     callId: 'call-1',
     roots: { workspaceRoot: fixture.workspace, homeDirectory: fixture.home },
     observations: layeredRecord(),
     egressAllowlist: options.egress ?? [],
   });
+  const receipt = toolReceiptOf({ callId: 'call-1', tool: 'exec', args }, execution);
   expect(() => toolReceipt.schema.parse(receipt)).not.toThrow();
   return receipt;
 }

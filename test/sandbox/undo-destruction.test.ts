@@ -1,3 +1,4 @@
+import { toolReceiptOf } from '../../src/infrastructure/tools/tool-executor.js';
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
@@ -124,7 +125,7 @@ async function runAndUndo(commands: readonly string[]) {
         tool: 'exec',
         argsRaw: JSON.stringify({ command }),
       },
-      receipt,
+      toolReceiptOf({ callId, tool: 'exec', args: { command } }, receipt),
     );
   }
   const destroyed = snapshot(f.workspace);

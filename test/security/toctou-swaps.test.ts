@@ -54,7 +54,7 @@ describe('TOCTOU swaps between assessment and execution', () => {
         symlinkSync(h.outside, join(h.workspace, 'out'));
       },
     );
-    expect(receipt).toMatchObject({ type: 'tool_receipt', outcome: 'world_changed' });
+    expect(receipt).toMatchObject({ outcome: 'world_changed' });
     expect(existsSync(join(h.outside, 'report.txt'))).toBe(false);
   });
 

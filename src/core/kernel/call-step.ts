@@ -5,9 +5,9 @@ import { safeParseToolArguments } from '../inference/tool-call-arguments.js';
 import {
   approvalSubjectOf,
   assessToolCall,
-  pathsToObserve,
-  type ProposedToolCall,
+  type AssessableToolCall,
 } from '../toolintent/assess-tool-call.js';
+import { checkToolArguments } from '../toolintent/checked-tool-arguments.js';
 import { toolSessionView } from '../toolintent/tool-session-projection.js';
 import { preToolUseHooksFor } from '../toolintent/hook-definition.js';
 import { withHookFindings } from '../toolintent/hook-findings.js';
@@ -27,7 +27,6 @@ import {
   MALFORMED_ARGS_SAY_WHY,
   MALFORMED_COMMAND_REJECTED,
 } from './kernel-flags.js';
-import { malformedCommand } from '../tools/malformed-command.js';
 import { canonicalValue, inCanonicalOrder } from './canonical-model-output.js';
 import type { KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
@@ -122,7 +121,7 @@ function withDeadline(context: StageContext, events: readonly Payload[]): Payloa
 
 /** A proposed call's validated form, or the event that refuses it. */
 type CheckedCall =
-  | { readonly ok: true; readonly proposed: ProposedToolCall; readonly paths: readonly string[] }
+  | { readonly ok: true; readonly proposed: AssessableToolCall; readonly paths: readonly string[] }
   | { readonly ok: false; readonly events: readonly Payload[] };
 
 function assess(context: StageContext, call: CallRecord): Step {
@@ -232,28 +231,20 @@ function checkCall(context: StageContext, call: CallRecord): CheckedCall {
     );
   }
   // The arguments as recorded: keys in canonical order, whatever order the model wrote them in.
-  const canonical = config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name);
-  const parsed = tool.argsSchema.safeParse(canonical ? canonicalValue(call.args) : call.args);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`,
-    );
-    return refuse(
-      'malformed_args',
-      `the arguments do not match the schema: ${(canonical ? inCanonicalOrder(problems) : problems).join('; ')}`,
-    );
-  }
-  if (config.behaviour.flags.has(MALFORMED_COMMAND_REJECTED.name)) {
-    const malformed = malformedCommand(tool, parsed.data as Record<string, unknown>);
-    if (malformed !== undefined)
-      return refuse('malformed_args', `the arguments cannot be run: ${malformed}`);
-  }
-  const proposed: ProposedToolCall = { callId: call.callId, tool, args: parsed.data };
-  return {
-    ok: true,
-    proposed,
-    paths: pathsToObserve(config.policy, viewOf(config, state), proposed),
-  };
+  const checked = checkToolArguments(
+    config.policy,
+    { workspaceRoot: state.session.workspace ?? '/', homeDirectory: config.homeDirectory },
+    { callId: call.callId, tool, args: call.args, argsRaw: call.argsRaw },
+    {
+      canonical: config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name)
+        ? canonicalValue
+        : null,
+      order: inCanonicalOrder,
+      rejectMalformedCommand: config.behaviour.flags.has(MALFORMED_COMMAND_REJECTED.name),
+    },
+  );
+  if (!checked.ok) return refuse('malformed_args', checked.message);
+  return { ok: true, proposed: checked.prepared, paths: checked.paths };
 }
 
 /** Why the answer that proposed `callId` recorded its arguments as refused, if it did. */

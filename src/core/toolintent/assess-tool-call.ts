@@ -6,7 +6,11 @@ import type { ToolDefinition } from '../tools/tool-contract.js';
 import { relativeInside } from '../tools/tool-path.js';
 import type { AssessmentPolicy } from './default-rules.js';
 import { parseUrlTarget } from './host-match.js';
-import { extractParamValues } from './param-value-extractor.js';
+import {
+  isPreparedToolCall,
+  prepareToolCall,
+  type PreparedToolCall,
+} from './prepared-tool-call.js';
 import { mapRisk } from './risk-mapping.js';
 import { finding } from './finding.js';
 import type { ToolCallContext, ToolSessionView } from './tool-call-rule.js';
@@ -26,11 +30,15 @@ type Prepared =
   | { readonly ok: true; readonly context: ToolCallContext }
   | { readonly ok: false; readonly findings: readonly Finding[] };
 
+/** A call as the assessor takes it: proposed (validated here) or already prepared. */
+export type AssessableToolCall = ProposedToolCall | PreparedToolCall;
+
 function prepare(
   policy: AssessmentPolicy,
   view: ToolSessionView,
-  call: ProposedToolCall,
+  call: AssessableToolCall,
 ): Prepared {
+  if (isPreparedToolCall(call)) return { ok: true, context: contextOf(policy, view, call) };
   const parsed = call.tool.argsSchema.safeParse(call.args);
   if (!parsed.success || typeof parsed.data !== 'object' || parsed.data === null) {
     const message = parsed.success ? 'arguments must be an object' : z.prettifyError(parsed.error);
@@ -48,21 +56,27 @@ function prepare(
     };
   }
   const args = parsed.data as Record<string, unknown>;
-  const values = extractParamValues(call.tool, args, view.roots, policy.policy, {
-    flags: policy.flags,
-    ...(policy.sandbox === undefined ? {} : { sandbox: policy.sandbox }),
+  const prepared = prepareToolCall(policy, view.roots, {
+    callId: call.callId,
+    tool: call.tool,
+    args,
   });
+  return { ok: true, context: contextOf(policy, view, prepared) };
+}
+
+function contextOf(
+  policy: AssessmentPolicy,
+  view: ToolSessionView,
+  call: PreparedToolCall,
+): ToolCallContext {
   return {
-    ok: true,
-    context: {
-      callId: call.callId,
-      tool: call.tool,
-      args,
-      values,
-      policy: policy.policy,
-      view,
-      flags: policy.flags,
-    },
+    callId: call.callId,
+    tool: call.tool,
+    args: call.args,
+    values: call.values,
+    policy: policy.policy,
+    view,
+    flags: policy.flags,
   };
 }
 
@@ -74,7 +88,7 @@ function prepare(
 export function pathsToObserve(
   policy: AssessmentPolicy,
   view: ToolSessionView,
-  call: ProposedToolCall,
+  call: AssessableToolCall,
 ): string[] {
   const prepared = prepare(policy, view, call);
   if (!prepared.ok) return [];
@@ -91,7 +105,7 @@ export function pathsToObserve(
 export function assessToolCall(
   policy: AssessmentPolicy,
   view: ToolSessionView,
-  call: ProposedToolCall,
+  call: AssessableToolCall,
 ): ToolCallAssessment {
   const prepared = prepare(policy, view, call);
   const findings: Finding[] = [];

@@ -21,7 +21,8 @@ export function createBuiltinToolRunner(
     async run(request, signal): Promise<ToolExecution> {
       const startedAt = Date.now();
       try {
-        const receipt = await executeToolCall(
+        // The executor says what it did; the envelope (call id, tool, arguments) is the runner's.
+        return await executeToolCall(
           executors,
           request.tool.name,
           { ...request.args },
@@ -34,8 +35,6 @@ export function createBuiltinToolRunner(
             signal,
           },
         );
-        const { type: _type, callId: _callId, tool: _tool, args: _args, ...execution } = receipt;
-        return execution;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return {

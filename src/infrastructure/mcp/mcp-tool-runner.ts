@@ -79,16 +79,7 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
     async run(request: ToolExecutionRequest, signal: AbortSignal): Promise<ToolExecution> {
       const startedAt = Date.now();
       const finish = (outcome: ToolOutcome, text: string, error: string | null) => {
-        const {
-          type: _t,
-          callId: _c,
-          tool: _n,
-          args: _a,
-          ...execution
-        } = buildReceipt({
-          callId: request.callId,
-          tool: request.tool.name,
-          args: { ...request.args },
+        const execution = buildReceipt({
           outcome,
           text,
           error,

@@ -1,3 +1,4 @@
+import { execTool } from '../../core/tools/builtin-tools.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
@@ -105,7 +106,7 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
         createChangeRecorder(
           options.preimages === undefined ? {} : { preimages: options.preimages },
         ));
-  return guardedExecutor('exec', options.maxOutputBytes, async (args, context, startedAt) => {
+  return guardedExecutor(execTool, options.maxOutputBytes, async (args, context, startedAt) => {
     const cwd =
       args.cwd === undefined
         ? context.roots.workspaceRoot
@@ -113,13 +114,10 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
     const argv =
       typeof args.command === 'string'
         ? [commandShell(context.commandShell ?? 'sh', options.bashPaths), '-c', args.command]
-        : (args.argv as string[] | undefined);
+        : args.argv;
     if (argv === undefined || argv.length === 0)
       throw new ToolFailure('exec needs `command` or `argv`');
-    const timeoutMs = Math.min(
-      typeof args.timeoutMs === 'number' ? args.timeoutMs : (options.defaultTimeoutMs ?? 120_000),
-      maxTimeoutMs,
-    );
+    const timeoutMs = Math.min(args.timeoutMs ?? options.defaultTimeoutMs ?? 120_000, maxTimeoutMs);
     const searchPath = trustedSearchPath(
       options.searchPath ?? '/usr/local/bin:/usr/bin:/bin',
       context.roots.workspaceRoot,
@@ -165,9 +163,6 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
     // Compared whatever the ending: a killed command's partial writes are changes too.
     const changes = baseline === null ? null : await recorder!.after(baseline);
     return finishReceipt({
-      callId: context.callId,
-      tool: 'exec',
-      args,
       outcome,
       output: output.finish(),
       exitCode: run.exitCode,

@@ -17,7 +17,7 @@ import { toolReceipt } from '../../core/tools/tool-events.js';
 import { tempDir } from '../../../test/support/temp-dir.js';
 import { createDiskWorldProbe } from '../world-probe/disk-world-probe.js';
 import { createBuiltinToolExecutors } from './builtin-tool-executors.js';
-import { executeToolCall, type ToolExecutionContext } from './tool-executor.js';
+import { toolReceiptOf, executeToolCall, type ToolExecutionContext } from './tool-executor.js';
 import {
   moveVerifiedFile,
   readRegularFileInside,
@@ -50,12 +50,14 @@ async function observe(
 }
 
 async function run(tool: string, args: Record<string, unknown>, context?: ToolExecutionContext) {
-  const receipt = await executeToolCall(
+  const execution = await executeToolCall(
     executors,
     tool,
     args,
     context ?? (await observe(tool, args)),
   );
+  // The executor says what it did; the envelope is the runner's, as a session records it.
+  const receipt = toolReceiptOf({ callId: 'c', tool, args }, execution);
   expect(() => toolReceipt.schema.parse(receipt)).not.toThrow();
   return receipt;
 }

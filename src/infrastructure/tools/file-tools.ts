@@ -1,10 +1,19 @@
+import {
+  copyFileTool,
+  editFileTool,
+  moveFileTool,
+  readFileTool,
+  writeFileTool,
+} from '../../core/tools/builtin-tools.js';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import { CorrexError } from '../../core/base/correx-error.js';
+import type { ToolDefinition } from '../../core/tools/tool-contract.js';
 import {
+  defineToolExecutor,
   recheckTarget,
+  type ToolExecution,
   type ToolExecutionContext,
   type ToolExecutor,
-  type ToolReceipt,
 } from './tool-executor.js';
 import { buildReceipt, sha256Of } from './tool-receipt-builder.js';
 import { moveVerifiedFile, readVerifiedFile, writeVerifiedFile } from './verified-directory.js';
@@ -56,66 +65,54 @@ class ToolFailure extends CorrexError {
  * `refused`, `timed_out`). `timeBoundMs` bounds the whole call; exec and http_fetch leave it out
  * because they bound (and kill) their own work.
  */
-function guarded(
-  name: string,
+function guarded<Args>(
+  tool: ToolDefinition<Args>,
   cap: number | undefined,
-  body: (
-    args: Record<string, unknown>,
-    context: ToolExecutionContext,
-    startedAt: number,
-  ) => Promise<ToolReceipt>,
+  body: (args: Args, context: ToolExecutionContext, startedAt: number) => Promise<ToolExecution>,
   timeBoundMs?: number,
 ): ToolExecutor {
-  return {
-    name,
-    async execute(args, context) {
-      const startedAt = performance.now();
-      try {
-        const work = body(args, context, startedAt);
-        return await (timeBoundMs === undefined ? work : withinTimeBound(name, timeBoundMs, work));
-      } catch (error) {
-        const code = CorrexError.isInstance(error) ? error.code : undefined;
-        const outcome =
-          code === 'world_changed'
-            ? 'world_changed'
-            : code === 'tool_time_bound'
-              ? 'timed_out'
-              : code === 'unassessed_target' || code === 'special_file'
-                ? 'refused'
-                : 'failed';
-        const message = error instanceof Error ? error.message : String(error);
-        return buildReceipt({
-          callId: context.callId,
-          tool: name,
-          args,
-          outcome,
-          text: '',
-          error: message,
-          startedAt,
-          ...(cap === undefined ? {} : { cap }),
-        });
-      }
-    },
-  };
+  const { name } = tool;
+  return defineToolExecutor(tool, async (args, context) => {
+    const startedAt = performance.now();
+    try {
+      const work = body(args, context, startedAt);
+      return await (timeBoundMs === undefined ? work : withinTimeBound(name, timeBoundMs, work));
+    } catch (error) {
+      const code = CorrexError.isInstance(error) ? error.code : undefined;
+      const outcome =
+        code === 'world_changed'
+          ? 'world_changed'
+          : code === 'tool_time_bound'
+            ? 'timed_out'
+            : code === 'unassessed_target' || code === 'special_file'
+              ? 'refused'
+              : 'failed';
+      const message = error instanceof Error ? error.message : String(error);
+      return buildReceipt({
+        outcome,
+        text: '',
+        error: message,
+        startedAt,
+        ...(cap === undefined ? {} : { cap }),
+      });
+    }
+  });
 }
 
 export function createReadFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded(
-    'read_file',
+    readFileTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const { realPath } = await recheckTarget(options.probe, args.path, context);
       const bytes = await readVerifiedFile(realPath);
       const sha = sha256Of(bytes);
       const lines = bytes.toString('utf8').split('\n');
-      const start = typeof args.startLine === 'number' ? args.startLine : 1;
-      const end = typeof args.endLine === 'number' ? args.endLine : lines.length;
+      const start = args.startLine ?? 1;
+      const end = args.endLine ?? lines.length;
       if (end < start) throw new ToolFailure(`endLine ${end} is before startLine ${start}`);
       const text = lines.slice(start - 1, end).join('\n');
       return buildReceipt({
-        callId: context.callId,
-        tool: 'read_file',
-        args,
         outcome: 'succeeded',
         text,
         startedAt,
@@ -129,16 +126,13 @@ export function createReadFileExecutor(options: FileToolOptions): ToolExecutor {
 
 export function createWriteFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded(
-    'write_file',
+    writeFileTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
-      const content = String(args.content);
+      const { content } = args;
       const written = await writeVerifiedFile(realPath, content);
       return buildReceipt({
-        callId: context.callId,
-        tool: 'write_file',
-        args,
         outcome: 'succeeded',
         text: `wrote ${Buffer.byteLength(content)} bytes`,
         startedAt,
@@ -153,12 +147,12 @@ export function createWriteFileExecutor(options: FileToolOptions): ToolExecutor 
 
 export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded(
-    'edit_file',
+    editFileTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const { realPath, observed } = await recheckTarget(options.probe, args.path, context);
       const before = (await readVerifiedFile(realPath)).toString('utf8');
-      const search = String(args.search);
+      const { search } = args;
       const first = before.indexOf(search);
       if (first < 0)
         throw new ToolFailure(
@@ -169,14 +163,10 @@ export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
         throw new ToolFailure(
           'the search text occurs more than once; include more surrounding lines so it is unique',
         );
-      const after =
-        before.slice(0, first) + String(args.replace) + before.slice(first + search.length);
+      const after = before.slice(0, first) + args.replace + before.slice(first + search.length);
       const written = await writeVerifiedFile(realPath, after);
       const line = before.slice(0, first).split('\n').length;
       return buildReceipt({
-        callId: context.callId,
-        tool: 'edit_file',
-        args,
         outcome: 'succeeded',
         text: `replaced 1 occurrence at line ${line}`,
         startedAt,
@@ -191,7 +181,7 @@ export function createEditFileExecutor(options: FileToolOptions): ToolExecutor {
 
 export function createCopyFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded(
-    'copy_file',
+    copyFileTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const source = await recheckTarget(options.probe, args.source, context);
@@ -200,9 +190,6 @@ export function createCopyFileExecutor(options: FileToolOptions): ToolExecutor {
       const written = await writeVerifiedFile(destination.realPath, bytes);
       const sha = sha256Of(bytes);
       return buildReceipt({
-        callId: context.callId,
-        tool: 'copy_file',
-        args,
         outcome: 'succeeded',
         text: `copied ${bytes.length} bytes`,
         startedAt,
@@ -218,7 +205,7 @@ export function createCopyFileExecutor(options: FileToolOptions): ToolExecutor {
 
 export function createMoveFileExecutor(options: FileToolOptions): ToolExecutor {
   return guarded(
-    'move_file',
+    moveFileTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const source = await recheckTarget(options.probe, args.source, context);
@@ -228,9 +215,6 @@ export function createMoveFileExecutor(options: FileToolOptions): ToolExecutor {
       const moved = await moveVerifiedFile(source.realPath, destination.realPath);
       const sha = source.observed.sha256;
       return buildReceipt({
-        callId: context.callId,
-        tool: 'move_file',
-        args,
         outcome: 'succeeded',
         text: 'moved',
         startedAt,

@@ -1,3 +1,4 @@
+import { globTool, grepTool, listDirTool } from '../../core/tools/builtin-tools.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { visibleText } from '../../core/base/visible-text.js';
@@ -56,7 +57,7 @@ async function directoryOf(
 
 export function createListDirExecutor(options: FileToolOptions): ToolExecutor {
   return guardedExecutor(
-    'list_dir',
+    listDirTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const dir = await directoryOf(options, args.path, context);
@@ -68,9 +69,6 @@ export function createListDirExecutor(options: FileToolOptions): ToolExecutor {
         )
         .sort();
       return buildReceipt({
-        callId: context.callId,
-        tool: 'list_dir',
-        args,
         outcome: 'succeeded',
         text: lines.join('\n'),
         startedAt,
@@ -82,7 +80,7 @@ export function createListDirExecutor(options: FileToolOptions): ToolExecutor {
 
 export function createGlobExecutor(options: FileToolOptions): ToolExecutor {
   return guardedExecutor(
-    'glob',
+    globTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const dir = await directoryOf(options, args.path, context);
@@ -92,9 +90,6 @@ export function createGlobExecutor(options: FileToolOptions): ToolExecutor {
         .slice(0, MAX_ENTRIES);
       const note = truncated ? '\n[walk stopped early: too many files]' : '';
       return buildReceipt({
-        callId: context.callId,
-        tool: 'glob',
-        args,
         outcome: 'succeeded',
         text: matches.map(visibleText).join('\n') + note,
         startedAt,
@@ -106,7 +101,7 @@ export function createGlobExecutor(options: FileToolOptions): ToolExecutor {
 
 export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
   return guardedExecutor(
-    'grep',
+    grepTool,
     options.maxOutputBytes,
     async (args, context, startedAt) => {
       const dir = await directoryOf(options, args.path, context);
@@ -145,9 +140,6 @@ export function createGrepExecutor(options: FileToolOptions): ToolExecutor {
         if (results.length >= maxResults) break;
       }
       return buildReceipt({
-        callId: context.callId,
-        tool: 'grep',
-        args,
         outcome: 'succeeded',
         text: results.join('\n'),
         startedAt,

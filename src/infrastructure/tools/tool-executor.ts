@@ -4,10 +4,17 @@ import type { PayloadOf } from '../../core/events/event-definition.js';
 import type { WorldObservation } from '../../core/toolintent/toolintent-events.js';
 import type { WorldProbe } from '../../core/toolintent/world-probe.js';
 import type { toolReceipt } from '../../core/tools/tool-events.js';
+import type { ToolDefinition } from '../../core/tools/tool-contract.js';
 import { hasLoneSurrogate } from '../../core/toolintent/rules/target-kind-rule.js';
 import { resolveToolPath, type ToolPathRoots } from '../../core/tools/tool-path.js';
 
 export type ToolReceipt = PayloadOf<typeof toolReceipt>;
+
+/**
+ * What running a call found: a receipt without its envelope (type, call id, tool, arguments),
+ * which the runner adds from the call it ran, so no executor writes its own name or echoes args.
+ */
+export type ToolExecution = Omit<ToolReceipt, 'type' | 'callId' | 'tool' | 'args'>;
 
 /** What an executor is given besides the validated arguments. */
 export type ToolExecutionContext = {
@@ -21,11 +28,43 @@ export type ToolExecutionContext = {
   readonly signal?: AbortSignal;
 };
 
-/** The infrastructure half of a tool: runs an approved call and returns its receipt. */
+/**
+ * The receipt of a call that ran outside a session's runner (tests, tools built on the
+ * executors): the envelope from the call, the rest from its execution, as the runner records it.
+ */
+export function toolReceiptOf(
+  call: { readonly callId: string; readonly tool: string; readonly args: Record<string, unknown> },
+  execution: ToolExecution,
+): ToolReceipt {
+  return {
+    type: 'tool_receipt',
+    callId: call.callId,
+    tool: call.tool,
+    args: call.args as ToolReceipt['args'],
+    ...execution,
+  };
+}
+
+/** The infrastructure half of a tool: runs an approved call and says what it did. */
 export type ToolExecutor = {
   readonly name: string;
-  execute(args: Record<string, unknown>, context: ToolExecutionContext): Promise<ToolReceipt>;
+  execute(args: Record<string, unknown>, context: ToolExecutionContext): Promise<ToolExecution>;
 };
+
+/**
+ * The executor of a tool contract, its arguments typed from the contract's schema. The kernel
+ * validated them against that schema when it assessed the call (one validation per call), so
+ * they are trusted here, not parsed again; the name is the contract's, written once.
+ */
+export function defineToolExecutor<Args>(
+  tool: ToolDefinition<Args>,
+  execute: (args: Args, context: ToolExecutionContext) => Promise<ToolExecution>,
+): ToolExecutor {
+  return {
+    name: tool.name,
+    execute: (args, context) => execute(args as Args, context),
+  };
+}
 
 /** No executor is registered under the tool's name. */
 export class UnknownToolError extends CorrexError {
@@ -99,7 +138,7 @@ export async function executeToolCall(
   toolName: string,
   args: Record<string, unknown>,
   context: ToolExecutionContext,
-): Promise<ToolReceipt> {
+): Promise<ToolExecution> {
   const executor = executors[toolName];
   if (executor === undefined) throw new UnknownToolError(toolName);
   return executor.execute(args, context);

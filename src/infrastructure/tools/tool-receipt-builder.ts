@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EgressDecision, SandboxProfile } from '../../core/policies/sandbox-profile.js';
 import type { ToolOutcome, TouchedFile } from '../../core/tools/tool-events.js';
-import type { ToolReceipt } from './tool-executor.js';
+import type { ToolExecution } from './tool-executor.js';
 
 /** Default cap on the output kept in a receipt; the digest always covers the full output. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
@@ -39,11 +39,11 @@ export function sha256Of(content: Buffer | string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** Builds a receipt; `text` is bounded by `cap`. */
+/**
+ * Builds what a call's execution found; `text` is bounded by `cap`. The receipt's envelope (its
+ * call id, tool and arguments) is not the executor's to write: the runner adds it from the call.
+ */
 export function buildReceipt(fields: {
-  callId: string;
-  tool: string;
-  args: Record<string, unknown>;
   outcome: ToolOutcome;
   text: string;
   exitCode?: number | null;
@@ -51,16 +51,13 @@ export function buildReceipt(fields: {
   files?: TouchedFile[];
   startedAt: number;
   cap?: number;
-}): ToolReceipt {
+}): ToolExecution {
   const buffer = createOutputBuffer(fields.cap);
   buffer.push(fields.text);
   return finishReceipt({ ...fields, output: buffer.finish() });
 }
 
 export function finishReceipt(fields: {
-  callId: string;
-  tool: string;
-  args: Record<string, unknown>;
   outcome: ToolOutcome;
   output: ReturnType<ReturnType<typeof createOutputBuffer>['finish']>;
   exitCode?: number | null;
@@ -72,12 +69,8 @@ export function finishReceipt(fields: {
   egress?: EgressDecision[];
   /** For calls that ran a process: the real path of the program. */
   executable?: string;
-}): ToolReceipt {
+}): ToolExecution {
   return {
-    type: 'tool_receipt',
-    callId: fields.callId,
-    tool: fields.tool,
-    args: JSON.parse(JSON.stringify(fields.args)) as ToolReceipt['args'],
     outcome: fields.outcome,
     exitCode: fields.exitCode ?? null,
     error: fields.error ?? null,

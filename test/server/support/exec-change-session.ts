@@ -1,3 +1,4 @@
+import { toolReceiptOf } from '../../../src/infrastructure/tools/tool-executor.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -40,7 +41,7 @@ export function createExecRecorder(workspace: string, preimageDirectory: string)
         tool: 'exec',
         argsRaw: JSON.stringify({ command }),
       },
-      receipt,
+      toolReceiptOf({ callId, tool: 'exec', args: { command } }, receipt),
     ];
   };
 }

@@ -192,7 +192,10 @@ export const ETC_SCAN_RECHECK_MS = 2_000;
  * files there; docs/sandbox.md states the bound.
  */
 function etcState(etc: string, globs: readonly string[], home: string): EtcState {
-  const key = JSON.stringify([etc, globs, home]);
+  // A `~/` glob can match under `etc` only when one folder holds the other: otherwise the home
+  // plays no part, and a runner with a home of its own (an MCP server, a hook) shares the view.
+  const related = home !== '' && (inside(etc, home) || inside(home, etc));
+  const key = JSON.stringify([etc, globs, related ? home : null]);
   const now = Date.now();
   const cached = etcScans.get(key);
   if (cached?.key === key && statOrNull(etc)?.mtimeNs === cached.scanned.get(etc)) {

@@ -9,7 +9,8 @@ const GLOB_SYNTAX = /[*?[\]{}!]/;
  * The scoped grant "always allow this" records for a waiting call: exactly what `correx grant`
  * would be given to cover this call and nothing wider. The exact command line for `exec`; the
  * one path (workspace-relative, as grants match it) for a file tool; the one host for a network
- * call. Null when no single exact grant covers the call (several paths, a path with glob syntax,
+ * call (and for a confined command asked only for network access to one host, that host).
+ * Null when no single exact grant covers the call (several paths, a path with glob syntax,
  * a command plus paths), so only a one-time approval is offered.
  */
 export function alwaysAllowScope(
@@ -25,6 +26,20 @@ export function alwaysAllowScope(
     return null;
   }
   if (proposal.tool === 'exec') {
+    // Asked only for network access to one host (flag egress-asks-to-widen): "always" grants
+    // that host, never the command line, so it widens what the sandbox may reach and no more.
+    const asked = assessment.findings.filter(
+      (finding) => finding.severity !== 'info' || finding.tier === 'T3',
+    );
+    const hosts = new Set(
+      assessment.targets.filter((target) => target.role === 'URL').map((t) => t.resolved),
+    );
+    if (
+      asked.length > 0 &&
+      asked.every((finding) => finding.code === 'egress_widen') &&
+      hosts.size === 1
+    )
+      return { kind: 'host', host: [...hosts][0]! };
     // The same line approval grants are matched against (approvalSubjectOf).
     if (typeof args.command === 'string') return { kind: 'command', command: args.command };
     if (Array.isArray(args.argv)) return { kind: 'command', command: JSON.stringify(args.argv) };

@@ -1,6 +1,15 @@
 import { outsideTmpFolder } from '../support/outside-tmp.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import {
@@ -8,6 +17,7 @@ import {
   DEFAULT_NEVER_WRITABLE,
 } from '../../src/core/policies/workspace-policy.js';
 import { SYSTEM_READABLE_FOLDERS } from '../../src/infrastructure/sandbox/read-view.js';
+import { buildBubblewrapProfile } from '../../src/infrastructure/sandbox/bubblewrap-profile.js';
 import type { SandboxSettings } from '../../src/infrastructure/sandbox/confined-process.js';
 import { availability, describeSandboxed, execIn } from './sandbox-support.js';
 
@@ -137,6 +147,53 @@ describeSandboxed('the deny-by-default read view (real bubblewrap)', () => {
     expect(receipt.output).toContain('end');
     expect(receipt.output).not.toMatch(/^root:/m);
     expect(receipt.output).not.toMatch(/^[1-9]/m);
+  });
+
+  it('binds an etc folder once, from a prepared view with its secrets empty, not a mount per secret', () => {
+    const profile = buildBubblewrapProfile({
+      bwrapPath: availability.kind === 'bubblewrap' ? availability.bwrapPath : 'bwrap',
+      userNamespace: true,
+      workspaceRoot: workspace,
+      cwd: workspace,
+      homeDirectory: home,
+      neverWritable: [],
+      neverReadable: [...DEFAULT_NEVER_READABLE],
+      hiddenPaths: [],
+      readablePaths: [],
+      searchPath: '/usr/bin:/bin',
+      systemFolders: [etc],
+      proxySocket: null,
+      allowedHosts: [],
+    });
+    const targets = profile.args.filter(
+      (arg, i) =>
+        i > 0 &&
+        profile.args[i - 2] !== undefined &&
+        ['--ro-bind', '--tmpfs'].includes(profile.args[i - 2]!),
+    );
+    expect(targets.filter((target) => target === etc || target.startsWith(`${etc}/`))).toEqual([
+      etc,
+    ]);
+    const source = profile.args[profile.args.indexOf(etc) - 1]!;
+    expect(source).not.toBe(etc);
+    expect(readFileSync(join(source, 'app/settings.conf'), 'utf8')).toBe('visible=yes\n');
+    expect(readFileSync(join(source, 'shadow'), 'utf8')).toBe('');
+    expect(readFileSync(join(source, 'app/client.pem'), 'utf8')).toBe('');
+    expect(readdirSync(join(source, 'ssl/private'))).toEqual([]);
+    expect(profile.profile.hidden).toEqual(
+      expect.arrayContaining([canaries.shadow, canaries.pem, join(etc, 'ssl/private')]),
+    );
+  });
+
+  it('shows a file created or replaced at the top of /etc between two calls (the view is rebuilt)', async () => {
+    writeFileSync(join(etc, 'top.conf'), 'visible=first\n');
+    expect((await run(`cat '${join(etc, 'top.conf')}'`)).output).toContain('visible=first');
+    writeFileSync(join(etc, 'new.conf'), 'new=yes\n');
+    writeFileSync(join(etc, 'top.next'), 'visible=again\n');
+    renameSync(join(etc, 'top.next'), join(etc, 'top.conf'));
+    const receipt = await run(`cat '${join(etc, 'new.conf')}' '${join(etc, 'top.conf')}'`);
+    expect(receipt.output).toContain('new=yes');
+    expect(receipt.output).toContain('visible=again');
   });
 
   it('still runs programs, toolchains and writes the workspace', async () => {

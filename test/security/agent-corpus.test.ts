@@ -32,7 +32,7 @@ type CorpusCommand = {
  * (the proxy would refuse it; a person may widen the list), and a write outside the workspace
  * that is not the sandbox's private /tmp (the person's home, `..`).
  */
-const STOPS_BY_DESIGN = new Set(['egress_denied', 'outside_workspace']);
+const STOPS_BY_DESIGN = new Set(['egress_denied', 'egress_widen', 'outside_workspace']);
 
 const load = (name: string): CorpusCommand[] =>
   readFileSync(join(import.meta.dirname, '../fixtures/agent-commands', name), 'utf8')

@@ -11,7 +11,8 @@ import { checkToolArguments } from '../toolintent/checked-tool-arguments.js';
 import { toolSessionView } from '../toolintent/tool-session-projection.js';
 import { preToolUseHooksFor } from '../toolintent/hook-definition.js';
 import { withHookFindings } from '../toolintent/hook-findings.js';
-import { PRE_TOOL_USE_HOOKS } from '../toolintent/toolintent-flags.js';
+import { EGRESS_ASKS_TO_WIDEN, PRE_TOOL_USE_HOOKS } from '../toolintent/toolintent-flags.js';
+import { activeGrants } from '../approvals/approval-grants.js';
 import type { ToolCallRejection } from '../tools/tool-call-outcome-events.js';
 import { toolArgsJsonSchema } from '../tools/tool-contract.js';
 import type { WorkflowStage } from '../transitions/workflow.js';
@@ -69,6 +70,7 @@ export function nextForCall(context: StageContext, call: CallRecord): Step {
         tool: call.tool,
         args: call.args ?? {},
         targets: call.targets,
+        ...(call.egressHosts === undefined ? {} : { egressHosts: call.egressHosts }),
       });
     case 'interrupted':
       return classify(context, call);
@@ -131,7 +133,7 @@ function assess(context: StageContext, call: CallRecord): Step {
   const missing = missingPaths(call, checked.paths);
   if (missing.length > 0)
     return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
-  const view = viewOf(config, state);
+  const view = viewOf(config, state, stage.id);
   const judged = assessToolCall(config.policy, view, checked.proposed);
   const hooks = config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name)
     ? preToolUseHooksFor(config.hooks, call.tool)
@@ -303,11 +305,17 @@ function missingPaths(call: CallRecord, paths: readonly string[]): string[] {
   return paths.filter((path) => !call.observed.includes(path));
 }
 
-function viewOf(config: KernelConfig, state: KernelState) {
-  return toolSessionView(state.tools, {
+function viewOf(config: KernelConfig, state: KernelState, stageId?: string) {
+  const view = toolSessionView(state.tools, {
     workspaceRoot: state.session.workspace ?? '/',
     homeDirectory: config.homeDirectory,
   });
+  if (stageId === undefined || !config.behaviour.flags.has(EGRESS_ASKS_TO_WIDEN.name)) return view;
+  // A person's "always allow" for a host: the network-host rule grants it instead of asking.
+  const grantedHosts = activeGrants(state.grants, state.lastTimestamp ?? '')
+    .filter((grant) => grant.lifetime === 'session' || grant.stageId === stageId)
+    .flatMap((grant) => (grant.scope.kind === 'host' ? [grant.scope.host] : []));
+  return { ...view, grantedHosts };
 }
 
 /**

@@ -25,6 +25,8 @@ export type Effect =
       readonly args: { readonly [key: string]: unknown };
       /** Write targets and the hashes recorded at `tool_call_started` (for the TOCTOU re-check). */
       readonly targets: readonly { readonly path: string; readonly sha256: string | null }[];
+      /** Hosts a person approved for this call beyond the allowlist (egress-asks-to-widen). */
+      readonly egressHosts?: readonly string[];
     }
   /** Run one definition-of-done check of the stage in the workspace. */
   | {

@@ -281,7 +281,11 @@ export async function runEffect(
           homeDirectory: config.homeDirectory,
           targets: effect.targets,
           observations: state.tools.observations,
-          egressAllowlist: state.tools.egressAllowlist,
+          // What the call was approved to reach beyond the list, for this call only.
+          egressAllowlist:
+            effect.egressHosts === undefined
+              ? state.tools.egressAllowlist
+              : [...new Set([...state.tools.egressAllowlist, ...effect.egressHosts])].sort(),
           commandShell: config.behaviour.flags.has(EXEC_BASH.name) ? 'bash' : 'sh',
         },
         signal,

@@ -44,6 +44,11 @@ export type CallRecord = {
   readonly referenceBlocked: boolean;
   /** The recorded verdicts of its `pre_tool_use` hooks (null: they have not run). */
   readonly hookResults: readonly PreToolUseHookResult[] | null;
+  /**
+   * Hosts off the allowlist this call was asked (or granted) network access to (flag
+   * egress-asks-to-widen): once approved, it runs with them added to its allowlist.
+   */
+  readonly egressHosts?: readonly string[];
   /** When its approval wait ends by the policy's timeout (from `approval_requested`). */
   readonly approvalDeadline?: string;
   /** A runner recorded that its approval wait outlived the policy's timeout. */
@@ -345,6 +350,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
         writeTargets: payload.targets
           .filter((target) => target.write && target.role !== 'URL')
           .map((target) => target.resolved),
+        ...egressHostsOf(payload),
       }));
     case 'approval_requested':
       if (isArtifactApproval(payload.callId))
@@ -739,4 +745,18 @@ export function isTurnFinished(turn: TurnRecord): boolean {
 /** The first call of an acting turn that is not done. */
 export function currentCall(turn: TurnRecord | null): CallRecord | undefined {
   return turn?.status === 'acting' ? turn.calls.find((call) => call.status !== 'done') : undefined;
+}
+
+/**
+ * The hosts an assessment asked or granted network access to beyond the allowlist (findings
+ * `egress_widen`, `egress_granted`, only under flag egress-asks-to-widen): its URL targets.
+ */
+function egressHostsOf(payload: {
+  readonly findings: readonly { readonly code: string }[];
+  readonly targets: readonly { readonly role: string; readonly resolved: string }[];
+}): { egressHosts?: readonly string[] } {
+  if (!payload.findings.some((f) => f.code === 'egress_widen' || f.code === 'egress_granted'))
+    return {};
+  const hosts = payload.targets.filter((t) => t.role === 'URL' && t.resolved !== '');
+  return { egressHosts: [...new Set(hosts.map((t) => t.resolved))].sort() };
 }

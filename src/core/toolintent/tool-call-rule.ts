@@ -17,6 +17,8 @@ export type ToolSessionView = {
   /** Real path → SHA-256 of the content the model last saw (read, or wrote itself). */
   readonly reads: LayeredRecord<string>;
   readonly egressAllowlist: readonly string[];
+  /** Hosts a person's active grants name for this stage (flag egress-asks-to-widen). */
+  readonly grantedHosts?: readonly string[];
   readonly writeManifest: readonly string[] | null;
   /** UTF-8 bytes the session's successful file writes carried so far (absent: 0). */
   readonly bytesWritten?: number;

@@ -109,6 +109,18 @@ export const CONFINEMENT_BY_CONSTRUCTION = defineBehaviourFlag({
     'under a sandbox, exec stops the sandbox holds are recorded at T2; only egress, refused writes, protected paths and targets outside the workspace stop a call',
 });
 
+/**
+ * `egress-asks-to-widen` (issue #41): under an active sandbox (with confinement-by-construction)
+ * a command that names a host off the egress allowlist is asked at T3 as "needs network access
+ * to HOST" instead of blocked; approving it lets that call reach the host through the proxy, and
+ * "always" records a grant scoped to the host, after which the host is granted at T2.
+ */
+export const EGRESS_ASKS_TO_WIDEN = defineBehaviourFlag({
+  name: 'egress-asks-to-widen',
+  description:
+    'under a sandbox, an exec naming a host off the egress allowlist asks at T3 (needs network access to HOST) instead of blocking; approved, the call reaches that host; a host grant makes it T2',
+});
+
 /** The behaviour flags plane-2 assessment branches on (see core/base/behaviour-flag.ts). */
 export const toolIntentFlags: readonly BehaviourFlag[] = [
   WRITE_BUDGET,
@@ -123,4 +135,5 @@ export const toolIntentFlags: readonly BehaviourFlag[] = [
   PRE_TOOL_USE_HOOKS,
   EXEC_BASH,
   CONFINEMENT_BY_CONSTRUCTION,
+  EGRESS_ASKS_TO_WIDEN,
 ];

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { copiesUnchanged, prepareEtcView, type PreparedEtcView } from './etc-view.js';
 import { findNeverReadableFilesUnder } from './never-readable-files.js';
 
 /**
@@ -107,15 +108,21 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
   };
   // Each `etc` folder shown (the host's, or one a test gives) loses its secrets, and every file
   // in it matching a never-readable glob: the scan is small (/usr, far larger, is not scanned).
+  // The result is one prepared folder bound in `etc`'s place (etc-view.ts): a mount per secret
+  // would cost every call more than the rest of the view.
   for (const etc of shown.filter((folder) => basename(folder) === 'etc')) {
-    for (const folder of ETC_SECRET_FOLDERS) cover(systemArgs, join(etc, folder));
-    const globs = [...ETC_SECRET_FILES, ...input.neverReadable];
-    // Certificates of the public trust stores are no secret (`*.pem` would match them), and
-    // TLS through the egress proxy needs them.
-    const trustStores = ETC_TRUST_STORES.map((folder) => join(etc, folder));
-    for (const file of etcSecrets(etc, globs, input.homeDirectory))
-      if (![...hidden, ...trustStores].some((folder) => inside(file, folder)))
-        cover(systemArgs, file);
+    const state = etcState(etc, [...ETC_SECRET_FILES, ...input.neverReadable], input.homeDirectory);
+    const bind = systemArgs.findIndex(
+      (arg, index) => arg === '--ro-bind' && systemArgs[index + 1] === etc,
+    );
+    if (state.view !== null && bind >= 0) {
+      systemArgs[bind + 1] = state.view.path;
+      for (const path of [...state.folders, ...state.files])
+        if (!hidden.includes(path)) hidden.push(path);
+    } else {
+      for (const folder of state.folders) cover(systemArgs, folder);
+      for (const file of state.files) cover(systemArgs, file);
+    }
   }
 
   const grantArgs: string[] = [];
@@ -143,7 +150,9 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
     for (const file of findNeverReadableFilesUnder(real, input.neverReadable, input.homeDirectory))
       cover(grantArgs, file);
   }
-  for (const path of input.repositoryPaths ?? []) grant(path);
+  // Outer folders first, so a worktree's gitdir inside the common .git costs no mount of its own.
+  const repositories = [...(input.repositoryPaths ?? [])].sort((a, b) => a.length - b.length);
+  for (const path of repositories) grant(path);
   const programDirs = [...input.searchPath.split(':'), dirname(process.execPath)];
   for (const dir of programDirs.filter((entry) => isAbsolute(entry) && existsSync(entry))) {
     const folder = toolchainFolder(resolve(dir), input);
@@ -153,42 +162,70 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
   return { systemArgs, grantArgs, granted, hidden };
 }
 
-type EtcScan = {
+type EtcState = {
+  /** Secret folders that exist: shown empty. */
+  readonly folders: readonly string[];
+  /** Secret and never-readable files outside the trust stores: shown empty. */
+  readonly files: readonly string[];
+  /** The prepared folder shown in `etc`'s place, or null to cover each secret with a mount. */
+  readonly view: PreparedEtcView | null;
+};
+
+type EtcScan = EtcState & {
   readonly key: string;
-  readonly folders: Map<string, bigint>;
-  readonly files: string[];
+  /** Every folder the scan read, with its mtime: a file created, removed or renamed changes it. */
+  readonly scanned: Map<string, bigint>;
   checkedAt: number;
 };
-let lastEtcScan: EtcScan | null = null;
+/** By `etc` folder and globs: the host's /etc, and in tests a folder of their own beside it. */
+const etcScans = new Map<string, EtcScan>();
 
 /** How long a checked /etc scan is reused without looking at its folders again. */
 export const ETC_SCAN_RECHECK_MS = 2_000;
 
 /**
- * The never-readable files of an `etc` folder, scanned once and reused while no folder in it
- * changed (a file created, removed or renamed changes its folder's mtime), looked at again at
- * most every ETC_SCAN_RECHECK_MS and whenever the folder itself changed: /etc is part of every
- * confined call, and walking it each time would cost more than the sandbox itself. Only root
- * creates files there; docs/sandbox.md states the bound.
+ * What to empty in an `etc` folder, and the prepared view that does it, scanned and built once
+ * and reused while no folder in it changed (a file created, removed or renamed changes its
+ * folder's mtime) and no copied file changed, looked at again at most every
+ * ETC_SCAN_RECHECK_MS and whenever the folder itself changed: /etc is part of every confined
+ * call, and walking it each time would cost more than the sandbox itself. Only root creates
+ * files there; docs/sandbox.md states the bound.
  */
-function etcSecrets(etc: string, globs: readonly string[], home: string): string[] {
-  const key = JSON.stringify([etc, globs, home]);
+function etcState(etc: string, globs: readonly string[], home: string): EtcState {
+  // A `~/` glob can match under `etc` only when one folder holds the other: otherwise the home
+  // plays no part, and a runner with a home of its own (an MCP server, a hook) shares the view.
+  const related = home !== '' && (inside(etc, home) || inside(home, etc));
+  const key = JSON.stringify([etc, globs, related ? home : null]);
   const now = Date.now();
-  const cached = lastEtcScan;
-  if (cached?.key === key && statOrNull(etc)?.mtimeNs === cached.folders.get(etc)) {
-    if (now - cached.checkedAt < ETC_SCAN_RECHECK_MS) return cached.files;
-    if (unchanged(cached.folders)) {
+  const cached = etcScans.get(key);
+  if (cached?.key === key && statOrNull(etc)?.mtimeNs === cached.scanned.get(etc)) {
+    if (now - cached.checkedAt < ETC_SCAN_RECHECK_MS) return cached;
+    if (unchanged(cached.scanned) && (cached.view === null || copiesUnchanged(cached.view))) {
       cached.checkedAt = now;
-      return cached.files;
+      return cached;
     }
   }
-  const folders = new Map<string, bigint>();
-  const files = findNeverReadableFilesUnder(etc, globs, home, undefined, (folder) => {
+  const scanned = new Map<string, bigint>();
+  const matching = findNeverReadableFilesUnder(etc, globs, home, undefined, (folder) => {
     const stat = statOrNull(folder);
-    if (stat !== null) folders.set(folder, stat.mtimeNs);
+    if (stat !== null) scanned.set(folder, stat.mtimeNs);
   });
-  lastEtcScan = { key, folders, files, checkedAt: now };
-  return files;
+  const folders = ETC_SECRET_FOLDERS.map((folder) => join(etc, folder)).filter((folder) =>
+    lstatOrNull(folder)?.isDirectory(),
+  );
+  // Certificates of the public trust stores are no secret (`*.pem` would match them), and
+  // TLS through the egress proxy needs them.
+  const kept = [...folders, ...ETC_TRUST_STORES.map((folder) => join(etc, folder))];
+  const files = matching.filter(
+    (file) => !kept.some((folder) => inside(file, folder)) && lstatOrNull(file)?.isFile(),
+  );
+  const view = prepareEtcView({ etc, emptyFiles: files, emptyFolders: folders });
+  const scan: EtcScan = { key, scanned, folders, files, view, checkedAt: now };
+  etcScans.delete(key);
+  etcScans.set(key, scan);
+  // A long-lived server sees few policies; the oldest scan goes past a handful.
+  if (etcScans.size > 8) etcScans.delete(etcScans.keys().next().value!);
+  return scan;
 }
 
 function unchanged(folders: ReadonlyMap<string, bigint>): boolean {

@@ -1,10 +1,16 @@
 import { hasCapability } from '../../tools/tool-contract.js';
 import { hostAllowed, parseUrlTarget } from '../host-match.js';
 import { finding } from '../finding.js';
+import { EGRESS_ASKS_TO_WIDEN } from '../toolintent-flags.js';
 import type { ToolCallRule } from '../tool-call-rule.js';
 import type { Finding } from '../toolintent-events.js';
 
 const NETWORK_HOST = 'network-host';
+
+/** A confined command's host off the allowlist, asked (flag egress-asks-to-widen). */
+export const EGRESS_WIDEN = 'egress_widen';
+/** A confined command's host a person granted with "always allow". */
+export const EGRESS_GRANTED = 'egress_granted';
 
 /**
  * NetworkHost: every URL a call would contact (URL arguments, and URLs inside an exec command
@@ -17,6 +23,10 @@ export const networkHostRule: ToolCallRule = {
   appliesTo: (context) => context.values.urls.length > 0 || hasCapability(context.tool, 'NETWORK'),
   evaluate(context) {
     const findings: Finding[] = [];
+    // Flag egress-asks-to-widen: a confined command's host off the list is a question for a
+    // person (the proxy holds the call to the hosts it was approved for), not a final refusal.
+    const widens =
+      context.flags.has(EGRESS_ASKS_TO_WIDEN.name) && context.values.exec?.confined === true;
     if (context.values.urls.length === 0) {
       findings.push(
         finding(
@@ -33,6 +43,26 @@ export const networkHostRule: ToolCallRule = {
       if (!parsed.ok) {
         findings.push(
           finding(NETWORK_HOST, 'block', 'bad_url', `${url.param}: ${parsed.reason}`, 'T3'),
+        );
+      } else if (widens && (context.view.grantedHosts ?? []).includes(parsed.host)) {
+        findings.push(
+          finding(
+            NETWORK_HOST,
+            'info',
+            EGRESS_GRANTED,
+            `${parsed.host}: network access granted by a person ("always allow")`,
+            'T2',
+          ),
+        );
+      } else if (widens && !hostAllowed(parsed.host, context.view.egressAllowlist)) {
+        findings.push(
+          finding(
+            NETWORK_HOST,
+            'ask',
+            EGRESS_WIDEN,
+            `needs network access to ${parsed.host} (not on the egress allowlist): approving lets this call reach it`,
+            'T3',
+          ),
         );
       } else if (!hostAllowed(parsed.host, context.view.egressAllowlist)) {
         const why =

@@ -193,7 +193,9 @@ describe('a hostile MCP server', () => {
       command: process.execPath,
       args: [hostileScript],
       passEnv: ['HOSTILE_STATE_FILE'],
-      timeoutMs: 1000,
+      // Long enough that load never makes a huge or slow-starting answer time out; only the
+      // hanging tool reaches it.
+      timeoutMs: 5000,
       maxResultBytes: 1024 * 1024,
       ...extra,
     },

@@ -1,9 +1,9 @@
 import type { CorrexEvent } from '../core/event-catalog.js';
-import { decide, type Decision } from '../core/kernel/decide.js';
-import type { Effect } from '../core/kernel/effect.js';
-import type { KernelConfig } from '../core/kernel/kernel-config.js';
-import { kernelProjection, type KernelState } from '../core/kernel/kernel-state.js';
-import { sessionConfiguredPayload } from '../core/kernel/session-configuration.js';
+import { decide, type Decision } from '../core/kernel/decider/decide.js';
+import type { Effect } from '../core/kernel/decider/effect.js';
+import type { KernelConfig } from '../core/kernel/config/kernel-config.js';
+import { kernelProjection, type KernelState } from '../core/kernel/decider/kernel-state.js';
+import { sessionConfiguredPayload } from '../core/kernel/config/session-configuration.js';
 
 type Payload = CorrexEvent['payload'];
 

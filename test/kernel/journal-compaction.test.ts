@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/core/context/tokenizer.js';
-import { UNVERSIONED_BEHAVIOUR, type KernelBehaviour } from '../../src/core/kernel/behaviour.js';
+import {
+  UNVERSIONED_BEHAVIOUR,
+  type KernelBehaviour,
+} from '../../src/core/kernel/config/behaviour.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import type { InferenceRequest } from '../../src/core/inference/inference-request.js';
-import { kernelProjection } from '../../src/core/kernel/kernel-state.js';
-import { nextStep } from '../../src/core/kernel/next-step.js';
-import { evolveRun, startedRun } from '../../src/core/kernel/stage-run.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { kernelProjection } from '../../src/core/kernel/decider/kernel-state.js';
+import { nextStep } from '../../src/core/kernel/decider/next-step.js';
+import { evolveRun, startedRun } from '../../src/core/kernel/decider/stage-run.js';
+import { runSession } from '../../src/core/kernel/runner/run-session.js';
 import { createScriptedProvider } from '../../src/infrastructure/providers/scripted-provider.js';
 import {
   eventsOf,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runSession } from '../../src/core/kernel/run-session.js';
-import { recordedKernelConfig, replaySession } from '../../src/core/kernel/replay-session.js';
+import { runSession } from '../../src/core/kernel/runner/run-session.js';
+import {
+  recordedKernelConfig,
+  replaySession,
+} from '../../src/core/kernel/runner/replay-session.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';
 import {
   closeStoresAfterEach,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendToSession } from '../../src/core/kernel/append-decided.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { appendToSession } from '../../src/core/kernel/runner/append-decided.js';
+import { runSession } from '../../src/core/kernel/runner/run-session.js';
 import {
   closeStoresAfterEach,
   eventsOf,

@@ -8,8 +8,8 @@ import { SqliteStorageError } from '../../src/infrastructure/sqlite/sqlite-error
 import { expectRejection } from '../support/expect-rejection.js';
 import { noteEvent } from '../support/sample-events.js';
 import { tempDir } from '../support/temp-dir.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { replaySession } from '../../src/core/kernel/runner/replay-session.js';
+import { runSession } from '../../src/core/kernel/runner/run-session.js';
 import {
   implementOnlyWorkflow,
   livePorts,

@@ -2,7 +2,7 @@ import type {
   ToolExecution,
   ToolExecutionRequest,
   ToolRunner,
-} from '../../core/kernel/kernel-ports.js';
+} from '../../core/kernel/runner/kernel-ports.js';
 import type { ToolOutcome } from '../../core/tools/tool-events.js';
 import { buildReceipt } from '../tools/tool-receipt-builder.js';
 import type { McpConnection, McpConnectOptions } from './mcp-connection.js';

@@ -1,7 +1,10 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
-import { describeCallExplanation, explainCall } from '../../../core/kernel/call-explanation.js';
-import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/policy-what-if.js';
+import {
+  describeCallExplanation,
+  explainCall,
+} from '../../../core/kernel/queries/call-explanation.js';
+import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/queries/policy-what-if.js';
 import {
   parseWorkspacePolicy,
   type WorkspacePolicy,

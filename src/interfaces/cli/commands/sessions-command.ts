@@ -9,7 +9,7 @@ import {
   sessionSpendProjection,
   spendOf,
   type SpendState,
-} from '../../../core/kernel/session-spend.js';
+} from '../../../core/kernel/queries/session-spend.js';
 import { sessionProjection, type SessionState } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';

@@ -4,17 +4,16 @@ import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
 import { replay } from '../core/events/replay.js';
-import type { KernelConfig } from '../core/kernel/config/kernel-config.js';
-import type { KernelCommand } from '../core/kernel/decider/kernel-input.js';
-import type { KernelPorts } from '../core/kernel/runner/kernel-ports.js';
-import { recordCommand } from '../core/kernel/runner/record-command.js';
-import { recordStart } from '../core/kernel/runner/record-start.js';
-import { recordedKernelConfig, replaySession } from '../core/kernel/runner/replay-session.js';
+import type { KernelConfig, KernelCommand, KernelPorts } from '../core/kernel/index.js';
 import {
+  recordCommand,
+  recordStart,
+  recordedKernelConfig,
+  replaySession,
   startSession,
   type RunOutcome,
   type SessionRun,
-} from '../core/kernel/runner/run-session.js';
+} from '../core/kernel/index.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';

@@ -1,9 +1,12 @@
 import type { CorrexEvent } from '../core/event-catalog.js';
-import { decide, type Decision } from '../core/kernel/decider/decide.js';
-import type { Effect } from '../core/kernel/decider/effect.js';
-import type { KernelConfig } from '../core/kernel/config/kernel-config.js';
-import { kernelProjection, type KernelState } from '../core/kernel/decider/kernel-state.js';
-import { sessionConfiguredPayload } from '../core/kernel/config/session-configuration.js';
+import {
+  decide,
+  type Decision,
+  kernelProjection,
+  type KernelState,
+  sessionConfiguredPayload,
+} from '../core/kernel/index.js';
+import type { Effect, KernelConfig } from '../core/kernel/index.js';
 
 type Payload = CorrexEvent['payload'];
 

@@ -6,11 +6,7 @@ import { InferenceError } from '../../src/core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import { UNVERSIONED_BEHAVIOUR } from '../../src/core/kernel/config/behaviour.js';
 import type { KernelBehaviour } from '../../src/core/kernel/config/behaviour.js';
-import {
-  runSession,
-  startSession,
-  type SessionRun,
-} from '../../src/core/kernel/runner/run-session.js';
+import { runSession, startSession, type SessionRun } from '../../src/core/kernel/index.js';
 import type { CorrexEvent } from '../../src/core/event-catalog.js';
 import {
   ChangeArtifactSchema,

@@ -6,10 +6,9 @@ import {
 } from '../../src/core/kernel/config/behaviour.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import type { InferenceRequest } from '../../src/core/inference/inference-request.js';
-import { kernelProjection } from '../../src/core/kernel/decider/kernel-state.js';
+import { kernelProjection, runSession } from '../../src/core/kernel/index.js';
 import { nextStep } from '../../src/core/kernel/decider/next-step.js';
 import { evolveRun, startedRun } from '../../src/core/kernel/decider/stage-run.js';
-import { runSession } from '../../src/core/kernel/runner/run-session.js';
 import { createScriptedProvider } from '../../src/infrastructure/providers/scripted-provider.js';
 import {
   eventsOf,

@@ -25,8 +25,7 @@ import {
 } from './kernel-harness.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 
-import { createKernelConfig } from '../../src/core/kernel/config/kernel-config.js';
-import { toolFromRecord } from '../../src/core/kernel/config/session-configuration.js';
+import { createKernelConfig, toolFromRecord } from '../../src/core/kernel/index.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';

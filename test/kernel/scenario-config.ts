@@ -1,4 +1,4 @@
-import type { SessionBudgets } from '../../src/core/kernel/features/budget/budget.js';
+import type { SessionBudgets } from '../../src/core/kernel/index.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import {
   type JournalSummaryAuthor,
   type KernelConfig,
   type KernelLimits,
-} from '../../src/core/kernel/config/kernel-config.js';
+} from '../../src/core/kernel/index.js';
 import type { KernelBehaviour } from '../../src/core/kernel/config/behaviour.js';
 import {
   parseWorkspacePolicy,

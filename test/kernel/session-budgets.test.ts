@@ -5,9 +5,8 @@ import {
   type KernelBehaviour,
 } from '../../src/core/kernel/config/behaviour.js';
 import { CACHED_INPUT_PRICES } from '../../src/core/kernel/config/kernel-flags.js';
-import type { SessionBudgets } from '../../src/core/kernel/features/budget/budget.js';
-import { recordCommand } from '../../src/core/kernel/runner/record-command.js';
-import { runSession } from '../../src/core/kernel/runner/run-session.js';
+import type { SessionBudgets } from '../../src/core/kernel/index.js';
+import { recordCommand, runSession } from '../../src/core/kernel/index.js';
 import type { OperatorMode } from '../../src/core/approvals/approval-tier.js';
 import {
   closeStoresAfterEach,

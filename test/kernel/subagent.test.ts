@@ -10,14 +10,14 @@ import {
   InvalidKernelConfigError,
   type KernelConfig,
 } from '../../src/core/kernel/config/kernel-config.js';
-import type { KernelObserver } from '../../src/core/kernel/runner/kernel-observer.js';
-import { recordCommand } from '../../src/core/kernel/runner/record-command.js';
-import { replaySession } from '../../src/core/kernel/runner/replay-session.js';
+import type { KernelObserver } from '../../src/core/kernel/index.js';
 import {
+  recordCommand,
+  replaySession,
   runSession,
   startSession,
   type SessionRun,
-} from '../../src/core/kernel/runner/run-session.js';
+} from '../../src/core/kernel/index.js';
 import {
   describeKernelConfig,
   kernelConfigFromConfiguration,

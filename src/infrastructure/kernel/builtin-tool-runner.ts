@@ -1,4 +1,4 @@
-import type { ToolExecution, ToolRunner } from '../../core/kernel/runner/kernel-ports.js';
+import type { ToolExecution, ToolRunner } from '../../core/kernel/index.js';
 import {
   createBuiltinToolExecutors,
   type BuiltinToolExecutorOptions,

@@ -3,7 +3,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import type { KernelCommand } from '../../core/kernel/decider/kernel-input.js';
+import type { KernelCommand, RecordingContext } from '../../core/kernel/index.js';
 import { IdentifierSchema } from '../protocol/wire-values.js';
 import {
   CreateSessionRequestSchema,
@@ -35,7 +35,6 @@ import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
 import type { SessionIndex } from './session-index.js';
 import { reservedNameReason } from '../person-name.js';
-import type { RecordingContext } from '../../core/kernel/runner/append-decided.js';
 import type { PreimageStore } from '../../infrastructure/sandbox/preimage-store.js';
 import {
   SessionDiffQuerySchema,
@@ -49,7 +48,7 @@ import { grantHandlers } from './grant-routes.js';
 import type { Handler, Request } from './rest-handler.js';
 import { parseRequestPart as parse } from './parse-request-part.js';
 import { refuseRunningUndo, undoResponse } from './undo-response.js';
-import { spendOf } from '../../core/kernel/queries/session-spend.js';
+import { spendOf } from '../../core/kernel/index.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;

@@ -3,8 +3,9 @@ import { CorrexError } from '../../../core/base/correx-error.js';
 import {
   describeCallExplanation,
   explainCall,
-} from '../../../core/kernel/queries/call-explanation.js';
-import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/queries/policy-what-if.js';
+  whatIfPolicy,
+  type WhatIfReport,
+} from '../../../core/kernel/index.js';
 import {
   parseWorkspacePolicy,
   type WorkspacePolicy,

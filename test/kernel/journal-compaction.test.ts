@@ -221,7 +221,7 @@ describe('journal compaction', () => {
     expect(lastTurn).toContain(`Summary ${compactions.length}: listed`);
     // The answers are the compaction's, not turns: no journal entry, and their tokens count.
     expect(lastTurn).not.toContain('Summary 1: listed');
-    expect(outcome.state.budget.used['scripted']?.output ?? 0).toBeGreaterThanOrEqual(
+    expect(outcome.state.features.budget.used['scripted']?.output ?? 0).toBeGreaterThanOrEqual(
       40 * requested.length,
     );
   });

@@ -1,6 +1,12 @@
 import { DECISIONS_FROM_CANONICAL_OUTPUT, RETRY_FAILED_SESSION } from '../config/kernel-flags.js';
 import { isSummaryRequestId } from '../features/journal/summary-request-id.js';
-import { evolveBudget, INITIAL_BUDGET, type BudgetState } from '../features/budget/budget.js';
+import {
+  evolveFeatures,
+  initialFeatures,
+  type FeatureCore,
+  type FeatureStates,
+} from '../features/kernel-features.js';
+import type { KernelConfig } from '../config/kernel-config.js';
 import {
   approvalGrantsProjection,
   type ApprovalGrantsState,
@@ -23,11 +29,6 @@ import { missingReferences } from './reference-strikes.js';
 import type { ProjectCheck } from '../../validation/project-check.js';
 import type { BriefReference } from '../../context/brief-references.js';
 import { isFileChangeTool, type RecordedChange } from './recorded-changes.js';
-import {
-  evolveCheckpoints,
-  INITIAL_CHECKPOINTS,
-  type CheckpointState,
-} from '../features/stage-checkpoints/stage-checkpoint.js';
 
 /** The call id of the session-start probe of the brief's paths (no tool call has it). */
 export const BRIEF_PROBE = 'brief';
@@ -132,10 +133,8 @@ export type KernelState = {
   readonly lastTimestamp: string | null;
   /** The sequence of the last input event (a command or an effect's result). */
   readonly lastInputSequence: number;
-  /** What the session has spent against its budgets. */
-  readonly budget: BudgetState;
-  /** The workspace as recorded changes left it, and the stage checkpoints (flag `stage-checkpoints`). */
-  readonly checkpoints: CheckpointState;
+  /** Each registered feature's own slice (features/kernel-features.ts): budgets, checkpoints, … */
+  readonly features: FeatureStates;
   /** Whether the session was recorded with `retry-failed-session`: a failed one may be retried. */
   readonly acceptsRetry: boolean;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
@@ -224,7 +223,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 8: a stage attempt holds its pending model-written journal summary.
   // 9: canonicalOutput (decisions-from-canonical-output), held by the state and each stage attempt.
   // 10: a stage attempt counts its calls retried after transient failures and their waits.
-  version: 10,
+  // 11: the budget and the stage checkpoints are slices of `features` (registered features).
+  version: 11,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -250,8 +250,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     changes: [],
     lastTimestamp: null,
     lastInputSequence: 0,
-    budget: INITIAL_BUDGET,
-    checkpoints: INITIAL_CHECKPOINTS,
+    features: initialFeatures(),
     acceptsRetry: false,
     canonicalOutput: false,
   }),
@@ -293,14 +292,24 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       lastStageFailure: evolved.lastStageFailure,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
-      budget: evolveBudget(state.budget, event as CorrexEvent),
-      checkpoints: evolveCheckpoints(state.checkpoints, event as CorrexEvent),
+      features: evolveFeatures(state.features, event as CorrexEvent),
       acceptsRetry: evolved.acceptsRetry,
       canonicalOutput: evolved.canonicalOutput,
     };
     return next;
   },
 };
+
+/** What the features' hooks read of the state (see features/kernel-features.ts). */
+export function featureCoreOf(config: KernelConfig, state: KernelState): FeatureCore {
+  return {
+    config,
+    mode: state.mode,
+    lastTimestamp: state.lastTimestamp,
+    lastSequence: state.session.lastSequence,
+    features: state.features,
+  };
+}
 
 /** The running stage attempt, or null outside one. */
 export function runOf(state: KernelState): StageRunState | null {
@@ -580,11 +589,9 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       return withRun(state, event);
     case 'budget_exhausted':
     case 'budget_raised':
-      // Folded into `budget` (see budget.ts).
-      return state;
     case 'stage_checkpoint_recorded':
     case 'stage_start_reconciled':
-      // Folded into `checkpoints` (see stage-checkpoint.ts).
+      // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     default:
       return assertNever(payload, 'event folded into the kernel state');
@@ -623,8 +630,7 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,
-    budget: state.budget,
-    checkpoints: state.checkpoints,
+    features: state.features,
     acceptsRetry: state.acceptsRetry,
     canonicalOutput: state.canonicalOutput,
   };

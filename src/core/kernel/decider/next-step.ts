@@ -5,15 +5,15 @@ import {
   type StageOutcome,
 } from '../../transitions/evaluate-transition.js';
 import type { KernelConfig } from '../config/kernel-config.js';
-import type { KernelState } from './kernel-state.js';
+import { featureCoreOf, type KernelState } from './kernel-state.js';
 import { canCreateFiles } from './reference-strikes.js';
 import { decideRedirect } from '../features/redirect/redirect.js';
 import { nextInStage } from './stage-step.js';
 import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { nextForBrief } from '../features/brief-references/brief-step.js';
 import { checkSummary } from '../features/project-checks/check-summary.js';
-import { CLAIMS_AGAINST_LOG, STAGE_CHECKPOINTS } from '../config/kernel-flags.js';
-import { checkpointBeforeStart } from '../features/stage-checkpoints/stage-checkpoint.js';
+import { CLAIMS_AGAINST_LOG } from '../config/kernel-flags.js';
+import { eventsBeforeStage } from '../features/kernel-features.js';
 import { needsCheckDetection } from '../features/project-checks/stage-checks.js';
 
 /**
@@ -104,10 +104,7 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
       // The task's references, checked against the workspace before planning.
       const brief = nextForBrief(config, state);
       if (brief !== null) return brief;
-      const checkpoint = config.behaviour.flags.has(STAGE_CHECKPOINTS.name)
-        ? checkpointBeforeStart(state.checkpoints, session.nextStage, session.lastSequence)
-        : [];
-      return emit(...checkpoint, {
+      return emit(...eventsBeforeStage(featureCoreOf(config, state), session.nextStage), {
         type: 'stage_started',
         stageId: session.nextStage.stageId,
         attempt: session.nextStage.attempt,

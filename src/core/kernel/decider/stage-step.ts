@@ -7,10 +7,10 @@ import { answer } from './stage-answer.js';
 import { canonicalValue } from '../features/canonical-output/canonical-model-output.js';
 import type { InferenceResult } from '../../inference/inference-result.js';
 import { nextForCall, refuseTheRest } from './call-step.js';
-import { budgetMessage, reachedBudget } from '../features/budget/budget.js';
 import { journalStep } from '../features/journal/journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
-import { SESSION_BUDGETS, TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
+import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
+import { beforeModelCall } from '../features/kernel-features.js';
 import { briefEchoEvent } from '../features/brief-references/brief-step.js';
 import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
 import { critiqueEvent } from '../features/critique-outcomes/critique-step.js';
@@ -20,7 +20,7 @@ import { checksForStage } from '../features/project-checks/stage-checks.js';
 import { diagnosticsVerdict } from '../features/language-diagnostics/language-diagnostics-step.js';
 import { verdictFailure } from '../features/verdict-from-evidence/verdict-from-evidence.js';
 import type { KernelConfig } from '../config/kernel-config.js';
-import type { KernelState } from './kernel-state.js';
+import { featureCoreOf, type KernelState } from './kernel-state.js';
 import type { StageContext } from './stage-context.js';
 import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { referenceStrikeFailure } from './reference-strikes.js';
@@ -132,7 +132,7 @@ function nextTurn(context: StageContext): Step {
           until: delay.until,
         });
   }
-  const spent = budgetStep(config, state, run);
+  const spent = beforeModelCall(featureCoreOf(config, state), run);
   if (spent !== null) return spent;
   const compaction = journalStep(context);
   if (compaction !== null) return compaction;
@@ -141,24 +141,6 @@ function nextTurn(context: StageContext): Step {
   if (!request.ok) return emit(stageFailed(run, request.category, request.message));
   context.built.set(requestId, request.request);
   return emit(request.requested);
-}
-
-/**
- * Before a model call (flag `session-budgets`): a budget the session has reached is recorded
- * once; then the session waits for a person to raise it (prompt mode) or fails (other modes).
- */
-function budgetStep(config: KernelConfig, state: KernelState, run: StageRunState): Step | null {
-  if (!config.behaviour.flags.has(SESSION_BUDGETS.name)) return null;
-  const reached = reachedBudget(config, state.budget, state.lastTimestamp);
-  if (reached === null) return null;
-  if (state.budget.stop === null) return emit({ type: 'budget_exhausted', ...reached });
-  if (state.mode === 'prompt') return IDLE;
-  return emit({
-    type: 'workflow_failed',
-    category: 'budget',
-    message: budgetMessage(reached),
-    stageId: run.stageId,
-  });
 }
 
 /** The model call a requested turn waits on: the request as recorded, rebuilt after a restart. */

@@ -519,7 +519,7 @@ function outcome(state: KernelState, effect: Effect | null, stopped: boolean): R
       state,
     };
   if (stopped && !isFinalStatus(status)) return { status, waiting: { kind: 'stopped' }, state };
-  const stop = state.budget.stop;
+  const stop = state.features.budget.stop;
   if (stop !== null && status === 'running' && effect === null)
     return { status, waiting: { kind: 'budget', budget: stop.budget, limit: stop.limit }, state };
   return { status, waiting: null, state };

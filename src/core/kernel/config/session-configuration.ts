@@ -88,7 +88,7 @@ export const SessionConfigurationSchema = z.strictObject({
   checks: ChecksConfigSchema.optional(),
   /** The decider's version (absent: recorded before behaviour was versioned, version 1). */
   kernelVersion: z.number().int().min(2).optional(),
-  /** The behaviour flags in force, sorted (see core/kernel/behaviour.ts). */
+  /** The behaviour flags in force, sorted (see core/kernel/config/behaviour.ts). */
   flags: z.array(z.string().min(1)).optional(),
   /** The project's instruction files as read at the start (absent when there were none). */
   instructions: z.array(ProjectInstructionSchema).optional(),

@@ -119,5 +119,8 @@ describe('behaviour flags', () => {
     expect(readers('STAGE_CHECKPOINTS')).toEqual([
       'src/core/kernel/features/stage-checkpoints/stage-checkpoints-feature.ts',
     ]);
+    expect(readers('CRITIQUE_OUTCOMES')).toEqual([
+      'src/core/kernel/features/critique-outcomes/critique-feature.ts',
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 import type { OperatorMode } from '../../approvals/approval-tier.js';
 import type { BehaviourFlag } from '../../base/behaviour-flag.js';
 import type { CorrexEvent } from '../../event-catalog.js';
+import type { JsonValue } from '../../events/canonical-json.js';
+import type { WorkflowStage } from '../../transitions/workflow.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import type { Step } from './step.js';
 
@@ -24,6 +26,18 @@ export type FeatureView<S> = {
 /** The stage attempt a hook runs for. */
 export type StageAt = { readonly stageId: string; readonly attempt: number };
 
+/** What the ladder knows of an artifact the stage accepted, before the stage completes. */
+export type AcceptedArtifactFacts = {
+  readonly stage: WorkflowStage;
+  readonly run: StageAt;
+  readonly artifactHash: string;
+  readonly content: JsonValue;
+  /** The session's workspace (null before it is recorded). */
+  readonly workspace: string | null;
+  /** Every recorded check run of the session, in order. */
+  readonly checkRuns: readonly { readonly sequence: number; readonly passed: boolean }[];
+};
+
 /**
  * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts) calls the
  * features, in registry order. A hook of a feature whose flag the session did not record is
@@ -34,6 +48,11 @@ export type FeatureHooks<S> = {
   readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
   /** Before a model call of a running attempt: a step that replaces the call, or null. */
   readonly beforeModelCall?: (view: FeatureView<S>, run: StageAt) => Step | null;
+  /** After a stage's artifact is accepted and checked, before `stage_completed`: a step, or null. */
+  readonly acceptedArtifact?: (
+    view: FeatureView<S>,
+    accepted: AcceptedArtifactFacts,
+  ) => Step | null;
 };
 
 /**

@@ -123,8 +123,6 @@ export type KernelState = {
   readonly briefObservations: { readonly [path: string]: BriefObservation };
   /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
   readonly briefEcho: RecordedBriefEcho | null;
-  /** Review findings, their correlation, and the session's writes in order (CritiqueOutcomeCorrelator). */
-  readonly critique: CritiqueState;
   /** Successful `write_file`/`edit_file` calls with their arguments: the diff a reviewer sees. */
   readonly changes: readonly RecordedChange[];
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
@@ -160,21 +158,6 @@ export type RecordedBriefEcho = {
   readonly dropped: readonly BriefReference[];
   readonly invented: readonly BriefReference[];
   readonly sequence: number;
-};
-
-export type CritiqueState = {
-  readonly findings: readonly {
-    readonly id: string;
-    readonly paths: readonly string[];
-    readonly sequence: number;
-    /** The review artifact that raised it. */
-    readonly artifactHash: string;
-  }[];
-  /** Finding ids whose outcome is recorded. */
-  readonly correlated: readonly string[];
-  /** Review artifacts whose findings are recorded. */
-  readonly reviewed: readonly string[];
-  readonly writes: readonly { readonly path: string; readonly sequence: number }[];
 };
 
 export type DeniedWrite = {
@@ -224,7 +207,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 9: canonicalOutput (decisions-from-canonical-output), held by the state and each stage attempt.
   // 10: a stage attempt counts its calls retried after transient failures and their waits.
   // 11: the budget and the stage checkpoints are slices of `features` (registered features).
-  version: 11,
+  // 12: the critique outcomes are a slice of `features`.
+  version: 12,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -246,7 +230,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     brief: null,
     briefObservations: {},
     briefEcho: null,
-    critique: { findings: [], correlated: [], reviewed: [], writes: [] },
     changes: [],
     lastTimestamp: null,
     lastInputSequence: 0,
@@ -282,7 +265,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       brief: evolved.brief,
       briefObservations: evolved.briefObservations,
       briefEcho: evolved.briefEcho,
-      critique: critiqueWrites(evolved.critique, event as CorrexEvent),
       changes:
         payload.type === 'tool_receipt' &&
         payload.outcome === 'succeeded' &&
@@ -435,31 +417,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           sequence: event.sequence,
         },
       };
-    case 'review_findings_recorded':
-      return {
-        ...withRun(state, event),
-        critique: {
-          ...state.critique,
-          reviewed: [...state.critique.reviewed, payload.artifactHash],
-          findings: [
-            ...state.critique.findings,
-            ...payload.findings.map((f) => ({
-              id: f.id,
-              paths: f.paths,
-              sequence: event.sequence,
-              artifactHash: payload.artifactHash,
-            })),
-          ],
-        },
-      };
-    case 'critique_outcomes_correlated':
-      return {
-        ...withRun(state, event),
-        critique: {
-          ...state.critique,
-          correlated: [...state.critique.correlated, ...payload.outcomes.map((o) => o.id)],
-        },
-      };
     case 'brief_echo_compared':
       return {
         ...withRun(state, event),
@@ -586,6 +543,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'journal_compacted':
     case 'journal_summary_requested':
     case 'subagent_finished':
+    case 'review_findings_recorded': // also the critique feature's (features/critique-outcomes)
+    case 'critique_outcomes_correlated':
       return withRun(state, event);
     case 'budget_exhausted':
     case 'budget_raised':
@@ -625,7 +584,6 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     brief: state.brief,
     briefObservations: state.briefObservations,
     briefEcho: state.briefEcho,
-    critique: state.critique,
     changes: state.changes,
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
@@ -649,16 +607,6 @@ function writtenBy(written: LayeredRecord<true>, event: CorrexEvent): LayeredRec
   let next = written;
   for (const path of targets) if (!layeredHas(next, path)) next = layeredSet(next, path, true);
   return next;
-}
-
-/** The session's successful writes with their sequence, for the critique correlation. */
-function critiqueWrites(critique: CritiqueState, event: CorrexEvent): CritiqueState {
-  if (event.payload.type !== 'tool_receipt' || event.payload.outcome !== 'succeeded')
-    return critique;
-  const writes = event.payload.files
-    .filter((file) => file.access === 'write')
-    .map((file) => ({ path: file.path, sequence: event.sequence }));
-  return writes.length === 0 ? critique : { ...critique, writes: [...critique.writes, ...writes] };
 }
 
 /** Whether a recorded configuration's `flags` list names `flag`. */

@@ -10,10 +10,9 @@ import { nextForCall, refuseTheRest } from './call-step.js';
 import { journalStep } from '../features/journal/journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
 import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
-import { beforeModelCall } from '../features/kernel-features.js';
+import { afterAcceptedArtifact, beforeModelCall } from '../features/kernel-features.js';
 import { briefEchoEvent } from '../features/brief-references/brief-step.js';
 import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
-import { critiqueEvent } from '../features/critique-outcomes/critique-step.js';
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
 import { CHECKS_BY_DEFAULT, DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import { checksForStage } from '../features/project-checks/stage-checks.js';
@@ -197,8 +196,15 @@ function act(context: StageContext, turn: ActingTurn): Step {
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
     const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
     if (echo !== null) return emit(echo);
-    const critique = critiqueEvent(config, state, stage, run, proposed.hash, content);
-    if (critique !== null) return emit(critique);
+    const reviewed = afterAcceptedArtifact(featureCoreOf(config, state), {
+      stage,
+      run,
+      artifactHash: proposed.hash,
+      content,
+      workspace: state.session.workspace,
+      checkRuns: state.checkRuns,
+    });
+    if (reviewed !== null) return reviewed;
     const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
     return emit({
       type: 'stage_completed',

@@ -39,7 +39,11 @@ function core(flags: readonly string[]): FeatureCore {
 describe('kernel features', () => {
   it('are registered in their recorded order, append-only', () => {
     // The order is recorded behaviour: append new features, never reorder.
-    expect(KERNEL_FEATURES.map((feature) => feature.name)).toEqual(['budget', 'checkpoints']);
+    expect(KERNEL_FEATURES.map((feature) => feature.name)).toEqual([
+      'budget',
+      'checkpoints',
+      'critique',
+    ]);
   });
 
   it('own disjoint events and hold one slice each', () => {

@@ -1,16 +1,24 @@
 import type { CorrexEvent } from '../../event-catalog.js';
 import type { KernelConfig } from '../config/kernel-config.js';
-import type { FeatureView, KernelFeature, StageAt } from '../decider/kernel-feature.js';
+import type {
+  AcceptedArtifactFacts,
+  FeatureView,
+  KernelFeature,
+  StageAt,
+} from '../decider/kernel-feature.js';
 import type { Step } from '../decider/step.js';
 import { budgetFeature } from './budget/budget-feature.js';
 import type { BudgetState } from './budget/budget.js';
 import { stageCheckpointsFeature } from './stage-checkpoints/stage-checkpoints-feature.js';
 import type { CheckpointState } from './stage-checkpoints/stage-checkpoint.js';
+import { critiqueFeature } from './critique-outcomes/critique-feature.js';
+import type { CritiqueState } from './critique-outcomes/critique-state.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
   readonly budget: BudgetState;
   readonly checkpoints: CheckpointState;
+  readonly critique: CritiqueState;
 };
 
 type RegisteredFeature = {
@@ -25,6 +33,7 @@ type RegisteredFeature = {
 export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   budgetFeature,
   stageCheckpointsFeature,
+  critiqueFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
@@ -84,6 +93,20 @@ export function beforeModelCall(core: FeatureCore, run: StageAt): Step | null {
     const hook = (feature as KernelFeature<string, unknown>).hooks.beforeModelCall;
     if (hook === undefined || !featureOn(core.config, feature)) continue;
     const step = hook(viewOf(core, core.features[feature.name]), run);
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's step after an accepted artifact, before the stage completes, or null. */
+export function afterAcceptedArtifact(
+  core: FeatureCore,
+  accepted: AcceptedArtifactFacts,
+): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.acceptedArtifact;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), accepted);
     if (step !== null) return step;
   }
   return null;

@@ -2,29 +2,23 @@ import type { CorrexEvent } from '../../../event-catalog.js';
 import type { JsonValue } from '../../../events/canonical-json.js';
 import { extractBriefReferences } from '../../../context/brief-references.js';
 import { normalizeAbsolute } from '../../../tools/tool-path.js';
-import type { WorkflowStage } from '../../../transitions/workflow.js';
-import type { KernelConfig } from '../../config/kernel-config.js';
-import { CRITIQUE_OUTCOMES } from '../../config/kernel-flags.js';
-import type { KernelState } from '../../decider/kernel-state.js';
-import type { StageRunState } from '../../decider/stage-run.js';
+import type { AcceptedArtifactFacts } from '../../decider/kernel-feature.js';
+import type { CritiqueState } from './critique-state.js';
 
 type Payload = CorrexEvent['payload'];
 
 /**
  * The CritiqueOutcomeCorrelator's events for a reviewer's accepted artifact (`critique-outcomes`):
  * first the outcomes of the open findings of the previous review, then (for a rework verdict)
- * this review's notes as findings. Null when both are recorded, or off.
+ * this review's notes as findings. Null when both are recorded, or not a reviewer's.
  */
 export function critiqueEvent(
-  config: KernelConfig,
-  state: KernelState,
-  stage: WorkflowStage,
-  run: StageRunState,
-  artifactHash: string,
-  content: JsonValue,
+  critique: CritiqueState,
+  accepted: AcceptedArtifactFacts,
 ): Payload | null {
-  if (!config.behaviour.flags.has(CRITIQUE_OUTCOMES.name) || stage.role !== 'reviewer') return null;
-  const critique = state.critique;
+  const { stage, run, artifactHash } = accepted;
+  const content: JsonValue = accepted.content;
+  if (stage.role !== 'reviewer') return null;
   // A review's own findings are judged by the next review, not by itself.
   const open = critique.findings.filter(
     (f) => !critique.correlated.includes(f.id) && f.artifactHash !== artifactHash,
@@ -40,7 +34,7 @@ export function critiqueEvent(
           finding.paths.length === 0
             ? writes.length > 0
             : finding.paths.some((path) => writes.some((w) => w.path === path));
-        const runs = state.checkRuns.filter((r) => r.sequence > finding.sequence);
+        const runs = accepted.checkRuns.filter((r) => r.sequence > finding.sequence);
         return {
           id: finding.id,
           changed,
@@ -54,7 +48,7 @@ export function critiqueEvent(
   const notes = Array.isArray(record.notes)
     ? record.notes.filter((n): n is string => typeof n === 'string')
     : [];
-  const workspace = state.session.workspace ?? '/';
+  const workspace = accepted.workspace ?? '/';
   return {
     type: 'review_findings_recorded',
     stageId: run.stageId,

@@ -96,6 +96,14 @@ module.exports = {
       from: { path: '^src/interfaces/' },
       to: { path: '^src/main/' },
     },
+    {
+      name: 'kernel-only-through-its-face',
+      comment:
+        'outside src/core/kernel the kernel is imported only through src/core/kernel/index.ts, its face (tests may reach inside)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/core/kernel/', '\\.test\\.ts$'] },
+      to: { path: '^src/core/kernel/', pathNot: '^src/core/kernel/index\\.ts$' },
+    },
     ...layerRules,
     {
       name: 'no-circular',

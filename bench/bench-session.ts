@@ -6,9 +6,8 @@ import { correxEventCatalog, type CorrexEventStore } from '../src/core/event-cat
 import { createInMemoryEventStore } from '../src/core/events/in-memory-event-store.js';
 import type { InferenceProvider } from '../src/core/inference/inference-provider.js';
 import { createInferenceRouter } from '../src/core/inference/inference-router.js';
-import { createKernelConfig, type KernelConfig } from '../src/core/kernel/kernel-config.js';
-import type { KernelPorts } from '../src/core/kernel/kernel-ports.js';
-import { runSession } from '../src/core/kernel/run-session.js';
+import { createKernelConfig, type KernelConfig, runSession } from '../src/core/kernel/index.js';
+import type { KernelPorts } from '../src/core/kernel/index.js';
 import { parseWorkspacePolicy } from '../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../src/core/tools/builtin-tools.js';

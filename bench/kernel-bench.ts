@@ -1,9 +1,12 @@
 import { correxEventCatalog, type CorrexEvent } from '../src/core/event-catalog.js';
-import { kernelProjection, runOf } from '../src/core/kernel/kernel-state.js';
-import { buildStageRequest } from '../src/core/kernel/stage-request.js';
+import {
+  kernelProjection,
+  runOf,
+  buildStageRequest,
+  replaySession,
+} from '../src/core/kernel/index.js';
 import { createInMemoryEventStore } from '../src/core/events/in-memory-event-store.js';
-import type { KernelConfig } from '../src/core/kernel/kernel-config.js';
-import { replaySession } from '../src/core/kernel/replay-session.js';
+import type { KernelConfig } from '../src/core/kernel/index.js';
 import { row, type BenchRow } from './bench-table.js';
 import { CALLS_PER_TURN, lateCycleCost, recordSession, sha256 } from './bench-session.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { correxEventCatalog } from '../src/core/event-catalog.js';
-import { replaySession } from '../src/core/kernel/replay-session.js';
+import { replaySession } from '../src/core/kernel/index.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
 import { nodeSha256 } from '../src/infrastructure/system/node-sha256.js';
 import { CALLS_PER_TURN, recordSession } from './bench-session.js';

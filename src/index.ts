@@ -45,30 +45,30 @@ export { createInMemoryArtifactStore } from './core/artifacts/in-memory-artifact
 export type { Artifact } from './core/artifacts/artifact.js';
 
 // --- the decider ---
-export { decide, pendingEffect, type Decision } from './core/kernel/decide.js';
-export type { Effect } from './core/kernel/effect.js';
-export type { KernelCommand, KernelInput } from './core/kernel/kernel-input.js';
+export { decide, pendingEffect, type Decision } from './core/kernel/index.js';
+export type { Effect } from './core/kernel/index.js';
+export type { KernelCommand, KernelInput } from './core/kernel/index.js';
 export {
   createKernelConfig,
   type KernelConfig,
   type KernelConfigOptions,
-} from './core/kernel/kernel-config.js';
-export { KERNEL_VERSION, behaviourFlags } from './core/kernel/behaviour.js';
-export { kernelProjection, type KernelState } from './core/kernel/kernel-state.js';
+} from './core/kernel/index.js';
+export { KERNEL_VERSION, behaviourFlags } from './core/kernel/index.js';
+export { kernelProjection, type KernelState } from './core/kernel/index.js';
 export {
   runSession,
   startSession,
   type RunSessionOptions,
   type RunOutcome,
   type SessionRun,
-} from './core/kernel/run-session.js';
+} from './core/kernel/index.js';
 export {
   replaySession,
   type SessionReplayOptions,
   type ReplayReport,
-} from './core/kernel/replay-session.js';
-export { recordCommand } from './core/kernel/record-command.js';
-export type { KernelObserver } from './core/kernel/kernel-observer.js';
+} from './core/kernel/index.js';
+export { recordCommand } from './core/kernel/index.js';
+export type { KernelObserver } from './core/kernel/index.js';
 export { sessionProjection, type SessionState } from './core/sessions/session-projection.js';
 export type { SessionStatus } from './core/sessions/session-status.js';
 
@@ -80,7 +80,7 @@ export type {
   ToolExecutionRequest,
   StaticAnalysisRunner,
   Timer,
-} from './core/kernel/kernel-ports.js';
+} from './core/kernel/index.js';
 export type { InferenceProvider } from './core/inference/inference-provider.js';
 export type { InferenceRequest } from './core/inference/inference-request.js';
 export type { InferenceResult, ToolCallProposal } from './core/inference/inference-result.js';

@@ -65,6 +65,8 @@ function writeViolationFixtures(): string {
     'src/core/router/reaches-kernel.ts':
       "import { k } from '../kernel/k.js';\nexport const r = k;\n",
     'src/core/kernel/k.ts': 'export const k = 1;\n',
+    'src/interfaces/reaches-inside-kernel.ts':
+      "import { k } from '../core/kernel/k.js';\nexport const i = k;\n",
     'src/infrastructure/reaches-interfaces.ts':
       "import { screen } from '../interfaces/screen.js';\nexport const s = screen;\n",
     'src/interfaces/reaches-main.ts':

@@ -1,6 +1,6 @@
 import type { GrantScope } from '../core/approvals/approval-events.js';
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
-import { appendToSession, type RecordingContext } from '../core/kernel/append-decided.js';
+import { appendToSession, type RecordingContext } from '../core/kernel/index.js';
 
 export type GrantRequest = {
   readonly scope: GrantScope;

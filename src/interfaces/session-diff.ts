@@ -1,5 +1,5 @@
 import type { PayloadShape, StoredEvent } from '../core/events/event-envelope.js';
-import { recordedChanges } from '../core/kernel/session-changes.js';
+import { recordedChanges } from '../core/kernel/index.js';
 import type { TouchedFile } from '../core/tools/tool-events.js';
 import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import { createHash } from 'node:crypto';

@@ -1,10 +1,12 @@
 import type { SessionLeaseView } from './session-lease.js';
-import type { SessionBudgets } from '../core/kernel/budget.js';
+import type {
+  SessionBudgets,
+  KernelCommand,
+  ReplayDivergence,
+  RunOutcome,
+} from '../core/kernel/index.js';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
-import type { KernelCommand } from '../core/kernel/kernel-input.js';
-import type { ReplayDivergence } from '../core/kernel/replay-session.js';
-import type { RunOutcome } from '../core/kernel/run-session.js';
 
 /** What a person asks for when starting a session (CLI flags, a REST body). */
 export type StartSessionRequest = {

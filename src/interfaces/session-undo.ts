@@ -1,7 +1,6 @@
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
 import { replay } from '../core/events/replay.js';
-import { appendToSession, type RecordingContext } from '../core/kernel/append-decided.js';
-import { planUndo } from '../core/kernel/session-changes.js';
+import { appendToSession, type RecordingContext, planUndo } from '../core/kernel/index.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import type { TouchedFile } from '../core/tools/tool-events.js';
 import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';

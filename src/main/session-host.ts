@@ -4,13 +4,16 @@ import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
 import { replay } from '../core/events/replay.js';
-import type { KernelConfig } from '../core/kernel/kernel-config.js';
-import type { KernelCommand } from '../core/kernel/kernel-input.js';
-import type { KernelPorts } from '../core/kernel/kernel-ports.js';
-import { recordCommand } from '../core/kernel/record-command.js';
-import { recordStart } from '../core/kernel/record-start.js';
-import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
-import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
+import type { KernelConfig, KernelCommand, KernelPorts } from '../core/kernel/index.js';
+import {
+  recordCommand,
+  recordStart,
+  recordedKernelConfig,
+  replaySession,
+  startSession,
+  type RunOutcome,
+  type SessionRun,
+} from '../core/kernel/index.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';

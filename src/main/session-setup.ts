@@ -4,7 +4,7 @@ import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import { CorrexError } from '../core/base/correx-error.js';
 import { createInferenceRouter } from '../core/inference/inference-router.js';
 import type { ModelProfile } from '../core/inference/model-profile.js';
-import { createKernelConfig, type KernelConfig } from '../core/kernel/kernel-config.js';
+import { createKernelConfig, type KernelConfig } from '../core/kernel/index.js';
 import { GIT_NEVER_WRITABLE, type WorkspacePolicy } from '../core/policies/workspace-policy.js';
 import { createAssessmentPolicy, defaultToolCallRules } from '../core/toolintent/default-rules.js';
 import type { SandboxKind } from '../core/policies/sandbox-profile.js';

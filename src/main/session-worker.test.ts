@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionBusyError } from '../infrastructure/locks/session-locker.js';
 import type { CorrexEventStore } from '../core/event-catalog.js';
-import type { RunOutcome } from '../core/kernel/run-session-types.js';
+import type { RunOutcome } from '../core/kernel/runner/run-session-types.js';
 import type { HostedRun, SessionHost } from '../interfaces/session-host.js';
 import { startSessionWorker, type RunnableSource } from './session-worker.js';
 

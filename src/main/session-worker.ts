@@ -3,7 +3,7 @@ import type { IdSource } from '../core/base/id-source.js';
 import { CorrexError } from '../core/base/correx-error.js';
 import type { CorrexEventStore } from '../core/event-catalog.js';
 import { replay } from '../core/events/replay.js';
-import { recordCommand } from '../core/kernel/record-command.js';
+import { recordCommand } from '../core/kernel/index.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import type { SessionHost } from '../interfaces/session-host.js';
 import { SHUTDOWN_ACTOR } from './session-host.js';

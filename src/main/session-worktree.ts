@@ -1,4 +1,4 @@
-import { answerTextOf } from '../core/kernel/artifact-content.js';
+import { answerTextOf } from '../core/kernel/index.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
 import type { RecordedWorktree } from '../core/sessions/recorded-worktree.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInferenceRouter } from '../core/inference/inference-router.js';
-import { createKernelConfig } from '../core/kernel/kernel-config.js';
+import { createKernelConfig } from '../core/kernel/index.js';
 import { parseWorkspacePolicy } from '../core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../core/toolintent/default-rules.js';
 import { builtinTools } from '../core/tools/builtin-tools.js';

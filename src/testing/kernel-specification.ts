@@ -1,9 +1,12 @@
 import type { CorrexEvent } from '../core/event-catalog.js';
-import { decide, type Decision } from '../core/kernel/decide.js';
-import type { Effect } from '../core/kernel/effect.js';
-import type { KernelConfig } from '../core/kernel/kernel-config.js';
-import { kernelProjection, type KernelState } from '../core/kernel/kernel-state.js';
-import { sessionConfiguredPayload } from '../core/kernel/session-configuration.js';
+import {
+  decide,
+  type Decision,
+  kernelProjection,
+  type KernelState,
+  sessionConfiguredPayload,
+} from '../core/kernel/index.js';
+import type { Effect, KernelConfig } from '../core/kernel/index.js';
 
 type Payload = CorrexEvent['payload'];
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import type { InferenceResult } from '../../src/core/inference/inference-result.js';
-import { kernelProjection } from '../../src/core/kernel/kernel-state.js';
-import { runEffect } from '../../src/core/kernel/run-effect.js';
+import { kernelProjection } from '../../src/core/kernel/index.js';
+import { runEffect } from '../../src/core/kernel/runner/run-effect.js';
 import { livePorts, newClock, scenarioConfig } from './kernel-harness.js';
 
 /*

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { OperatorMode } from '../../src/core/approvals/approval-tier.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { ChangeArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';
 import {

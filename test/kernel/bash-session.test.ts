@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { currentBehaviour } from '../../src/core/kernel/behaviour.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { currentBehaviour } from '../../src/core/kernel/config/behaviour.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
 import {
   CONFINEMENT_BY_CONSTRUCTION,

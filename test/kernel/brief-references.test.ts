@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { PlanArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';
-import { UNVERSIONED_BEHAVIOUR } from '../../src/core/kernel/behaviour.js';
-import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
+import { UNVERSIONED_BEHAVIOUR } from '../../src/core/kernel/config/behaviour.js';
+import type { KernelBehaviour } from '../../src/core/kernel/config/behaviour.js';
 import {
   closeStoresAfterEach,
   eventsOf,

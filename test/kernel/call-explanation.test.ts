@@ -4,7 +4,7 @@ import {
   describeCallExplanation,
   explainCall,
   UnknownCallError,
-} from '../../src/core/kernel/call-explanation.js';
+} from '../../src/core/kernel/queries/call-explanation.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import { readCorpusEvents } from '../golden/sessions/session-corpus.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
 import type { ToolCallAssessment } from '../../src/core/toolintent/assess-tool-call.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { KernelCommand } from '../../src/core/kernel/kernel-input.js';
+import type { KernelCommand } from '../../src/core/kernel/index.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
 import { FAULT_POINTS } from '../../src/infrastructure/system/fault-point.js';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { APPEND_JS, CRASH_SCRIPT, EFFECT_MJS, EFFECT_SCRIPT, PAIR_SCRIPT } from './crash-script.js';
 import {
   eventsOf,

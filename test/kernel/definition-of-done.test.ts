@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { KernelWiringError, runSession } from '../../src/core/kernel/run-session.js';
+import { KernelWiringError, runSession } from '../../src/core/kernel/runner/run-session.js';
 import { createProcessStaticAnalysisRunner } from '../../src/infrastructure/kernel/process-static-analysis-runner.js';
 import {
   eventsOf,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CorrexEvent, CorrexEventStore } from '../../src/core/event-catalog.js';
-import { effectResultTypes } from '../../src/core/kernel/effect.js';
-import { recordCommand } from '../../src/core/kernel/record-command.js';
-import { runSession, startSession } from '../../src/core/kernel/run-session.js';
+import { effectResultTypes } from '../../src/core/kernel/decider/effect.js';
+import { recordCommand, runSession, startSession } from '../../src/core/kernel/index.js';
 import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flagSet } from '../../src/core/base/behaviour-flag.js';
-import { behaviourFlags, KERNEL_VERSION } from '../../src/core/kernel/behaviour.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { behaviourFlags, KERNEL_VERSION, runSession } from '../../src/core/kernel/index.js';
 import { EGRESS_ALLOWLIST_FROM_POLICY } from '../../src/core/toolintent/toolintent-flags.js';
 import {
   closeStoresAfterEach,

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InferenceError } from '../../src/core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
-import { UNVERSIONED_BEHAVIOUR } from '../../src/core/kernel/behaviour.js';
-import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
-import { runSession, startSession, type SessionRun } from '../../src/core/kernel/run-session.js';
+import { UNVERSIONED_BEHAVIOUR } from '../../src/core/kernel/config/behaviour.js';
+import type { KernelBehaviour } from '../../src/core/kernel/config/behaviour.js';
+import { runSession, startSession, type SessionRun } from '../../src/core/kernel/index.js';
 import type { CorrexEvent } from '../../src/core/event-catalog.js';
 import {
   ChangeArtifactSchema,

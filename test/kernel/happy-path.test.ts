@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryArtifactStore } from '../../src/core/artifacts/in-memory-artifact-store.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { replaySession, runSession } from '../../src/core/kernel/index.js';
 import {
   eventsOf,
   expectReplayIdentical,

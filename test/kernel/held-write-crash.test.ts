@@ -2,7 +2,7 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CorrexEvent } from '../../src/core/event-catalog.js';
-import { planUndo, recordedChanges } from '../../src/core/kernel/session-changes.js';
+import { planUndo, recordedChanges } from '../../src/core/kernel/index.js';
 import { FAULT_POINTS } from '../../src/infrastructure/system/fault-point.js';
 import { LINK_WRITES_SCRIPT, WRITES_SCRIPT } from './crash-script.js';
 import { killWhenPaused, runChild } from './crash-process.js';

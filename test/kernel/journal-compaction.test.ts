@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/core/context/tokenizer.js';
-import { UNVERSIONED_BEHAVIOUR, type KernelBehaviour } from '../../src/core/kernel/behaviour.js';
+import {
+  UNVERSIONED_BEHAVIOUR,
+  type KernelBehaviour,
+} from '../../src/core/kernel/config/behaviour.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import type { InferenceRequest } from '../../src/core/inference/inference-request.js';
-import { kernelProjection } from '../../src/core/kernel/kernel-state.js';
-import { nextStep } from '../../src/core/kernel/next-step.js';
-import { evolveRun, startedRun } from '../../src/core/kernel/stage-run.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { kernelProjection, runSession } from '../../src/core/kernel/index.js';
+import { nextStep } from '../../src/core/kernel/decider/next-step.js';
+import { evolveRun, startedRun } from '../../src/core/kernel/decider/stage-run.js';
 import { createScriptedProvider } from '../../src/infrastructure/providers/scripted-provider.js';
 import {
   eventsOf,
@@ -219,7 +221,7 @@ describe('journal compaction', () => {
     expect(lastTurn).toContain(`Summary ${compactions.length}: listed`);
     // The answers are the compaction's, not turns: no journal entry, and their tokens count.
     expect(lastTurn).not.toContain('Summary 1: listed');
-    expect(outcome.state.budget.used['scripted']?.output ?? 0).toBeGreaterThanOrEqual(
+    expect(outcome.state.features.budget.used['scripted']?.output ?? 0).toBeGreaterThanOrEqual(
       40 * requested.length,
     );
   });

@@ -10,9 +10,8 @@ import {
   type CorrexEventStore,
 } from '../../src/core/event-catalog.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
-import type { KernelConfig } from '../../src/core/kernel/kernel-config.js';
-import type { KernelPorts, ToolRunner } from '../../src/core/kernel/kernel-ports.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
+import type { KernelConfig, KernelPorts, ToolRunner } from '../../src/core/kernel/index.js';
+import { replaySession } from '../../src/core/kernel/index.js';
 import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InferenceError } from '../../src/core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
-import { KernelCommandError } from '../../src/core/kernel/kernel-errors.js';
-import { runSession, startSession } from '../../src/core/kernel/run-session.js';
+import { KernelCommandError } from '../../src/core/kernel/decider/kernel-errors.js';
+import { runSession, startSession } from '../../src/core/kernel/index.js';
 import {
   eventsOf,
   expectReplayIdentical,

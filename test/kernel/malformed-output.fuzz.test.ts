@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runSession } from '../../src/core/kernel/run-session.js';
-import { recordedKernelConfig, replaySession } from '../../src/core/kernel/replay-session.js';
+import { runSession, recordedKernelConfig, replaySession } from '../../src/core/kernel/index.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';
 import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-provider.js';
 import { permutedSession, storeOf } from '../support/permute-model-keys.js';

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/runner/run-session.js';
 import { defineTool } from '../../src/core/tools/tool-contract.js';
 import { ChangeArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';

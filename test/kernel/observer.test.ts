@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/core/events/replay.js';
-import type { KernelObserver } from '../../src/core/kernel/kernel-observer.js';
+import type { KernelObserver } from '../../src/core/kernel/index.js';
 import {
   kernelMetricsProjection,
   type MetricSignal,
-} from '../../src/core/kernel/kernel-metrics.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+} from '../../src/core/kernel/queries/kernel-metrics.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import {
   closeStoresAfterEach,
   eventsOf,

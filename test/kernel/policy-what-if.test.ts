@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
-import { whatIfPolicy } from '../../src/core/kernel/policy-what-if.js';
+import { whatIfPolicy } from '../../src/core/kernel/index.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import type { CliContext } from '../../src/interfaces/cli/cli-context.js';
 import { runCli } from '../../src/interfaces/cli/program.js';

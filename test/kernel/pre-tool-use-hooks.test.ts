@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { KernelConfig } from '../../src/core/kernel/kernel-config.js';
-import type { HookRunner, KernelPorts } from '../../src/core/kernel/kernel-ports.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import type { KernelConfig, HookRunner, KernelPorts } from '../../src/core/kernel/index.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { HookSetSchema } from '../../src/core/toolintent/hook-definition.js';
 import type { PreToolUseHookResult } from '../../src/core/toolintent/hook-events.js';
 import {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   proposedCallPaths,
   whatIfProposedCall,
-} from '../../src/core/kernel/proposed-call-what-if.js';
+} from '../../src/core/kernel/queries/proposed-call-what-if.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import { readCorpusEvents } from '../golden/sessions/session-corpus.js';
 

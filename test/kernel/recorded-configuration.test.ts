@@ -3,16 +3,16 @@ import { canonicalJson } from '../../src/core/events/canonical-json.js';
 import {
   ConfigurationNotRecordedError,
   replaySession,
-} from '../../src/core/kernel/replay-session.js';
+} from '../../src/core/kernel/runner/replay-session.js';
 import {
   runSession,
   SessionConfigurationMismatchError,
-} from '../../src/core/kernel/run-session.js';
+} from '../../src/core/kernel/runner/run-session.js';
 import {
   describeKernelConfig,
   InvalidSessionConfigurationError,
   kernelConfigFromConfiguration,
-} from '../../src/core/kernel/session-configuration.js';
+} from '../../src/core/kernel/config/session-configuration.js';
 import { expectRejection } from '../support/expect-rejection.js';
 import {
   closeStoresAfterEach,
@@ -25,8 +25,7 @@ import {
 } from './kernel-harness.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 
-import { createKernelConfig } from '../../src/core/kernel/kernel-config.js';
-import { toolFromRecord } from '../../src/core/kernel/session-configuration.js';
+import { createKernelConfig, toolFromRecord } from '../../src/core/kernel/index.js';
 import { parseWorkspacePolicy } from '../../src/core/policies/workspace-policy.js';
 import { createAssessmentPolicy } from '../../src/core/toolintent/default-rules.js';
 import { builtinTools } from '../../src/core/tools/builtin-tools.js';
@@ -36,7 +35,7 @@ import {
   behaviourFlags,
   KERNEL_VERSION,
   UNVERSIONED_BEHAVIOUR,
-} from '../../src/core/kernel/behaviour.js';
+} from '../../src/core/kernel/config/behaviour.js';
 
 const stores = closeStoresAfterEach();
 

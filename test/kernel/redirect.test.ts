@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InferenceError } from '../../src/core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
-import { runSession, startSession } from '../../src/core/kernel/run-session.js';
+import { runSession, startSession } from '../../src/core/kernel/index.js';
 import { ChangeArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow } from '../../src/core/transitions/workflow.js';
 import {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { createDefaultCodingWorkflow } from '../../src/core/transitions/default-coding-workflow.js';
 import type { Workflow } from '../../src/core/transitions/workflow.js';
 import {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/core/events/canonical-json.js';
-import { currentBehaviour } from '../../src/core/kernel/behaviour.js';
-import { BOUNDED_REFUSED_ARGUMENTS } from '../../src/core/kernel/kernel-flags.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
-import { recordedKernelConfig, replaySession } from '../../src/core/kernel/replay-session.js';
+import { currentBehaviour } from '../../src/core/kernel/config/behaviour.js';
+import { BOUNDED_REFUSED_ARGUMENTS } from '../../src/core/kernel/config/kernel-flags.js';
+import { runSession, recordedKernelConfig, replaySession } from '../../src/core/kernel/index.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';
 import {
   closeStoresAfterEach,

@@ -1,6 +1,6 @@
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-provider.js';
 import { implementOnlyWorkflow, scenarioConfig, scriptedModel } from './scenario-config.js';
 import { livePorts } from './kernel-harness.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/base/clock.js';
-import type { Timer } from '../../src/core/kernel/kernel-ports.js';
-import { startSession } from '../../src/core/kernel/run-session.js';
+import type { Timer } from '../../src/core/kernel/index.js';
+import { startSession } from '../../src/core/kernel/index.js';
 import { createNodeTimer } from '../../src/infrastructure/kernel/node-timer.js';
 import {
   closeStoresAfterEach,

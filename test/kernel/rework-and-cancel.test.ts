@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSession, runSession } from '../../src/core/kernel/run-session.js';
+import { startSession, runSession } from '../../src/core/kernel/index.js';
 import {
   eventsOf,
   expectReplayIdentical,

@@ -1,4 +1,4 @@
-import type { SessionBudgets } from '../../src/core/kernel/budget.js';
+import type { SessionBudgets } from '../../src/core/kernel/index.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { z } from 'zod';
@@ -9,8 +9,8 @@ import {
   type JournalSummaryAuthor,
   type KernelConfig,
   type KernelLimits,
-} from '../../src/core/kernel/kernel-config.js';
-import type { KernelBehaviour } from '../../src/core/kernel/behaviour.js';
+} from '../../src/core/kernel/index.js';
+import type { KernelBehaviour } from '../../src/core/kernel/config/behaviour.js';
 import {
   parseWorkspacePolicy,
   type WorkspacePolicyInput,

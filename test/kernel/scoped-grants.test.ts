@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendToSession } from '../../src/core/kernel/append-decided.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { appendToSession, runSession } from '../../src/core/kernel/index.js';
 import {
   closeStoresAfterEach,
   eventsOf,

@@ -3,11 +3,10 @@ import {
   currentBehaviour,
   UNVERSIONED_BEHAVIOUR,
   type KernelBehaviour,
-} from '../../src/core/kernel/behaviour.js';
-import { CACHED_INPUT_PRICES } from '../../src/core/kernel/kernel-flags.js';
-import type { SessionBudgets } from '../../src/core/kernel/budget.js';
-import { recordCommand } from '../../src/core/kernel/record-command.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+} from '../../src/core/kernel/config/behaviour.js';
+import { CACHED_INPUT_PRICES } from '../../src/core/kernel/config/kernel-flags.js';
+import type { SessionBudgets } from '../../src/core/kernel/index.js';
+import { recordCommand, runSession } from '../../src/core/kernel/index.js';
 import type { OperatorMode } from '../../src/core/approvals/approval-tier.js';
 import {
   closeStoresAfterEach,

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import type { CorrexEventStore } from '../../src/core/event-catalog.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { DEFAULT_NEVER_WRITABLE } from '../../src/core/policies/workspace-policy.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import {

@@ -9,16 +9,20 @@ import {
   childKernelConfig,
   InvalidKernelConfigError,
   type KernelConfig,
-} from '../../src/core/kernel/kernel-config.js';
-import type { KernelObserver } from '../../src/core/kernel/kernel-observer.js';
-import { recordCommand } from '../../src/core/kernel/record-command.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
-import { runSession, startSession, type SessionRun } from '../../src/core/kernel/run-session.js';
+} from '../../src/core/kernel/config/kernel-config.js';
+import type { KernelObserver } from '../../src/core/kernel/index.js';
+import {
+  recordCommand,
+  replaySession,
+  runSession,
+  startSession,
+  type SessionRun,
+} from '../../src/core/kernel/index.js';
 import {
   describeKernelConfig,
   kernelConfigFromConfiguration,
   sessionConfiguredPayload,
-} from '../../src/core/kernel/session-configuration.js';
+} from '../../src/core/kernel/config/session-configuration.js';
 import { ChangeArtifactSchema } from '../../src/core/transitions/default-coding-workflow.js';
 import { parseWorkflow, type Workflow } from '../../src/core/transitions/workflow.js';
 import type { ScriptedTurn } from '../../src/infrastructure/providers/scripted-provider.js';

@@ -34,7 +34,7 @@ describe('work per proposed tool call', () => {
   it('validates each call once and analyses the exec line once', async () => {
     // Workers keep modules between files: import the kernel afresh so it sees the counting mock.
     vi.resetModules();
-    const { runSession } = await import('../../src/core/kernel/run-session.js');
+    const { runSession } = await import('../../src/core/kernel/runner/run-session.js');
     const { execTool, writeFileTool } = await import('../../src/core/tools/builtin-tools.js');
     const {
       eventsOf,

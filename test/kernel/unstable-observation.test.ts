@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
 import {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSession } from '../../src/core/kernel/run-session.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { runSession, replaySession } from '../../src/core/kernel/index.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';
 import {
   closeStoresAfterEach,

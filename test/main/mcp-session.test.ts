@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { correxEventCatalog, type CorrexEventStore } from '../../src/core/event-catalog.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { replaySession } from '../../src/core/kernel/index.js';
 import { createMcpToolSource } from '../../src/infrastructure/mcp/mcp-tool-source.js';
 import { detectSandbox } from '../../src/infrastructure/sandbox/sandbox-availability.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSteppingClock } from '../../src/core/base/clock.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { correxEventCatalog, type CorrexEventStore } from '../../src/core/event-catalog.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { replaySession } from '../../src/core/kernel/index.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';

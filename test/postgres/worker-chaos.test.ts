@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { replaySession } from '../../src/core/kernel/index.js';
 import { openStores } from '../../src/infrastructure/open-store.js';
 import { migratePostgres } from '../../src/infrastructure/postgres/postgres-migrations.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
+import { replaySession } from '../../src/core/kernel/index.js';
 import { openStores } from '../../src/infrastructure/open-store.js';
 import { migratePostgres } from '../../src/infrastructure/postgres/postgres-migrations.js';
 import { openRunnableSessions } from '../../src/infrastructure/postgres/postgres-runnable-sessions.js';

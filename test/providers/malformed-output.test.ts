@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_KEPT_REJECTED_ARGS_CHARS } from '../../src/core/inference/tool-call-arguments.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { createOpenAICompatibleProvider } from '../../src/infrastructure/providers/openai-compatible-provider.js';
 import { MAX_ANSWER_CHARS } from '../../src/infrastructure/providers/tool-call-normaliser.js';
 import {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InferenceProvider } from '../../src/core/inference/inference-provider.js';
 import type { InferenceRequest } from '../../src/core/inference/inference-request.js';
 import { responseSchemaInstruction } from '../../src/infrastructure/providers/ai-sdk-messages.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { runSession } from '../../src/core/kernel/index.js';
 import { createAnthropicProvider } from '../../src/infrastructure/providers/anthropic-provider.js';
 import { createOpenAICompatibleProvider } from '../../src/infrastructure/providers/openai-compatible-provider.js';
 import {

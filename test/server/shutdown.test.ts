@@ -1,5 +1,5 @@
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { isInputEvent } from '../../src/core/kernel/input-events.js';
+import { isInputEvent } from '../../src/core/kernel/decider/input-events.js';
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../src/interfaces/protocol/server-message.js';
 import { SHUTDOWN_ACTOR } from '../../src/interfaces/server/session-index.js';

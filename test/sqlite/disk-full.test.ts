@@ -8,8 +8,7 @@ import { SqliteStorageError } from '../../src/infrastructure/sqlite/sqlite-error
 import { expectRejection } from '../support/expect-rejection.js';
 import { noteEvent } from '../support/sample-events.js';
 import { tempDir } from '../support/temp-dir.js';
-import { replaySession } from '../../src/core/kernel/replay-session.js';
-import { runSession } from '../../src/core/kernel/run-session.js';
+import { replaySession, runSession } from '../../src/core/kernel/index.js';
 import {
   implementOnlyWorkflow,
   livePorts,

@@ -9,8 +9,8 @@ import {
   jsonNestingDepth,
   safeParseToolArguments,
 } from '../../src/core/inference/tool-call-arguments.js';
-import { MAX_ANSWER_DEPTH } from '../../src/core/kernel/artifact-content.js';
-import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../../src/core/kernel/kernel-flags.js';
+import { MAX_ANSWER_DEPTH } from '../../src/core/kernel/decider/artifact-content.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../../src/core/kernel/config/kernel-flags.js';
 
 /*
  * A session's log with the keys of every JSON object a model supplied in another order (issue

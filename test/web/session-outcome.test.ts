@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../src/core/event-catalog.js';
-import { sessionConfiguredPayload } from '../../src/core/kernel/session-configuration.js';
+import { sessionConfiguredPayload } from '../../src/core/kernel/index.js';
 import { scenarioConfig } from '../kernel/kernel-harness.js';
 import { appendSession, createExecRecorder } from '../server/support/exec-change-session.js';
 import {

@@ -44,7 +44,7 @@ export const sessionCreated = defineEvent({
  * The effective configuration a session runs with (workflow, tools, policy, model profiles,
  * bounds), recorded before its start so that replay and resume rebuild exactly the kernel
  * configuration it ran under. The content is the kernel's own description (see
- * core/kernel/session-configuration.ts), kept as plain JSON here so that the workflow and
+ * core/kernel/config/session-configuration.ts), kept as plain JSON here so that the workflow and
  * policy schemas can grow without a new version of this event.
  */
 export const sessionConfigured = defineEvent({

@@ -1,6 +1,6 @@
 import { MAX_CONFIG_FILE_BYTES, readBoundedFile } from '../system/bounded-file-read.js';
 import { join } from 'node:path';
-import type { DetectedChecks, ProjectCheckDetector } from '../../core/kernel/kernel-ports.js';
+import type { DetectedChecks, ProjectCheckDetector } from '../../core/kernel/index.js';
 import type { ProjectCheck } from '../../core/validation/project-check.js';
 
 type Problem = { file: string; message: string };

@@ -1,10 +1,10 @@
 import { parseDuration } from '../../core/base/duration.js';
-import type { SessionBudgets } from '../../core/kernel/budget.js';
+import type { SessionBudgets } from '../../core/kernel/index.js';
 import {
   DEFAULT_KERNEL_LIMITS,
   type JournalSummaryAuthor,
   type KernelLimits,
-} from '../../core/kernel/kernel-config.js';
+} from '../../core/kernel/index.js';
 import { createHash } from 'node:crypto';
 import { MAX_CONFIG_FILE_BYTES, readBoundedFile } from '../system/bounded-file-read.js';
 import { join } from 'node:path';

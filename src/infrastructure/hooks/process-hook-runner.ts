@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalTierSchema } from '../../core/approvals/approval-tier.js';
-import type { HookRunner } from '../../core/kernel/kernel-ports.js';
+import type { HookRunner } from '../../core/kernel/index.js';
 import type { HookDefinition } from '../../core/toolintent/hook-definition.js';
 import type { PreToolUseHookResult } from '../../core/toolintent/hook-events.js';
 import {

@@ -1,4 +1,4 @@
-import type { ToolExecution, ToolRunner } from '../../core/kernel/kernel-ports.js';
+import type { ToolExecution, ToolRunner } from '../../core/kernel/index.js';
 import {
   createBuiltinToolExecutors,
   type BuiltinToolExecutorOptions,

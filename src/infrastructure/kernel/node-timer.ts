@@ -1,4 +1,4 @@
-import type { Timer } from '../../core/kernel/kernel-ports.js';
+import type { Timer } from '../../core/kernel/index.js';
 
 /** The runner's Timer on Node's timers: resolves after `ms`, or as soon as `signal` aborts. */
 export function createNodeTimer(): Timer {

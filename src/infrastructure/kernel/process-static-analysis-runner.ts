@@ -1,4 +1,4 @@
-import type { AnalysisRun, StaticAnalysisRunner } from '../../core/kernel/kernel-ports.js';
+import type { AnalysisRun, StaticAnalysisRunner } from '../../core/kernel/index.js';
 import { runConfinedProcess, type SandboxSettings } from '../sandbox/confined-process.js';
 import { trustedSearchPath } from '../sandbox/trusted-search-path.js';
 import { scrubbedEnvironment } from '../tools/exec-tool.js';

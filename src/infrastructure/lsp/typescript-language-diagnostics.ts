@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DiagnosticsRun, LanguageDiagnostics } from '../../core/kernel/kernel-ports.js';
+import type { DiagnosticsRun, LanguageDiagnostics } from '../../core/kernel/index.js';
 import type { LanguageDiagnostic } from '../../core/validation/definition-of-done-events.js';
 import { buildBubblewrapProfile } from '../sandbox/bubblewrap-profile.js';
 import type { SandboxSettings } from '../sandbox/confined-process.js';

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { maxTier, type ApprovalTier } from '../../core/approvals/approval-tier.js';
 import { canonicalJson } from '../../core/events/canonical-json.js';
-import { toolFromRecord, type RecordedTool } from '../../core/kernel/session-configuration.js';
+import { toolFromRecord, type RecordedTool } from '../../core/kernel/index.js';
 import type { ToolCapability, ToolDefinition } from '../../core/tools/tool-contract.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 

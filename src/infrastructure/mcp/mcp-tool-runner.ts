@@ -1,8 +1,4 @@
-import type {
-  ToolExecution,
-  ToolExecutionRequest,
-  ToolRunner,
-} from '../../core/kernel/kernel-ports.js';
+import type { ToolExecution, ToolExecutionRequest, ToolRunner } from '../../core/kernel/index.js';
 import type { ToolOutcome } from '../../core/tools/tool-events.js';
 import { buildReceipt } from '../tools/tool-receipt-builder.js';
 import type { McpConnection, McpConnectOptions } from './mcp-connection.js';

@@ -1,6 +1,6 @@
 import type { ChainVerification } from '../../core/events/hash-chain.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
-import { provenanceFacts, type ProvenanceFacts } from '../../core/kernel/provenance-facts.js';
+import { provenanceFacts, type ProvenanceFacts } from '../../core/kernel/index.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import { RecordedWorktreeSchema } from '../../core/sessions/recorded-worktree.js';
 import { derivedSessionWorktree } from '../workspace/git-worktree.js';

@@ -1,4 +1,4 @@
-import type { ProvenanceFacts } from '../../core/kernel/provenance-facts.js';
+import type { ProvenanceFacts } from '../../core/kernel/index.js';
 import type { TreeUnderReview } from './tree-under-review.js';
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { ChangedFile } from '../../core/kernel/provenance-facts.js';
+import type { ChangedFile } from '../../core/kernel/index.js';
 import type { RecordedWorktree } from '../../core/sessions/recorded-worktree.js';
 import { verifyWorktreeLocation } from '../workspace/git-location.js';
 import { runHardenedGitBytes, type GitLocation } from '../workspace/hardened-git.js';

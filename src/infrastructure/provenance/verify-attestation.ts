@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { ChainVerification } from '../../core/events/hash-chain.js';
 import type { CorrexEvent } from '../../core/event-catalog.js';
-import { provenanceFacts } from '../../core/kernel/provenance-facts.js';
+import { provenanceFacts } from '../../core/kernel/index.js';
 import { nodeSha256 } from '../system/node-sha256.js';
 import {
   IN_TOTO_PAYLOAD_TYPE,

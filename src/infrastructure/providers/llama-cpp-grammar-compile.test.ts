@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../core/inference/inference-request.js';
-import { finishingToolDefinition } from '../../core/kernel/finishing-tool.js';
+import { finishingToolDefinition } from '../../core/kernel/features/finishing-tool/finishing-tool.js';
 import { builtinTools } from '../../core/tools/builtin-tools.js';
 import { toolArgsJsonSchema } from '../../core/tools/tool-contract.js';
 import { defaultCodingWorkflow } from '../../core/transitions/default-coding-workflow.js';

@@ -3,7 +3,7 @@ import { constants, realpathSync, type Stats } from 'node:fs';
 import { lstat, open, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { CorrexError } from '../../core/base/correx-error.js';
-import type { UndoStep } from '../../core/kernel/session-changes.js';
+import type { UndoStep } from '../../core/kernel/index.js';
 import type { TouchedFile } from '../../core/tools/tool-events.js';
 import { isPathInside } from '../../core/tools/tool-path.js';
 import {

@@ -1,7 +1,6 @@
 import type { CorrexEvent } from '../../core/event-catalog.js';
 import type { ModelProfile } from '../../core/inference/model-profile.js';
-import { tokenCost } from '../../core/kernel/budget.js';
-import { recordedProfiles, recordsCachedInputPrices } from '../../core/kernel/session-spend.js';
+import { tokenCost, recordedProfiles, recordsCachedInputPrices } from '../../core/kernel/index.js';
 import type { SpanAttributes } from './session-spans.js';
 
 /** The instruments correx reports, named after the OpenTelemetry GenAI conventions where they exist. */

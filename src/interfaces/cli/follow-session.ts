@@ -1,6 +1,6 @@
 import { ALWAYS_ALLOW_REASON, recordGrant } from '../record-grant.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import type { RunOutcome } from '../../core/kernel/run-session.js';
+import type { RunOutcome } from '../../core/kernel/index.js';
 import type { HostedRun, SessionHost } from '../session-host.js';
 import type { CommandContext } from './cli-context.js';
 import { checkReportLines } from './check-report.js';

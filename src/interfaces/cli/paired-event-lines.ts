@@ -1,6 +1,6 @@
 import { visibleText } from '../../core/base/visible-text.js';
 import type { CorrexEvent } from '../../core/event-catalog.js';
-import { isSummaryRequestId } from '../../core/kernel/summary-request-id.js';
+import { isSummaryRequestId } from '../../core/kernel/index.js';
 import { commandOutputExcerpt } from './command-output-excerpt.js';
 import { formatEventLine } from './event-line.js';
 

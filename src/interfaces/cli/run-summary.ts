@@ -1,8 +1,11 @@
 import type { ApprovalTier } from '../../core/approvals/approval-tier.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
-import { evolveBudget, INITIAL_BUDGET } from '../../core/kernel/budget.js';
-import { recordedChanges } from '../../core/kernel/session-changes.js';
-import { sessionSpend } from '../../core/kernel/session-spend.js';
+import {
+  evolveBudget,
+  INITIAL_BUDGET,
+  recordedChanges,
+  sessionSpend,
+} from '../../core/kernel/index.js';
 import type { BudgetKind } from '../../core/sessions/budget-events.js';
 import type { FailureCategory } from '../../core/sessions/failure-category.js';
 import { sessionProjection } from '../../core/sessions/session-projection.js';

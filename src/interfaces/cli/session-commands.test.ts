@@ -188,7 +188,7 @@ describe('what the command line says about a session nobody drives, and refusals
 
 describe('recordCommand', () => {
   it('decides again after a running session appended meanwhile, recording the command once', async () => {
-    const { recordCommand } = await import('../../core/kernel/record-command.js');
+    const { recordCommand } = await import('../../core/kernel/runner/record-command.js');
     const h = await waitingSession();
     let raced = false;
     const racing = {

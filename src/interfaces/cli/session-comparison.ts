@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { CorrexEvent } from '../../core/event-catalog.js';
-import { recordedChanges } from '../../core/kernel/session-changes.js';
+import { recordedChanges } from '../../core/kernel/index.js';
 import { recordedFileContent } from '../recorded-file-content.js';
 import {
   configurationDifferences,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import { UnknownSessionError } from '../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../core/kernel/index.js';
 
 /** How commands describe their session argument. */
 export const SESSION_ARGUMENT = 'session id, or a unique start of one (or --last)';

@@ -1,6 +1,6 @@
 import type { Sha256 } from '../../core/base/sha256.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import { replaySession, type ReplayDivergence } from '../../core/kernel/replay-session.js';
+import { replaySession, type ReplayDivergence } from '../../core/kernel/index.js';
 
 /** One side of a divergence: the event's type, the digest of its canonical text, its fields. */
 export type DivergentEvent = {

@@ -1,5 +1,5 @@
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import type { RecordingContext } from '../../core/kernel/append-decided.js';
+import type { RecordingContext } from '../../core/kernel/index.js';
 import type { SessionHost } from '../session-host.js';
 
 /** What `correx mcp` hands the MCP server: the store, a session host, and where things are. */

@@ -1,12 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CorrexError } from '../../core/base/correx-error.js';
-import { whatIfPolicy } from '../../core/kernel/policy-what-if.js';
+import { whatIfPolicy } from '../../core/kernel/index.js';
 import {
   proposedCallPaths,
   whatIfProposedCall,
   type ProposedCall,
-} from '../../core/kernel/proposed-call-what-if.js';
+} from '../../core/kernel/index.js';
 import { createDiskWorldProbe } from '../../infrastructure/world-probe/disk-world-probe.js';
 import { parseCandidatePolicy } from '../candidate-policy.js';
 import type { McpServerDeps } from './mcp-server-deps.js';

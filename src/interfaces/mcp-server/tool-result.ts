@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import { UnknownSessionError } from '../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../core/kernel/index.js';
 
 /** A tool's answer: the object as JSON text (what every client shows) and as structured content. */
 export function jsonResult(value: Record<string, unknown>, text?: string): CallToolResult {

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CorrexError } from '../../core/base/correx-error.js';
-import { UnknownSessionError } from '../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../core/kernel/index.js';
 import {
   createPreimageStore,
   preimageDirectory,

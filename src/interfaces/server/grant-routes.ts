@@ -1,8 +1,8 @@
 import { activeGrants, approvalGrantsProjection } from '../../core/approvals/approval-grants.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import { replay } from '../../core/events/replay.js';
-import { appendToSession, type RecordingContext } from '../../core/kernel/append-decided.js';
-import type { KernelCommand } from '../../core/kernel/kernel-input.js';
+import { appendToSession, type RecordingContext } from '../../core/kernel/index.js';
+import type { KernelCommand } from '../../core/kernel/index.js';
 import type { SessionState } from '../../core/sessions/session-projection.js';
 import { alwaysAllowScope, describeGrantScope } from '../always-allow-scope.js';
 import { readApprovalDetails } from '../pending-approval-details.js';

@@ -2,7 +2,7 @@ import { leaseColumns, lockColumns } from '../session-lease.js';
 import { allowedWorkspace as checkWorkspace } from '../allowed-workspace.js';
 import type { FastifyInstance } from 'fastify';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import type { KernelCommand } from '../../core/kernel/kernel-input.js';
+import type { KernelCommand, RecordingContext } from '../../core/kernel/index.js';
 import { IdentifierSchema } from '../protocol/wire-values.js';
 import {
   CreateSessionRequestSchema,
@@ -34,7 +34,6 @@ import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
 import type { SessionIndex } from './session-index.js';
 import { reservedNameReason } from '../person-name.js';
-import type { RecordingContext } from '../../core/kernel/append-decided.js';
 import type { PreimageStore } from '../../infrastructure/sandbox/preimage-store.js';
 import {
   SessionDiffQuerySchema,
@@ -48,7 +47,7 @@ import { grantHandlers } from './grant-routes.js';
 import type { Handler, Request } from './rest-handler.js';
 import { parseRequestPart as parse } from './parse-request-part.js';
 import { refuseRunningUndo, undoResponse } from './undo-response.js';
-import { spendOf } from '../../core/kernel/session-spend.js';
+import { spendOf } from '../../core/kernel/index.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;

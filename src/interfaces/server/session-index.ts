@@ -2,7 +2,7 @@ import type { OperatorMode } from '../../core/approvals/approval-tier.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
 import type { SessionSummary } from '../../core/events/event-store.js';
 import { sessionProjection, type SessionState } from '../../core/sessions/session-projection.js';
-import { sessionSpendProjection, type SpendState } from '../../core/kernel/session-spend.js';
+import { sessionSpendProjection, type SpendState } from '../../core/kernel/index.js';
 
 /** Who the server records as the decider when it pauses sessions on shutdown. */
 export const SHUTDOWN_ACTOR = 'correx serve';

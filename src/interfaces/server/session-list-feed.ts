@@ -5,7 +5,7 @@ import type { SessionListItemDto } from '../protocol/session-dto.js';
 import { toSessionListItemDto } from '../protocol/to-session-dto.js';
 import type { SessionIndex } from './session-index.js';
 import { headPosition } from './store-head-position.js';
-import { spendOf } from '../../core/kernel/session-spend.js';
+import { spendOf } from '../../core/kernel/index.js';
 
 /** Someone who watches the session list (a socket that sent `subscribe_sessions`). */
 export type SessionListWatcher = (session: SessionListItemDto) => void;

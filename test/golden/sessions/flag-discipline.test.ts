@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KernelConfig } from '../../../src/core/kernel/kernel-config.js';
-import { recordedKernelConfig, replaySession } from '../../../src/core/kernel/replay-session.js';
+import type { KernelConfig } from '../../../src/core/kernel/index.js';
+import { recordedKernelConfig, replaySession } from '../../../src/core/kernel/index.js';
 import { assessToolCall } from '../../../src/core/toolintent/assess-tool-call.js';
 import { createAssessmentPolicy } from '../../../src/core/toolintent/default-rules.js';
 import { finding } from '../../../src/core/toolintent/finding.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../../../src/core/kernel/kernel-flags.js';
-import { replaySession } from '../../../src/core/kernel/replay-session.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../../../src/core/kernel/config/kernel-flags.js';
+import { replaySession } from '../../../src/core/kernel/index.js';
 import { nodeSha256 } from '../../../src/infrastructure/system/node-sha256.js';
 import { permutedSession, storeOf } from '../../support/permute-model-keys.js';
 import { readCorpusEvents, readCorpusManifest } from './session-corpus.js';

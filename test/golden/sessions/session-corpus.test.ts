@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replaySession } from '../../../src/core/kernel/replay-session.js';
+import { replaySession } from '../../../src/core/kernel/index.js';
 import { nodeSha256 } from '../../../src/infrastructure/system/node-sha256.js';
 import {
   CORPUS_DIR,

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import WebSocket from 'ws';
 import type { CorrexEventStore } from '../../../src/core/event-catalog.js';
-import type { KernelConfig } from '../../../src/core/kernel/kernel-config.js';
+import type { KernelConfig } from '../../../src/core/kernel/index.js';
 import type { InferenceProvider } from '../../../src/core/inference/inference-provider.js';
 import type { ClientMessageInput } from '../../../src/interfaces/protocol/client-message.js';
 import {

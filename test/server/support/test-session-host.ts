@@ -1,11 +1,13 @@
 import type { CorrexEvent, CorrexEventStore } from '../../../src/core/event-catalog.js';
 import type { InferenceProvider } from '../../../src/core/inference/inference-provider.js';
-import type { KernelConfig } from '../../../src/core/kernel/kernel-config.js';
-import type { KernelCommand } from '../../../src/core/kernel/kernel-input.js';
-import { replaySession } from '../../../src/core/kernel/replay-session.js';
-import { startSession, type SessionRun } from '../../../src/core/kernel/run-session.js';
+import type { KernelConfig, KernelCommand } from '../../../src/core/kernel/index.js';
+import {
+  replaySession,
+  startSession,
+  type SessionRun,
+  recordCommand,
+} from '../../../src/core/kernel/index.js';
 import { isFinalStatus } from '../../../src/core/sessions/session-status.js';
-import { recordCommand } from '../../../src/core/kernel/record-command.js';
 import type {
   HostedRun,
   SessionHost,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CorrexEventStore, EventPayload } from '../../../src/core/event-catalog.js';
 import type { NewEvent } from '../../../src/core/events/event-envelope.js';
-import { sessionConfiguredPayload } from '../../../src/core/kernel/session-configuration.js';
+import { sessionConfiguredPayload } from '../../../src/core/kernel/index.js';
 import { scenarioConfig } from '../../kernel/kernel-harness.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
 import type { RouterFacade, RouterInputMode } from '../../../core/router/router-facade.js';
 import { describeSteeringDelivery } from '../../../core/router/steering-delivery.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';

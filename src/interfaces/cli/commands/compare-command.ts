@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatCost, formatJson, formatTable } from '../format.js';
 import { storedText } from '../headless-run.js';

@@ -8,7 +8,7 @@ import type { Clock } from '../../../core/base/clock.js';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import type { IdSource } from '../../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
-import { runSession } from '../../../core/kernel/run-session.js';
+import { runSession } from '../../../core/kernel/index.js';
 import type { SessionStatus } from '../../../core/sessions/session-status.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
 import {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
 import { resolveSessionRef } from '../session-ref.js';

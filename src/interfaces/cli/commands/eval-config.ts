@@ -1,5 +1,5 @@
 import { createInferenceRouter } from '../../../core/inference/inference-router.js';
-import { createKernelConfig, type KernelConfig } from '../../../core/kernel/kernel-config.js';
+import { createKernelConfig, type KernelConfig } from '../../../core/kernel/index.js';
 import type { SandboxKind } from '../../../core/policies/sandbox-profile.js';
 import {
   DEFAULT_NEVER_WRITABLE,

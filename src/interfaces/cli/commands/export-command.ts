@@ -3,7 +3,7 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import type { CommandContext } from '../cli-context.js';
 import { withStore } from '../with-store.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
 
 /** A session's events and, recursively, those of the sub-sessions its stages started. */
 async function sessionTree(

@@ -1,7 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ApprovalTierSchema, type ApprovalTier } from '../../../core/approvals/approval-tier.js';
-import { gateSession } from '../../../core/kernel/merge-gate.js';
-import { provenanceFacts } from '../../../core/kernel/provenance-facts.js';
+import { gateSession, provenanceFacts } from '../../../core/kernel/index.js';
 import { readSessionEvidence } from '../../../infrastructure/provenance/session-evidence.js';
 import { treeDifferences } from '../../../infrastructure/provenance/tree-under-review.js';
 import type { CommandContext } from '../cli-context.js';

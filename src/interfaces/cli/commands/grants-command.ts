@@ -3,7 +3,7 @@ import { CorrexError } from '../../../core/base/correx-error.js';
 import { activeGrants, approvalGrantsProjection } from '../../../core/approvals/approval-grants.js';
 import type { GrantScope } from '../../../core/approvals/approval-events.js';
 import { replay } from '../../../core/events/replay.js';
-import { appendToSession } from '../../../core/kernel/append-decided.js';
+import { appendToSession } from '../../../core/kernel/index.js';
 import type { CommandContext } from '../cli-context.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { parsePersonName } from '../person-name-option.js';

@@ -1,7 +1,11 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
-import { describeCallExplanation, explainCall } from '../../../core/kernel/call-explanation.js';
-import { whatIfPolicy, type WhatIfReport } from '../../../core/kernel/policy-what-if.js';
+import {
+  describeCallExplanation,
+  explainCall,
+  whatIfPolicy,
+  type WhatIfReport,
+} from '../../../core/kernel/index.js';
 import type { WorkspacePolicy } from '../../../core/policies/workspace-policy.js';
 import { parseCandidatePolicy } from '../../candidate-policy.js';
 import {

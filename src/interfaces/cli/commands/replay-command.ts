@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { replaySession } from '../../../core/kernel/replay-session.js';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { replaySession, UnknownSessionError } from '../../../core/kernel/index.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';

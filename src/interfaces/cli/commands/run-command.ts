@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { OperatorModeSchema } from '../../../core/approvals/approval-tier.js';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import { parseDuration } from '../../../core/base/duration.js';
-import type { SessionBudgets } from '../../../core/kernel/budget.js';
+import type { SessionBudgets } from '../../../core/kernel/index.js';
 import type { BudgetKind } from '../../../core/sessions/budget-events.js';
 import { askWorkspaceTrust } from './trust-command.js';
 import type { CommandContext } from '../cli-context.js';

@@ -5,11 +5,7 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import type { JsonValue } from '../../../core/events/canonical-json.js';
 import type { SnapshotStore } from '../../../core/events/snapshot-store.js';
 import type { Projection } from '../../../core/events/projection.js';
-import {
-  sessionSpendProjection,
-  spendOf,
-  type SpendState,
-} from '../../../core/kernel/session-spend.js';
+import { sessionSpendProjection, spendOf, type SpendState } from '../../../core/kernel/index.js';
 import { sessionProjection, type SessionState } from '../../../core/sessions/session-projection.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson, formatTable } from '../format.js';

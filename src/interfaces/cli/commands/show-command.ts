@@ -1,11 +1,10 @@
-import { sessionCost } from '../../../core/kernel/session-cost.js';
+import { sessionCost, UnknownSessionError } from '../../../core/kernel/index.js';
 import { Command } from 'commander';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { createEventLines } from '../paired-event-lines.js';
 import { formatCost, formatJson, formatTable } from '../format.js';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
 import { fileChangeDiff } from '../file-change-diff.js';
 import { withStore } from '../with-store.js';
 import { drivenStatus } from '../driven-status.js';

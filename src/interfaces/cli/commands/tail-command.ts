@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import { visibleText } from '../../../core/base/visible-text.js';
-import { UnknownSessionError } from '../../../core/kernel/append-decided.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
 import {
   createPreimageStore,
   preimageDirectory,

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { replay } from '../../../core/events/replay.js';
-import { recordCommand } from '../../../core/kernel/record-command.js';
+import { recordCommand } from '../../../core/kernel/index.js';
 import { isFinalStatus } from '../../../core/sessions/session-status.js';
 import { sessionProjection } from '../../../core/sessions/session-projection.js';
 import {

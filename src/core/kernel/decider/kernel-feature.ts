@@ -1,0 +1,74 @@
+import type { OperatorMode } from '../../approvals/approval-tier.js';
+import type { BehaviourFlag } from '../../base/behaviour-flag.js';
+import type { CorrexEvent } from '../../event-catalog.js';
+import type { JsonValue } from '../../events/canonical-json.js';
+import type { WorkflowStage } from '../../transitions/workflow.js';
+import type { KernelConfig } from '../config/kernel-config.js';
+import type { Step } from './step.js';
+
+type Payload = CorrexEvent['payload'];
+
+/**
+ * What a feature's hook reads: the configuration, its own slice of state, and the few core facts
+ * the ladder hands every hook. A hook sees no other feature's slice and not the whole state, so
+ * a feature stays one folder (and the state's type does not depend on the features' hooks).
+ */
+export type FeatureView<S> = {
+  readonly config: KernelConfig;
+  readonly slice: S;
+  readonly mode: OperatorMode;
+  /** The timestamp of the last event: the only clock a hook reads. */
+  readonly lastTimestamp: string | null;
+  /** The sequence of the last event. */
+  readonly lastSequence: number;
+};
+
+/** The stage attempt a hook runs for. */
+export type StageAt = { readonly stageId: string; readonly attempt: number };
+
+/** What the ladder knows of an artifact the stage accepted, before the stage completes. */
+export type AcceptedArtifactFacts = {
+  readonly stage: WorkflowStage;
+  readonly run: StageAt;
+  readonly artifactHash: string;
+  readonly content: JsonValue;
+  /** The session's workspace (null before it is recorded). */
+  readonly workspace: string | null;
+  /** Every recorded check run of the session, in order. */
+  readonly checkRuns: readonly { readonly sequence: number; readonly passed: boolean }[];
+};
+
+/**
+ * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts) calls the
+ * features, in registry order. A hook of a feature whose flag the session did not record is
+ * never called.
+ */
+export type FeatureHooks<S> = {
+  /** Events recorded just before `stage_started` of `next`, in order. */
+  readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
+  /** Before a model call of a running attempt: a step that replaces the call, or null. */
+  readonly beforeModelCall?: (view: FeatureView<S>, run: StageAt) => Step | null;
+  /** After a stage's artifact is accepted and checked, before `stage_completed`: a step, or null. */
+  readonly acceptedArtifact?: (
+    view: FeatureView<S>,
+    accepted: AcceptedArtifactFacts,
+  ) => Step | null;
+};
+
+/**
+ * One kernel feature as a registered slice: its name (its key in `KernelState.features`), the
+ * behaviour flag that enables its hooks (null: always on), the events it owns, its own slice of
+ * the state (folded from every event, whatever the flags: a slice only holds what was recorded),
+ * and its hooks. The flag is read in one place only, `featureOn` (features/kernel-features.ts).
+ */
+export type KernelFeature<Name extends string, S> = {
+  readonly name: Name;
+  readonly flag: BehaviourFlag | null;
+  readonly events: readonly Payload['type'][];
+  readonly state: {
+    readonly initial: S;
+    /** Pure; returns `slice` itself when the event changes nothing (the fold relies on it). */
+    readonly evolve: (slice: S, event: CorrexEvent) => S;
+  };
+  readonly hooks: FeatureHooks<S>;
+};

@@ -1,0 +1,285 @@
+import { layeredEntries } from '../../base/layered-record.js';
+import { safeBuildContextPack } from '../../context/build-context-pack.js';
+import type { ContextCandidate } from '../../context/context-candidate.js';
+import { contextPackDigest, renderContextPack } from '../../context/render-context-pack.js';
+import { steeringNoteCandidate } from '../../context/steering-note.js';
+import {
+  CONTEXT_FEEDBACK,
+  PROJECT_INSTRUCTIONS,
+  REPOSITORY_KNOWLEDGE,
+} from '../../context/context-flags.js';
+import { feedbackRelevance } from '../../context/context-feedback.js';
+import { repositoryKnowledgeCandidate } from '../../context/repository-knowledge.js';
+import { instructionCandidates } from '../../context/project-instructions.js';
+import { relativeInside } from '../../tools/tool-path.js';
+import { canonicalJson } from '../../events/canonical-json.js';
+import type { PayloadOf } from '../../events/event-definition.js';
+import type { inferenceRequested } from '../../inference/inference-events.js';
+import type { InferenceRequest } from '../../inference/inference-request.js';
+import { ModelCapabilitySchema, type ModelCapability } from '../../inference/model-capability.js';
+import { inferenceRequestDigest } from '../../inference/request-digest.js';
+import type { ModelProfile } from '../../inference/model-profile.js';
+import {
+  toolArgsJsonSchema,
+  type ToolDefinition as ToolContract,
+} from '../../tools/tool-contract.js';
+import type { WorkflowStage } from '../../transitions/workflow.js';
+import {
+  finishingToolDefinition,
+  finishingToolName,
+} from '../features/finishing-tool/finishing-tool.js';
+import { briefCandidates } from '../features/brief-references/brief-step.js';
+import { evidenceCandidates } from '../features/project-checks/evidence-candidates.js';
+import type { KernelConfig } from '../config/kernel-config.js';
+import {
+  BUDGET_REQUEST_DEFINITIONS,
+  FINISHING_TOOL,
+  NATIVE_TOOL_TRANSCRIPT,
+} from '../config/kernel-flags.js';
+import type { KernelState, StageRunState } from './kernel-state.js';
+import { renderNativeTranscript } from '../features/native-transcript/native-transcript.js';
+import type { NativeTurn } from './transcript.js';
+
+export type StageRequest =
+  | {
+      readonly ok: true;
+      readonly provider: string;
+      readonly request: InferenceRequest;
+      readonly requested: PayloadOf<typeof inferenceRequested>;
+    }
+  | { readonly ok: false; readonly category: 'provider' | 'inference'; readonly message: string };
+
+/**
+ * Builds the model call for the next turn of a stage attempt: routes to a model profile, builds
+ * the budgeted context pack from recorded state (task, steering notes, accepted artifacts, this
+ * attempt's transcript, tool-argument hints, validation feedback), and renders the request.
+ * Pure: the same state and config give the same request, byte for byte, which is how the runner
+ * can rebuild a pending request after a restart and check it against the recorded digest.
+ */
+export function buildStageRequest(
+  config: KernelConfig,
+  state: KernelState,
+  stage: WorkflowStage,
+  run: StageRunState,
+  requestId: string,
+  /** Only what was recorded before this sequence goes in (rebuilding a pending request). */
+  beforeSequence = Number.POSITIVE_INFINITY,
+): StageRequest {
+  const routed = routeStage(config, stage);
+  if (!routed.ok) return { ok: false, category: 'provider', message: routed.message };
+  const { profile, tools } = routed;
+  const flags = config.behaviour.flags;
+  // A tool-calling profile ends the stage with a call; one without keeps the JSON answer.
+  const finishing = flags.has(FINISHING_TOOL.name) && profile.capabilities.includes('tool_calling');
+  const definitions = [
+    ...tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: toolArgsJsonSchema(tool),
+    })),
+    ...(finishing ? [finishingToolDefinition(stage)] : []),
+  ];
+  const responseSchema = finishing ? undefined : stage.artifact.schema;
+  // What travels beside the messages costs context too (behind `budget-request-definitions`).
+  const definitionTokens = flags.has(BUDGET_REQUEST_DEFINITIONS.name)
+    ? config.tokenizer.count(
+        canonicalJson({ tools: definitions, responseSchema: responseSchema ?? null }),
+      )
+    : 0;
+  const built = safeBuildContextPack(
+    {
+      stageId: stage.id,
+      candidates: [
+        ...candidatesFor(config, state, stage, run, beforeSequence, finishing),
+        ...projectInstructionCandidates(config, state),
+        ...(config.knowledge !== undefined && flags.has(REPOSITORY_KNOWLEDGE.name)
+          ? [repositoryKnowledgeCandidate(config.knowledge)]
+          : []),
+      ],
+    },
+    {
+      maxTokens: profile.contextWindow,
+      reserveForOutput: profile.maxOutputTokens + definitionTokens,
+    },
+    config.tokenizer,
+    { hash: config.sha256 },
+  );
+  if (!built.ok) return { ok: false, category: 'inference', message: built.error.message };
+  const messages = flags.has(NATIVE_TOOL_TRANSCRIPT.name)
+    ? renderNativeTranscript(built.pack, nativeTurns(run))
+    : renderContextPack(built.pack);
+  const request: InferenceRequest = {
+    model: profile.model,
+    messages,
+    tools: definitions,
+    ...(responseSchema === undefined ? {} : { responseSchema }),
+    limits: {
+      maxOutputTokens: profile.maxOutputTokens,
+      timeoutMs: config.limits.inferenceTimeoutMs,
+    },
+  };
+  return {
+    ok: true,
+    provider: profile.provider,
+    request,
+    requested: {
+      type: 'inference_requested',
+      requestId,
+      stageId: stage.id,
+      provider: profile.provider,
+      model: profile.model,
+      profileId: profile.id,
+      packDigest: contextPackDigest(messages, config.sha256),
+      requestDigest: inferenceRequestDigest(request, config.sha256),
+      tokenEstimate: built.pack.totalTokens + definitionTokens,
+      toolNames: request.tools.map((tool) => tool.name),
+      manifest: built.pack.manifest,
+    },
+  };
+}
+
+/** The model profile that serves `stage`, and the stage's tools. */
+export function routeStage(
+  config: KernelConfig,
+  stage: WorkflowStage,
+):
+  | { readonly ok: true; readonly profile: ModelProfile; readonly tools: readonly ToolContract[] }
+  | { readonly ok: false; readonly message: string } {
+  const tools = stage.allowedTools.flatMap((name) => {
+    const tool = config.tools.get(name);
+    return tool === undefined ? [] : [tool];
+  });
+  const route = config.router.route({
+    stageId: stage.id,
+    requiredCapabilities: stage.capabilities.filter(isCapability),
+    allowedTools: tools.map((tool) => tool.name),
+  });
+  if (route.ok) return { ok: true, profile: route.profile, tools };
+  const why = route.rejections
+    .map((r) => `${r.profileId}: missing ${r.missingCapabilities.join(', ') || 'nothing'}`)
+    .join('; ');
+  return {
+    ok: false,
+    message: `no model profile can serve stage ${stage.id} (needs ${route.requiredCapabilities.join(', ')}): ${why || 'no profiles configured'}`,
+  };
+}
+
+function candidatesFor(
+  config: KernelConfig,
+  state: KernelState,
+  stage: WorkflowStage,
+  run: StageRunState,
+  beforeSequence: number,
+  finishing: boolean,
+): ContextCandidate[] {
+  const candidates: ContextCandidate[] = [
+    {
+      id: `stage:${stage.id}`,
+      layer: 'L0',
+      kind: 'system',
+      source: { kind: 'config', id: `stage:${stage.id}` },
+      content: [
+        `You are the ${stage.role} of stage \`${stage.id}\` (attempt ${run.attempt}).`,
+        stage.instructions,
+        finishing
+          ? `Use the tools to inspect and change the workspace. When the stage is done, call the tool \`${finishingToolName(stage)}\` alone, with the \`${stage.artifact.kind}\` artifact as its arguments.`
+          : `Use the tools to inspect and change the workspace. When the stage is done, answer with no tool calls and only the \`${stage.artifact.kind}\` artifact as JSON matching the response schema.`,
+      ].join('\n'),
+      order: 0,
+    },
+  ];
+  if (state.session.task !== null) {
+    candidates.push({
+      id: 'task',
+      layer: 'L1',
+      kind: 'task',
+      source: { kind: 'event', id: state.taskEventId ?? 'session_created' },
+      content: `Task: ${state.session.task}\nWorkspace: ${state.session.workspace ?? ''}`,
+      order: 0,
+    });
+  }
+  for (const note of state.steering.filter((n) => n.sequence < beforeSequence)) {
+    candidates.push(
+      steeringNoteCandidate(
+        {
+          sessionId: state.session.sessionId ?? '',
+          content: note.content,
+          ...(note.stageId === null ? {} : { stageId: note.stageId }),
+        },
+        note.eventId,
+        note.sequence,
+      ),
+    );
+  }
+  for (const artifact of state.accepted.filter((a) => a.sequence < beforeSequence)) {
+    candidates.push({
+      id: `artifact:${artifact.eventId}`,
+      layer: 'L2',
+      kind: 'brief',
+      source: { kind: 'artifact', id: artifact.hash },
+      content: `Accepted ${artifact.kind} artifact ${artifact.hash} from stage ${artifact.stageId}:\n${canonicalJson(artifact.content)}`,
+      order: artifact.sequence,
+    });
+  }
+  const transcript = run.transcript.filter((e) => e.sequence < beforeSequence);
+  const relevance = config.behaviour.flags.has(CONTEXT_FEEDBACK.name)
+    ? feedbackRelevance(
+        transcript.map((entry) => ({
+          id: entry.eventId,
+          subjects: entry.subjects ?? [],
+          sequence: entry.sequence,
+        })),
+        transcript
+          .filter((entry) => entry.kind === 'turn')
+          .map((entry) => ({ sequence: entry.sequence, calls: entry.content })),
+      )
+    : new Map<string, number>();
+  for (const entry of transcript) {
+    const ranked = relevance.get(entry.eventId);
+    candidates.push({
+      ...(ranked === undefined ? {} : { relevance: ranked }),
+      id: candidateId(entry),
+      layer: 'L1',
+      kind: entry.kind,
+      source: { kind: 'event', id: entry.eventId },
+      content: entry.content,
+      order: entry.sequence,
+      role: entry.role,
+    });
+  }
+  candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
+  candidates.push(...briefCandidates(config, state, beforeSequence));
+  return candidates;
+}
+
+/** The native form of each transcript entry, by the id its pack candidate has. */
+function nativeTurns(run: StageRunState): (entryId: string) => NativeTurn | undefined {
+  const byId = new Map<string, NativeTurn>();
+  for (const entry of run.transcript)
+    if (entry.native !== undefined) byId.set(candidateId(entry), entry.native);
+  return (entryId) => byId.get(entryId);
+}
+
+function candidateId(entry: { readonly kind: string; readonly eventId: string }): string {
+  return `${entry.kind}:${entry.eventId}`;
+}
+
+/** The recorded instruction files, when the session's behaviour pins them in its packs. */
+function projectInstructionCandidates(
+  config: KernelConfig,
+  state: KernelState,
+): ContextCandidate[] {
+  if (!config.behaviour.flags.has(PROJECT_INSTRUCTIONS.name) || config.instructions === undefined)
+    return [];
+  // The paths the session has observed so far (every path a call named is observed first).
+  const workspace = state.session.workspace ?? '';
+  const touched = Object.keys(layeredEntries(state.tools.observations)).flatMap((path) => {
+    const relative = relativeInside(path, workspace);
+    return relative === undefined ? [] : [relative];
+  });
+  return instructionCandidates(config.instructions, touched);
+}
+
+function isCapability(value: string): value is ModelCapability {
+  return ModelCapabilitySchema.safeParse(value).success;
+}

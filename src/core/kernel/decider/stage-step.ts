@@ -1,0 +1,276 @@
+import { layeredEntries } from '../../base/layered-record.js';
+import { relativeInside } from '../../tools/tool-path.js';
+import { artifactApprovalKey, validateArtifact } from '../../validation/validate-artifact.js';
+import { decideArtifactApproval } from './artifact-approval.js';
+import { answerTextOf, artifactContentOf } from './artifact-content.js';
+import { answer } from './stage-answer.js';
+import { canonicalValue } from '../features/canonical-output/canonical-model-output.js';
+import type { InferenceResult } from '../../inference/inference-result.js';
+import { nextForCall, refuseTheRest } from './call-step.js';
+import { journalStep } from '../features/journal/journal-step.js';
+import { recordedInferEffect } from './recorded-infer-effect.js';
+import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
+import { afterAcceptedArtifact, beforeModelCall } from '../features/kernel-features.js';
+import { briefEchoEvent } from '../features/brief-references/brief-step.js';
+import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
+import { evaluateChecks } from '../features/project-checks/dod-checks.js';
+import { CHECKS_BY_DEFAULT, DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
+import { checksForStage } from '../features/project-checks/stage-checks.js';
+import { diagnosticsVerdict } from '../features/language-diagnostics/language-diagnostics-step.js';
+import { verdictFailure } from '../features/verdict-from-evidence/verdict-from-evidence.js';
+import type { KernelConfig } from '../config/kernel-config.js';
+import { featureCoreOf, type KernelState } from './kernel-state.js';
+import type { StageContext } from './stage-context.js';
+import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
+import { referenceStrikeFailure } from './reference-strikes.js';
+import { verdictOf } from './stage-artifact.js';
+import { stageFailed } from './stage-failed.js';
+import { buildStageRequest } from './stage-request.js';
+import {
+  currentCall,
+  isTurnFinished,
+  type ActingTurn,
+  type StageRunState,
+  type TurnRecord,
+} from './stage-run.js';
+import { nextForSubagent } from '../features/subagents/subagent-step.js';
+
+/** What a running stage attempt does next. */
+export function nextInStage(
+  config: KernelConfig,
+  state: KernelState,
+  run: StageRunState,
+  built: BuiltRequests,
+): Step {
+  const stage = config.workflow.stages.get(run.stageId);
+  if (stage === undefined)
+    return emit(
+      stageFailed(run, 'transition', `workflow ${config.workflow.id} has no stage ${run.stageId}`),
+    );
+  const context: StageContext = { config, state, run, stage, built };
+  if (stage.subagent !== undefined) {
+    const delegated = nextForSubagent(context, stage.subagent);
+    if (delegated !== null) return delegated;
+  }
+  const strike = referenceStrikeFailure(run);
+  if (strike !== null)
+    return emit(
+      ...refuseTheRest(context, null, strike.type === 'stage_failed' ? strike.message : ''),
+      strike,
+    );
+  const turn = run.turn;
+  if (turn === null || isTurnFinished(turn)) return nextTurn(context);
+  switch (turn.status) {
+    case 'requested':
+      return awaitEffect(inferEffect(context, turn));
+    case 'failed':
+      return afterFailedCall(context, turn);
+    case 'answered':
+      return answer(context, turn);
+    case 'acting':
+      return act(context, turn);
+  }
+}
+
+/**
+ * Waits since a stage attempt's last model answer (`transient-provider-waits`) past which a
+ * transiently failing model call fails the attempt, unless the stage's `retry.providerWaitMs`
+ * says otherwise: 5 minutes, time for llama-server to load a large model or a hosted API to
+ * come back from a blip.
+ */
+export const TRANSIENT_WAIT_BOUND_MS = 300_000;
+
+/**
+ * A failed model call: a transient failure with a recorded wait is made again after it (the
+ * delay is recorded and waited out by `nextTurn`), within the bound; anything else fails the
+ * attempt and the stage's retry policy decides.
+ */
+function afterFailedCall(
+  context: StageContext,
+  turn: Extract<TurnRecord, { status: 'failed' }>,
+): Step {
+  const { config, run, stage } = context;
+  const wait = turn.failure.transientWaitMs;
+  if (config.behaviour.flags.has(TRANSIENT_PROVIDER_WAITS.name) && wait !== null) {
+    const bound = stage.retry.providerWaitMs ?? TRANSIENT_WAIT_BOUND_MS;
+    if (run.providerWaitedMs + wait <= bound) return nextTurn(context);
+    return emit(
+      stageFailed(
+        run,
+        turn.failure.category,
+        `still failing after ${run.providerRetries} ${run.providerRetries === 1 ? 'retry' : 'retries'} over ${Math.round(run.providerWaitedMs / 1000)} s of waits: ${turn.failure.message}`,
+      ),
+    );
+  }
+  return emit(stageFailed(run, turn.failure.category, turn.failure.message));
+}
+
+/** Between turns: the bounds, a provider's delay, compaction, then the next model call. */
+function nextTurn(context: StageContext): Step {
+  const { config, state, run, stage } = context;
+  // Calls made again after a transient failure are not turns of the model.
+  if (run.turns - run.providerRetries >= config.limits.maxTurnsPerStage) {
+    return emit(
+      stageFailed(
+        run,
+        'inference',
+        `stage ${run.stageId} used its ${config.limits.maxTurnsPerStage} turns without an accepted artifact`,
+      ),
+    );
+  }
+  // A provider asked for a delay: the next model call waits for `retry_delay_elapsed`.
+  const delay = state.retryDelay;
+  if (delay !== null) {
+    return delay.started
+      ? awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs })
+      : emit({
+          type: 'retry_delay_started',
+          requestId: delay.requestId,
+          provider: delay.provider,
+          delayMs: delay.delayMs,
+          until: delay.until,
+        });
+  }
+  const spent = beforeModelCall(featureCoreOf(config, state), run);
+  if (spent !== null) return spent;
+  const compaction = journalStep(context);
+  if (compaction !== null) return compaction;
+  const requestId = `${run.stageId}.${run.attempt}.${run.turns + 1}`;
+  const request = buildStageRequest(config, state, stage, run, requestId);
+  if (!request.ok) return emit(stageFailed(run, request.category, request.message));
+  context.built.set(requestId, request.request);
+  return emit(request.requested);
+}
+
+/** The model call a requested turn waits on: the request as recorded, rebuilt after a restart. */
+function inferEffect(context: StageContext, turn: Extract<TurnRecord, { status: 'requested' }>) {
+  const { config, state, run, stage } = context;
+  return recordedInferEffect(context.built, turn, () => {
+    const rebuilt = buildStageRequest(
+      config,
+      state,
+      stage,
+      run,
+      turn.requestId,
+      turn.requestedSequence,
+    );
+    return rebuilt.ok
+      ? { request: rebuilt.request, requestDigest: rebuilt.requested.requestDigest }
+      : null;
+  });
+}
+
+/** An acting turn: its artifact through validation and the definition of done, or its next call. */
+function act(context: StageContext, turn: ActingTurn): Step {
+  const { config, state, run, stage } = context;
+  const proposed = turn.artifact;
+  if (proposed === null) {
+    const call = currentCall(turn);
+    return call === undefined ? IDLE : nextForCall(context, call);
+  }
+  if (proposed.status === 'accepted') {
+    const stageChecks = checksForStage(config, state, stage);
+    if (stageChecks.length > 0) {
+      const checks = evaluateChecks(
+        stageChecks,
+        run.checks,
+        Object.keys(layeredEntries(state.written)),
+        state.session.workspace ?? '/',
+        config.behaviour.flags.has(CHECKS_BY_DEFAULT.name),
+      );
+      if (!checks.done)
+        return awaitEffect({
+          type: 'run_analysis',
+          stageId: run.stageId,
+          attempt: run.attempt,
+          ...checks.next,
+        });
+      if (checks.failures.length > 0)
+        return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
+    }
+    const language = diagnosticsVerdict(config, state, stage, run);
+    if (language.kind === 'await') return awaitEffect(language.effect);
+    if (language.kind === 'failed') return emit(stageFailed(run, 'validation', language.message));
+    const content = answerContent(config, turn.result);
+    const unproven = verdictFailure(config, stage, run, content);
+    if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
+    const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
+    if (echo !== null) return emit(echo);
+    const reviewed = afterAcceptedArtifact(featureCoreOf(config, state), {
+      stage,
+      run,
+      artifactHash: proposed.hash,
+      content,
+      workspace: state.session.workspace,
+      checkRuns: state.checkRuns,
+    });
+    if (reviewed !== null) return reviewed;
+    const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
+    return emit({
+      type: 'stage_completed',
+      stageId: stage.id,
+      attempt: run.attempt,
+      artifactHash: proposed.hash,
+      ...(verdict === undefined ? {} : { verdict }),
+    });
+  }
+  const approval = proposed.approval;
+  if (approval?.status === 'pending')
+    return awaitEffect({ type: 'await_approval', callId: artifactApprovalKey(proposed.hash) });
+  if (approval?.status === 'denied') {
+    // A person's "no" goes back to the model like any validation feedback, in this attempt.
+    return emit({
+      type: 'validation_failed',
+      hash: proposed.hash,
+      stageId: stage.id,
+      phase: 'approval',
+      validator: 'approval',
+      message: `${approval.by} did not approve this artifact: ${approval.reason}`,
+    });
+  }
+  // A sub-session's writes are in its own log, where its own claim was checked.
+  if (proposed.status === 'proposed' && stage.subagent === undefined) {
+    const falseClaim = filesChangedFailure(config, state, answerContent(config, turn.result));
+    if (falseClaim !== null)
+      return emit({
+        type: 'validation_failed',
+        hash: proposed.hash,
+        stageId: stage.id,
+        phase: 'semantic',
+        validator: 'claims-against-log',
+        message: falseClaim,
+      });
+  }
+  const workspace = state.session.workspace ?? '/';
+  const result = validateArtifact({
+    canonical: config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name),
+    workflow: config.workflow,
+    registry: config.validators,
+    artifact: proposed.artifact,
+    context: {
+      sessionId: state.session.sessionId ?? '',
+      activeStage: { stageId: run.stageId, attempt: run.attempt },
+      acceptedArtifacts: state.accepted.map(({ hash, kind, stageId }) => ({ hash, kind, stageId })),
+      grantedApprovals: state.session.grantedApprovals,
+      observations: Object.values(layeredEntries(state.tools.observations)).flatMap(
+        (observation) => {
+          const path = relativeInside(observation.path, workspace);
+          return path === undefined || path === ''
+            ? []
+            : [{ path, exists: observation.kind !== 'missing' }];
+        },
+      ),
+    },
+  });
+  if (!result.accepted && result.phase === 'approval')
+    return emit(...decideArtifactApproval(state.mode, stage, run, proposed.hash));
+  return emit(...result.events);
+}
+
+/** The artifact content of an answer, its keys in canonical order under `decisions-from-canonical-output`. */
+function answerContent(config: KernelConfig, result: InferenceResult) {
+  const content = artifactContentOf(answerTextOf(result));
+  return config.behaviour.flags.has(DECISIONS_FROM_CANONICAL_OUTPUT.name)
+    ? canonicalValue(content)
+    : content;
+}

@@ -1,0 +1,113 @@
+import type { CorrexEvent } from '../../event-catalog.js';
+import type { KernelConfig } from '../config/kernel-config.js';
+import type {
+  AcceptedArtifactFacts,
+  FeatureView,
+  KernelFeature,
+  StageAt,
+} from '../decider/kernel-feature.js';
+import type { Step } from '../decider/step.js';
+import { budgetFeature } from './budget/budget-feature.js';
+import type { BudgetState } from './budget/budget.js';
+import { stageCheckpointsFeature } from './stage-checkpoints/stage-checkpoints-feature.js';
+import type { CheckpointState } from './stage-checkpoints/stage-checkpoint.js';
+import { critiqueFeature } from './critique-outcomes/critique-feature.js';
+import type { CritiqueState } from './critique-outcomes/critique-state.js';
+
+/** Each registered feature's slice of `KernelState.features`, by the feature's name. */
+export type FeatureStates = {
+  readonly budget: BudgetState;
+  readonly checkpoints: CheckpointState;
+  readonly critique: CritiqueState;
+};
+
+type RegisteredFeature = {
+  [Name in keyof FeatureStates]: KernelFeature<Name, FeatureStates[Name]>;
+}[keyof FeatureStates];
+
+/**
+ * The kernel's features, in order. Append-only: the order is recorded behaviour (the hooks of
+ * one fixed point run in this order, and their events are recorded in it). A new feature is one
+ * folder, one line here and its slice's line in `FeatureStates`.
+ */
+export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
+  budgetFeature,
+  stageCheckpointsFeature,
+  critiqueFeature,
+];
+
+/** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
+export function featureOn(config: KernelConfig, feature: RegisteredFeature): boolean {
+  return feature.flag === null || config.behaviour.flags.has(feature.flag.name);
+}
+
+export function initialFeatures(): FeatureStates {
+  return Object.fromEntries(
+    KERNEL_FEATURES.map((feature) => [feature.name, feature.state.initial]),
+  ) as FeatureStates;
+}
+
+/** Folds one event into every slice; the same object back when no slice changed. */
+export function evolveFeatures(features: FeatureStates, event: CorrexEvent): FeatureStates {
+  let next: Record<string, unknown> | null = null;
+  for (const feature of KERNEL_FEATURES) {
+    const slice = features[feature.name];
+    const evolved = (feature as KernelFeature<string, unknown>).state.evolve(slice, event);
+    if (evolved !== slice) {
+      next ??= { ...features };
+      next[feature.name] = evolved;
+    }
+  }
+  return next === null ? features : (next as FeatureStates);
+}
+
+/** What the ladder hands the hooks: the core facts and every slice (each hook sees its own). */
+export type FeatureCore = Omit<FeatureView<unknown>, 'slice'> & {
+  readonly features: FeatureStates;
+};
+
+function viewOf<S>(core: FeatureCore, slice: S): FeatureView<S> {
+  return {
+    config: core.config,
+    slice,
+    mode: core.mode,
+    lastTimestamp: core.lastTimestamp,
+    lastSequence: core.lastSequence,
+  };
+}
+
+/** The events the features record just before `stage_started` of `next`, in registry order. */
+export function eventsBeforeStage(core: FeatureCore, next: StageAt): CorrexEvent['payload'][] {
+  const events: CorrexEvent['payload'][] = [];
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.beforeStage;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    events.push(...hook(viewOf(core, core.features[feature.name]), next));
+  }
+  return events;
+}
+
+/** The first feature's step that replaces the next model call, or null. */
+export function beforeModelCall(core: FeatureCore, run: StageAt): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.beforeModelCall;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), run);
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's step after an accepted artifact, before the stage completes, or null. */
+export function afterAcceptedArtifact(
+  core: FeatureCore,
+  accepted: AcceptedArtifactFacts,
+): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.acceptedArtifact;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), accepted);
+    if (step !== null) return step;
+  }
+  return null;
+}

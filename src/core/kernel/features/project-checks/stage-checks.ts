@@ -1,0 +1,39 @@
+import type { WorkflowStage } from '../../../transitions/workflow.js';
+import { effectiveProjectChecks } from '../../../validation/project-check.js';
+import { definitionOfDoneChecks, type StageCheck } from './dod-checks.js';
+import type { KernelConfig } from '../../config/kernel-config.js';
+import { CHECKS_BY_DEFAULT } from '../../config/kernel-flags.js';
+import type { KernelState } from '../../decider/kernel-state.js';
+
+/** The roles whose stages must see the project's checks pass before they complete. */
+const CHECKED_ROLES: ReadonlySet<string> = new Set(['verifier', 'reviewer']);
+
+/**
+ * The checks a stage runs once its artifact is accepted: its own definition of done, and (with
+ * `checks-by-default`, for verifier and reviewer stages) the project's checks recorded at
+ * session start with harness.yaml's changes. A stage's own check wins over a project check of
+ * the same name.
+ */
+export function checksForStage(
+  config: KernelConfig,
+  state: KernelState,
+  stage: WorkflowStage,
+): StageCheck[] {
+  const own = definitionOfDoneChecks(stage);
+  if (!config.behaviour.flags.has(CHECKS_BY_DEFAULT.name) || !CHECKED_ROLES.has(stage.role))
+    return own;
+  const named = new Set(own.map((check) => check.name));
+  const project = effectiveProjectChecks(state.projectChecks?.checks ?? [], config.checks)
+    .filter((check) => !named.has(check.name))
+    .map((check) => ({ ...check, forgivesUnwritten: false }));
+  return [...own, ...project];
+}
+
+/** Whether the session still has to record its project's checks before the first stage. */
+export function needsCheckDetection(config: KernelConfig, state: KernelState): boolean {
+  return (
+    config.behaviour.flags.has(CHECKS_BY_DEFAULT.name) &&
+    state.projectChecks === null &&
+    state.session.workspace !== null
+  );
+}

@@ -69,7 +69,7 @@ export type AssessmentPolicy = {
   readonly policy: WorkspacePolicy;
   readonly rules: readonly ToolCallRule[];
   readonly sandbox?: SandboxKind;
-  /** The behaviour flags rules branch on: the session's recorded ones (see core/kernel/behaviour.ts). */
+  /** The behaviour flags rules branch on: the session's recorded ones (see core/kernel/config/behaviour.ts). */
   readonly flags: BehaviourFlags;
 };
 

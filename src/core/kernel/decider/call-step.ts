@@ -11,7 +11,7 @@ import { checkToolArguments } from '../../toolintent/checked-tool-arguments.js';
 import { toolSessionView } from '../../toolintent/tool-session-projection.js';
 import { preToolUseHooksFor } from '../../toolintent/hook-definition.js';
 import { withHookFindings } from '../../toolintent/hook-findings.js';
-import { EGRESS_ASKS_TO_WIDEN, PRE_TOOL_USE_HOOKS } from '../../toolintent/toolintent-flags.js';
+import { PRE_TOOL_USE_HOOKS } from '../../toolintent/toolintent-flags.js';
 import { activeGrants } from '../../approvals/approval-grants.js';
 import type { ToolCallRejection } from '../../tools/tool-call-outcome-events.js';
 import { toolArgsJsonSchema } from '../../tools/tool-contract.js';
@@ -314,12 +314,13 @@ function viewOf(config: KernelConfig, state: KernelState, stageId?: string) {
     workspaceRoot: state.session.workspace ?? '/',
     homeDirectory: config.homeDirectory,
   });
-  if (stageId === undefined || !config.behaviour.flags.has(EGRESS_ASKS_TO_WIDEN.name)) return view;
-  // A person's "always allow" for a host: the network-host rule grants it instead of asking.
+  if (stageId === undefined) return view;
+  // A person's "always allow" for a host: the network-host rule grants it instead of asking
+  // (only under egress-asks-to-widen, which the rule reads; no host grant exists without it).
   const grantedHosts = activeGrants(state.grants, state.lastTimestamp ?? '')
     .filter((grant) => grant.lifetime === 'session' || grant.stageId === stageId)
     .flatMap((grant) => (grant.scope.kind === 'host' ? [grant.scope.host] : []));
-  return { ...view, grantedHosts };
+  return grantedHosts.length === 0 ? view : { ...view, grantedHosts };
 }
 
 /**

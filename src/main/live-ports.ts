@@ -38,9 +38,9 @@ export type LivePortsOptions = {
  * Unconfined checks run on the host only where the policy lets unconfined commands run without
  * a person (an unsandboxedExecTier below T3, as the bundled demo's policy has).
  */
-export function unconfinedChecksRule(
-  unsandboxedExecTier: string | undefined,
-): { readonly refuseUnconfined?: string } {
+export function unconfinedChecksRule(unsandboxedExecTier: string | undefined): {
+  readonly refuseUnconfined?: string;
+} {
   return (unsandboxedExecTier ?? DEFAULT_UNSANDBOXED_EXEC_TIER) === 'T3'
     ? { refuseUnconfined: UNCONFINED_CHECKS_REFUSED }
     : {};
@@ -55,7 +55,11 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
     options.preimageDirectory === undefined
       ? undefined
       : createPreimageStore(options.preimageDirectory);
-  const mcp = createMcpToolSource({ ...options, env: options.env ?? {} });
+  const mcp = createMcpToolSource({
+    ...options,
+    env: options.env ?? {},
+    ...(preimages === undefined ? {} : { preimages }),
+  });
   return ({ workspace, providers, config, mcpServers }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {

@@ -12,7 +12,7 @@ import type { KernelPorts } from './kernel-ports.js';
 import { EXEC_BASH } from '../toolintent/toolintent-flags.js';
 import { boundRefusedArguments } from './bound-refused-arguments.js';
 import { finishingToolName } from './finishing-tool.js';
-import { BOUNDED_REFUSED_ARGUMENTS } from './kernel-flags.js';
+import { BOUNDED_REFUSED_ARGUMENTS, MCP_CHANGE_RECORDS } from './kernel-flags.js';
 import { runOf } from './kernel-state.js';
 
 /** What performing an effect needs from the runner's options. */
@@ -283,6 +283,9 @@ export async function runEffect(
           observations: state.tools.observations,
           egressAllowlist: state.tools.egressAllowlist,
           commandShell: config.behaviour.flags.has(EXEC_BASH.name) ? 'bash' : 'sh',
+          ...(config.behaviour.flags.has(MCP_CHANGE_RECORDS.name)
+            ? { mcpChangeRecords: true }
+            : {}),
         },
         signal,
       );

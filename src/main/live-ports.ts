@@ -32,6 +32,8 @@ export type LivePortsOptions = {
   readonly searchPath: string;
   /** correx's environment: MCP servers take their `${NAME}` secrets and `passEnv` from it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Status lines of work that records nothing while it runs (the language server's checks). */
+  readonly progress?: (line: string) => void;
 };
 
 /**
@@ -85,6 +87,14 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       sandbox,
       searchPath: options.searchPath,
     };
+    // typescript-language-server, started sandboxed on the session's first check and kept
+    // for its later ones (tsserver loads the project once), stopped when the session ends.
+    const diagnostics = createTypeScriptLanguageDiagnostics({
+      homeDirectory: options.homeDirectory,
+      searchPath: options.searchPath,
+      sandbox,
+      ...(options.progress === undefined ? {} : { onProgress: options.progress }),
+    });
     const notifier =
       config.hooks === undefined
         ? undefined
@@ -96,18 +106,14 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       ...(notifier === undefined ? {} : { observe: (event) => notifier.observe(event) }),
       close: async () => {
         await mcpRunner?.close();
+        await diagnostics.close();
         await notifier?.settled();
       },
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       checks: createDiskProjectCheckDetector(),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),
-      // typescript-language-server, started sandboxed per request (nothing outlives a session).
-      diagnostics: createTypeScriptLanguageDiagnostics({
-        homeDirectory: options.homeDirectory,
-        searchPath: options.searchPath,
-        sandbox,
-      }),
+      diagnostics,
       analysis: createProcessStaticAnalysisRunner({
         homeDirectory: options.homeDirectory,
         searchPath: options.searchPath,

@@ -154,6 +154,11 @@ describe('typescript-language-server diagnostics', () => {
     const first = await diagnostics.diagnose(request, new AbortController().signal);
     expect(first.error).toBeNull();
     expect(first.files[0]?.diagnostics).toEqual([]);
+    // A change that leaves it clean is answered too (the server publishes no unchanged list).
+    writeFileSync(join(root, 'src/greet.ts'), "export const greet = (): string => 'hello';\n");
+    const clean = await diagnostics.diagnose(request, new AbortController().signal);
+    expect(clean.error).toBeNull();
+    expect(clean.files[0]?.diagnostics).toEqual([]);
     // The next stage's change breaks the file; the running server is told, not restarted.
     writeFileSync(join(root, 'src/greet.ts'), 'export const greet = (): string => 42;\n');
     const second = await diagnostics.diagnose(request, new AbortController().signal);
@@ -168,6 +173,6 @@ describe('typescript-language-server diagnostics', () => {
     ]);
     expect(
       lines.filter((line) => line.startsWith('… language server: checking 1 file')),
-    ).toHaveLength(2);
+    ).toHaveLength(3);
   }, 90_000);
 });

@@ -113,18 +113,35 @@ export function createTypeScriptLanguageDiagnostics(
         for (const [index, file] of request.files.entries()) {
           const uri = uris[index]!;
           const text = await readFile(file, 'utf8').catch(() => '');
-          // Only what is published after this request's change counts as its answer.
-          live.published.delete(uri);
           const version = live.versions.get(uri);
-          if (version === undefined)
-            live.connection.notify('textDocument/didOpen', {
-              textDocument: { uri, languageId: languageOf(file), version: 1, text },
-            });
-          else
+          if (version !== undefined && live.pull)
             live.connection.notify('textDocument/didChange', {
               textDocument: { uri, version: version + 1 },
               contentChanges: [{ text }],
             });
+          else {
+            if (version !== undefined) {
+              // Published diagnostics that did not change are not published again, so an open
+              // document is closed and opened afresh. Closing publishes an empty list at once;
+              // an answered request after it proves that list arrived before it is dropped.
+              live.connection.notify('textDocument/didClose', { textDocument: { uri } });
+              await withDeadline(
+                live.connection.request('correx/sync', null).catch(() => null),
+                deadline,
+                live.stderr,
+              );
+            }
+            // Only what is published after this request's change counts as its answer.
+            live.published.delete(uri);
+            live.connection.notify('textDocument/didOpen', {
+              textDocument: {
+                uri,
+                languageId: languageOf(file),
+                version: (version ?? 0) + 1,
+                text,
+              },
+            });
+          }
           live.versions.set(uri, (version ?? 0) + 1);
         }
         const byFile = new Map<string, LspDiagnostic[]>();

@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
 import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
-import type { McpConfinement } from './mcp-connection.js';
 
 /** Package runners that fetch what they run from a registry when it is not installed. */
 const FETCHING_RUNNERS: ReadonlySet<string> = new Set([
@@ -19,7 +18,8 @@ export type McpStartAttempt = {
   /** The configured program and arguments (stdio servers); absent for an HTTP server. */
   readonly command?: string;
   readonly args?: readonly string[];
-  readonly confinement: McpConfinement;
+  // McpConfinement, spelled out: mcp-connection imports this file.
+  readonly confinement: 'bubblewrap' | 'none' | 'remote';
   readonly egress: readonly string[];
   readonly startupTimeoutMs: number;
   /** The last of what the server wrote to stderr. */

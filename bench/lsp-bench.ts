@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTypeScriptLanguageDiagnostics } from '../src/infrastructure/lsp/typescript-language-diagnostics.js';
+import type { SandboxSettings } from '../src/infrastructure/sandbox/confined-process.js';
 import { detectSandbox } from '../src/infrastructure/sandbox/sandbox-availability.js';
 import { measure, row, type BenchRow } from './bench-table.js';
 
@@ -29,10 +30,11 @@ function project(): { root: string; files: string[] } {
 }
 
 /**
- * typescript-language-server as the verify stage uses it: one start, `initialize`, and the
- * diagnostics of every file the session wrote, then shutdown. The baseline asks about one file,
- * the subject about all 50; sandboxed too where bubblewrap is available. Runs per minute, with
- * the milliseconds of one run in the name.
+ * typescript-language-server as the verify stage uses it. The baseline is one start,
+ * `initialize` and the diagnostics of one file, then shutdown (what every check cost before the
+ * server was kept per session); then all 50 files; then what a later check of the same session
+ * costs: one changed file told to the running server; sandboxed too where bubblewrap is
+ * available. Runs per minute, with the milliseconds of one run in the name.
  */
 export async function runLspBench(options: { quick: boolean }): Promise<BenchRow[]> {
   const { root, files } = project();
@@ -49,21 +51,43 @@ export async function runLspBench(options: { quick: boolean }): Promise<BenchRow
     if (result.error !== null) throw new Error(`language server bench: ${result.error}`);
     return result;
   };
+  // A fresh server per run: what each check cost when none was kept.
+  const fresh = async (list: string[], sandbox?: SandboxSettings) => {
+    const once = createTypeScriptLanguageDiagnostics({
+      homeDirectory: home,
+      ...(sandbox === undefined ? {} : { sandbox }),
+    });
+    try {
+      return await check(once, list);
+    } finally {
+      await once.close();
+    }
+  };
   try {
-    const one = await timed(() => check(plain, files.slice(0, 1)));
+    const one = await timed(() => fresh(files.slice(0, 1)));
     const baseline = row(`start + diagnostics of 1 file (${one.ms} ms)`, one.perMinute, 'runs/min');
-    const all = await timed(() => check(plain, files));
+    const all = await timed(() => fresh(files));
+    await check(plain, files.slice(0, 1));
+    let edits = 0;
+    const again = await timed(async () => {
+      // The stage changed one file; the session's server is told of it.
+      writeFileSync(files[0]!, `export const value0: number = ${++edits};\n`);
+      return check(plain, files.slice(0, 1));
+    });
+    await plain.close();
     const rows = [
       baseline,
       row(`start + diagnostics of 50 files (${all.ms} ms)`, all.perMinute, 'runs/min', baseline),
+      row(
+        `later check of 1 changed file, server kept (${again.ms} ms)`,
+        again.perMinute,
+        'runs/min',
+        baseline,
+      ),
     ];
     const availability = await detectSandbox();
     if (availability.kind === 'bubblewrap') {
-      const confined = createTypeScriptLanguageDiagnostics({
-        homeDirectory: home,
-        sandbox: { availability },
-      });
-      const boxed = await timed(() => check(confined, files));
+      const boxed = await timed(() => fresh(files, { availability }));
       rows.push(
         row(
           `start in bubblewrap + diagnostics of 50 files (${boxed.ms} ms)`,

@@ -137,6 +137,11 @@ process.exitCode = await runCli(
           terminal.clearStatus();
           process.stderr.write(`correx: ${line}\n`);
         },
+        // A check that records nothing until it ends (the language server) says it is at work.
+        progress: (line) => {
+          terminal.clearStatus();
+          process.stderr.write(`  ${toStderr(line)}\n`);
+        },
         // What went wrong beside a session's run (a stage commit refused): said, never silent.
         onError: (sessionId, error) => {
           terminal.clearStatus();

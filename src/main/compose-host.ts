@@ -32,6 +32,8 @@ export type ComposeHostOptions = {
    * of each MCP server a new session could not start.
    */
   readonly notice: (line: string, warning: boolean) => void;
+  /** Status lines of work that records nothing while it runs (the language server's checks). */
+  readonly progress?: (line: string) => void;
   /** Record sessions and commands, drive nothing (`correx serve --no-drive`). */
   readonly recordOnly?: boolean;
   /** Hold the lock of a session waiting for a person and wake it on any answer (a server). */
@@ -75,6 +77,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
       preimageDirectory: preimageDirectory(options.correxHome),
       searchPath: defaultSearchPath(),
       env: options.env,
+      ...(options.progress === undefined ? {} : { progress: options.progress }),
     }),
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(onEvent === undefined ? {} : { onEvent }),

@@ -32,15 +32,17 @@ export type LivePortsOptions = {
   readonly searchPath: string;
   /** correx's environment: MCP servers take their `${NAME}` secrets and `passEnv` from it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Status lines of work that records nothing while it runs (the language server's checks). */
+  readonly progress?: (line: string) => void;
 };
 
 /**
  * Unconfined checks run on the host only where the policy lets unconfined commands run without
  * a person (an unsandboxedExecTier below T3, as the bundled demo's policy has).
  */
-export function unconfinedChecksRule(
-  unsandboxedExecTier: string | undefined,
-): { readonly refuseUnconfined?: string } {
+export function unconfinedChecksRule(unsandboxedExecTier: string | undefined): {
+  readonly refuseUnconfined?: string;
+} {
   return (unsandboxedExecTier ?? DEFAULT_UNSANDBOXED_EXEC_TIER) === 'T3'
     ? { refuseUnconfined: UNCONFINED_CHECKS_REFUSED }
     : {};
@@ -55,7 +57,11 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
     options.preimageDirectory === undefined
       ? undefined
       : createPreimageStore(options.preimageDirectory);
-  const mcp = createMcpToolSource({ ...options, env: options.env ?? {} });
+  const mcp = createMcpToolSource({
+    ...options,
+    env: options.env ?? {},
+    ...(preimages === undefined ? {} : { preimages }),
+  });
   return ({ workspace, providers, config, mcpServers }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {
@@ -81,6 +87,14 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       sandbox,
       searchPath: options.searchPath,
     };
+    // typescript-language-server, started sandboxed on the session's first check and kept
+    // for its later ones (tsserver loads the project once), stopped when the session ends.
+    const diagnostics = createTypeScriptLanguageDiagnostics({
+      homeDirectory: options.homeDirectory,
+      searchPath: options.searchPath,
+      sandbox,
+      ...(options.progress === undefined ? {} : { onProgress: options.progress }),
+    });
     const notifier =
       config.hooks === undefined
         ? undefined
@@ -92,18 +106,14 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       ...(notifier === undefined ? {} : { observe: (event) => notifier.observe(event) }),
       close: async () => {
         await mcpRunner?.close();
+        await diagnostics.close();
         await notifier?.settled();
       },
       probe: createDiskWorldProbe({ hashOnlyUnder: [workspace] }),
       checks: createDiskProjectCheckDetector(),
       // A provider's rate limit (retryAfterMs) is waited out on the real clock.
       timer: createNodeTimer(),
-      // typescript-language-server, started sandboxed per request (nothing outlives a session).
-      diagnostics: createTypeScriptLanguageDiagnostics({
-        homeDirectory: options.homeDirectory,
-        searchPath: options.searchPath,
-        sandbox,
-      }),
+      diagnostics,
       analysis: createProcessStaticAnalysisRunner({
         homeDirectory: options.homeDirectory,
         searchPath: options.searchPath,

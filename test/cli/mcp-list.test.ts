@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,42 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const memoryServer = join(repo, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
 describe('correx mcp list', () => {
+  it("starts the docs' example (a package installed in the workspace) and says why npx cannot", async () => {
+    const home = realpathSync(tempDir('correx-mcp-docs-'));
+    const workspace = join(home, 'workspace');
+    mkdirSync(workspace);
+    // The package installed in the workspace, as `npm install` leaves it: the checkout's
+    // node_modules, hard-linked (a symbolic link would lead outside what the sandbox shows).
+    execFileSync('cp', [
+      '-al',
+      realpathSync(join(repo, 'node_modules')),
+      join(workspace, 'node_modules'),
+    ]);
+    writeFileSync(
+      join(home, 'harness.yaml'),
+      [
+        'mcpServers:',
+        '  memory:',
+        '    command: node',
+        '    args: [node_modules/@modelcontextprotocol/server-memory/dist/index.js]',
+        `    env: { MEMORY_FILE_PATH: ${join(workspace, '.memory.jsonl')} }`,
+        '  fetched:',
+        '    command: npx',
+        "    args: [-y, '@modelcontextprotocol/server-memory']",
+        '    startupTimeoutMs: 3000',
+        '',
+      ].join('\n'),
+    );
+    const listed = await correx(home, ['mcp', 'list', '--workspace', workspace]);
+    expect(listed.stdout).toMatch(
+      /^memory: memory-server [\d.]+, (bubblewrap|UNSANDBOXED), 11 tool\(s\)$/m,
+    );
+    // npx either fetches in vain or finds nothing to run; either way the line says what to do.
+    expect(listed.stdout).toMatch(
+      /^fetched: not available \(mcp_server_failed_to_start: MCP server fetched did not start: .*install it locally \(npm install -D @modelcontextprotocol\/server-memory\)/m,
+    );
+  }, 60_000);
+
   it('shows each configured server with its tools and tiers, and one that fails to start', async () => {
     const home = realpathSync(tempDir('correx-mcp-list-'));
     const workspace = join(home, 'workspace');

@@ -123,6 +123,8 @@ describe('language server diagnostics before verify and review', () => {
       },
       { type: 'start', task: 'add greet', workspace, workflowId: workflow.id, mode: 'auto' },
     );
+    // One server served all three checks (it is kept per session); the session's end stops it.
+    await diagnostics.close();
     const events = await eventsOf(store, 's-lsp');
     expect(outcome.status).toBe('completed');
     const recorded = events.filter((e) => e.payload.type === 'language_diagnostics_recorded');
@@ -157,4 +159,43 @@ describe('language server diagnostics before verify and review', () => {
     const report = await replaySession(store, 's-lsp', config);
     expect(report).toMatchObject({ ok: true, undecidedInput: false });
   }, 120_000);
+
+  it('asks no language server when the session changed no TypeScript or JavaScript file', async () => {
+    const { workspace, storePath } = scenarioWorkspace({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true } }),
+    });
+    const store = openStore(storePath);
+    stores.push(store);
+    const config = scenarioConfig({ workflow });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'write_file', args: { path: 'README.md', content: '# greet\n' } }] },
+      { text: JSON.stringify({ summary: 'wrote the readme', filesChanged: ['README.md'] }) },
+      passed,
+      approves,
+    ]);
+    const asked: string[][] = [];
+    const outcome = await runSession(
+      {
+        store,
+        sessionId: 's-md',
+        config,
+        ports: {
+          ...livePorts(model),
+          diagnostics: {
+            diagnose: (request) => {
+              asked.push([...request.files]);
+              return Promise.reject(new Error('no language server for a Markdown change'));
+            },
+          },
+        },
+        clock: newClock(),
+        ids: newIds(),
+      },
+      { type: 'start', task: 'write the readme', workspace, workflowId: workflow.id, mode: 'auto' },
+    );
+    expect(outcome.status).toBe('completed');
+    expect(asked).toEqual([]);
+    const events = await eventsOf(store, 's-md');
+    expect(events.some((e) => e.payload.type === 'language_diagnostics_recorded')).toBe(false);
+  }, 60_000);
 });

@@ -79,9 +79,9 @@ policy: {}
 
 # MCP servers whose tools sessions are offered, sandboxed and approved like any tool (docs/mcp.md).
 # mcpServers:
-#   memory:
-#     command: npx
-#     args: [-y, '@modelcontextprotocol/server-memory']
+#   memory:                # npm install -D @modelcontextprotocol/server-memory in the workspace
+#     command: node          # (npx cannot fetch it inside the sandbox: no network)
+#     args: [node_modules/@modelcontextprotocol/server-memory/dist/index.js]
 
 # Hooks: your programs, run sandboxed around tool calls and at stage and session ends (docs/hooks.md).
 # hooks:

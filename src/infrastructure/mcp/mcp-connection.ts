@@ -19,6 +19,7 @@ import { EGRESS_FORWARDER_SCRIPT } from '../sandbox/egress-forwarder-script.js';
 import { startEgressProxy, type EgressProxy } from '../sandbox/egress-proxy.js';
 import { expandEnvReferences, serverEnvironment } from './mcp-environment.js';
 import { McpError } from './mcp-errors.js';
+import { describeStartFailure } from './mcp-start-failure.js';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config.js';
 
 export type McpConnectOptions = {
@@ -103,7 +104,17 @@ export class McpConnection {
       await cleanup();
       throw new McpError(
         'mcp_server_failed_to_start',
-        `MCP server ${server} did not start: ${describe(error)}${stderrNote(stderr)}`,
+        describeStartFailure(
+          {
+            server,
+            ...(isStdioServer(config) ? { command: config.command, args: config.args } : {}),
+            confinement,
+            egress: isStdioServer(config) ? config.egress : [],
+            startupTimeoutMs: config.startupTimeoutMs,
+            stderr,
+          },
+          error,
+        ),
         { cause: error },
       );
     }

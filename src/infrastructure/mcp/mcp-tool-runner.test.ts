@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
@@ -245,13 +246,35 @@ describe('a hostile MCP server', () => {
     const [listing] = await listMcpTools(config, base);
     expect(listing).toMatchObject({ ok: false });
     expect(listing?.ok === false && listing.error).toMatch(
-      /^mcp_server_failed_to_start: .*refuses to start/,
+      /^mcp_server_failed_to_start: MCP server evil did not start: the process exited before answering the MCP handshake \(initialize\); its last output: .*refuses to start/s,
     );
     const missing = await listMcpTools(
       servers({ gone: { command: '/nonexistent/mcp-server' } }),
       base,
     );
     expect(missing[0]?.ok === false && missing[0].error).toMatch(/^mcp_server_failed_to_start: /);
+  }, 30_000);
+
+  it('says that npx never answered, and why, instead of a bare "Request timed out"', async () => {
+    // A stand-in for npx that, like npx fetching a package with no network, never answers.
+    const bin = join(workspace, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'npx'), '#!/bin/sh\necho "npm warn fetching" >&2\nexec sleep 60\n', {
+      mode: 0o755,
+    });
+    const [listing] = await listMcpTools(
+      servers({
+        memory: {
+          command: join(bin, 'npx'),
+          args: ['-y', '@modelcontextprotocol/server-memory'],
+          startupTimeoutMs: 1500,
+        },
+      }),
+      { env, workspaceRoot: workspace, homeDirectory: workspace, searchPath: '/usr/bin:/bin' },
+    );
+    expect(listing?.ok === false && listing.error).toMatch(
+      /^mcp_server_failed_to_start: MCP server memory did not start: no answer to the MCP handshake \(initialize\) within 1500 ms \(startupTimeoutMs\); its last output: npm warn fetching\. npx may still be fetching @modelcontextprotocol\/server-memory: install it locally/,
+    );
   }, 30_000);
 
   it('refuses a tool whose schema changed since it was recorded', async () => {

@@ -1,5 +1,13 @@
 import type { ToolExecution, ToolExecutionRequest, ToolRunner } from '../../core/kernel/index.js';
+import { isMutatingTool } from '../../core/tools/tool-contract.js';
 import type { ToolOutcome } from '../../core/tools/tool-events.js';
+import type { PreimageStore } from '../sandbox/preimage-store.js';
+import {
+  CHANGE_SCAN_LIMIT,
+  createChangeRecorder,
+  type ChangeRecorder,
+  type WorkspaceChanges,
+} from '../sandbox/workspace-changes.js';
 import { buildReceipt } from '../tools/tool-receipt-builder.js';
 import type { McpConnection, McpConnectOptions } from './mcp-connection.js';
 import { McpError } from './mcp-errors.js';
@@ -12,6 +20,13 @@ export type McpToolRunnerOptions = Omit<McpConnectOptions, 'server' | 'config'> 
   readonly servers: McpServersConfig;
   /** Cap on the output kept in a receipt (the digest covers all of it). */
   readonly maxOutputBytes?: number;
+  /**
+   * Compares the workspace around each call of a tool that may write (when the request asks,
+   * flag `mcp-change-records`); default: one recorder of this runner's own, keeping pre-images
+   * in `preimages`.
+   */
+  readonly changes?: ChangeRecorder;
+  readonly preimages?: PreimageStore;
 };
 
 /** A ToolRunner that also owns processes, so whoever builds it closes it. */
@@ -31,6 +46,11 @@ type Live = {
  */
 export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableToolRunner {
   const live = new Map<string, Promise<Live>>();
+  let recorder: ChangeRecorder | undefined = options.changes;
+  const changeRecorder = () =>
+    (recorder ??= createChangeRecorder(
+      options.preimages === undefined ? {} : { preimages: options.preimages },
+    ));
 
   const connect = (server: string): Promise<Live> => {
     const existing = live.get(server);
@@ -74,11 +94,19 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
   return {
     async run(request: ToolExecutionRequest, signal: AbortSignal): Promise<ToolExecution> {
       const startedAt = Date.now();
+      // What the call changed in the workspace, once compared (flag `mcp-change-records`).
+      let changes: WorkspaceChanges | null = null;
       const finish = (outcome: ToolOutcome, text: string, error: string | null) => {
+        const incomplete =
+          changes?.complete === false
+            ? `the change record is incomplete: the workspace has more than ${CHANGE_SCAN_LIMIT} entries`
+            : null;
         const execution = buildReceipt({
           outcome,
           text,
-          error,
+          error:
+            incomplete === null ? error : error === null ? incomplete : `${error}; ${incomplete}`,
+          ...(changes === null ? {} : { files: changes.files }),
           startedAt,
           ...(options.maxOutputBytes === undefined ? {} : { cap: options.maxOutputBytes }),
         });
@@ -120,7 +148,18 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
             );
           return finish('succeeded', text, null);
         }
-        const result = await connection.callTool(tool.name, { ...request.args }, timeoutMs, signal);
+        // A server's writes are changes like a command's: compared around the call, whatever
+        // its ending (a timed-out call's partial writes too), so diff and undo cover them.
+        const baseline =
+          request.mcpChangeRecords === true && isMutatingTool(request.tool)
+            ? await changeRecorder().before(request.workspaceRoot)
+            : null;
+        let result;
+        try {
+          result = await connection.callTool(tool.name, { ...request.args }, timeoutMs, signal);
+        } finally {
+          if (baseline !== null) changes = await changeRecorder().after(baseline);
+        }
         const text = mcpResultText(result);
         const bytes = Buffer.byteLength(text, 'utf8');
         const limit = config?.maxResultBytes ?? 1024 * 1024;
@@ -153,6 +192,7 @@ export function createMcpToolRunner(options: McpToolRunnerOptions): ClosableTool
     },
 
     async close() {
+      if (options.changes === undefined) recorder?.close();
       const all = [...live.values()];
       live.clear();
       await Promise.all(

@@ -1,6 +1,7 @@
 import type { WorkspacePolicy } from '../../core/policies/workspace-policy.js';
 import type { SandboxAvailability } from '../sandbox/sandbox-availability.js';
 import type { SandboxSettings } from '../sandbox/confined-process.js';
+import type { PreimageStore } from '../sandbox/preimage-store.js';
 import { listMcpTools, type McpServerListing } from './list-mcp-tools.js';
 import type { McpServersConfig } from './mcp-server-config.js';
 import { createMcpToolRunner, type ClosableToolRunner } from './mcp-tool-runner.js';
@@ -12,6 +13,8 @@ export type McpToolSourceOptions = {
   readonly availability: SandboxAvailability;
   readonly searchPath: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where the change records of MCP calls keep pre-images, as exec's do (none: hashes only). */
+  readonly preimages?: PreimageStore;
 };
 
 /**
@@ -47,6 +50,10 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
   return {
     list: (servers, workspace, policy) => listMcpTools(servers, connectOptions(workspace, policy)),
     runner: (servers, workspace, policy) =>
-      createMcpToolRunner({ ...connectOptions(workspace, policy), servers }),
+      createMcpToolRunner({
+        ...connectOptions(workspace, policy),
+        servers,
+        ...(options.preimages === undefined ? {} : { preimages: options.preimages }),
+      }),
   };
 }

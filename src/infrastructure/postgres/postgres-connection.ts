@@ -6,8 +6,9 @@ import {
   PostgresSchemaError,
 } from './postgres-errors.js';
 
-/** The default schema correx keeps its tables in. */
-export const DEFAULT_POSTGRES_SCHEMA = 'correx';
+import { isPostgresUrl, redactConnectionString } from './postgres-url.js';
+
+export { DEFAULT_POSTGRES_SCHEMA, isPostgresUrl, redactConnectionString } from './postgres-url.js';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -19,24 +20,6 @@ export type PostgresPoolOptions = {
   /** Shown in pg_stat_activity (default `correx`). */
   readonly applicationName?: string;
 };
-
-/** True for a `postgres://` or `postgresql://` URL. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
-
-/** The URL with any password replaced by `***`, safe to print and log. */
-export function redactConnectionString(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    if (url.password) url.password = '***';
-    for (const key of [...url.searchParams.keys()])
-      if (/pass/i.test(key)) url.searchParams.set(key, '***');
-    return url.toString();
-  } catch {
-    return connectionString.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-  }
-}
 
 /** Checks a schema name (lowercase letters, digits, underscores) and returns it quoted for SQL. */
 export function quoteSchema(schema: string, location: string): string {

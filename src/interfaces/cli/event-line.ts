@@ -57,6 +57,19 @@ function describeEvent(event: CorrexEvent): string | null {
       return `  ${payload.outcome === 'completed' && payload.exitCode === 0 ? '✓' : '✗'} check ${payload.name} (${clip(payload.command, 40)}) ${
         payload.outcome === 'completed' ? `exit ${payload.exitCode ?? 'none'}` : payload.outcome
       }`;
+    case 'language_diagnostics_recorded': {
+      const seconds = `${(payload.durationMs / 1000).toFixed(1)} s`;
+      if (payload.method === 'unavailable')
+        return `  ! language server unavailable (${seconds}): ${clip(payload.error ?? 'no reason given', 100)}`;
+      const errors = payload.files.reduce(
+        (sum, file) => sum + file.diagnostics.filter((d) => d.severity === 'error').length,
+        0,
+      );
+      const files = `${payload.files.length} changed file${payload.files.length === 1 ? '' : 's'}`;
+      return errors === 0
+        ? `  ✓ language server: no errors in ${files} (${seconds})`
+        : `  ✗ language server: ${errors} error${errors === 1 ? '' : 's'} in ${files} (${seconds})`;
+    }
     case 'workflow_completed':
       return payload.summary === undefined
         ? '✓ workflow completed'

@@ -241,6 +241,18 @@ export const TRANSIENT_PROVIDER_WAITS = defineBehaviourFlag({
     'a transiently failed model call (server down or loading, timeout, rate limit) is made again after its recorded wait, within a bound, without spending a stage attempt',
 });
 
+/**
+ * A call of an MCP tool that may write (not read-only) is a change like an exec command: the
+ * workspace is compared before and after it and its receipt lists what changed, with
+ * pre-images, so `filesChanged`, `correx diff` and `correx undo` cover an MCP server's writes
+ * (issue #37.5).
+ */
+export const MCP_CHANGE_RECORDS = defineBehaviourFlag({
+  name: 'mcp-change-records',
+  description:
+    "an MCP tool call that may write lists the workspace files it created, changed or deleted in its receipt (with pre-images), as an exec command's does",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -267,4 +279,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_REFUSED_ARGUMENTS,
   INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
   TRANSIENT_PROVIDER_WAITS,
+  MCP_CHANGE_RECORDS,
 ];

@@ -25,6 +25,8 @@ export type ToolExecutionRequest = {
   readonly egressAllowlist: readonly string[];
   /** The shell an exec command line runs under: `bash` with flag `exec-bash`; absent: `sh`. */
   readonly commandShell?: CommandShell;
+  /** With flag `mcp-change-records`: an MCP call that may write lists the files it changed. */
+  readonly mcpChangeRecords?: boolean;
 };
 
 export type CommandShell = 'bash' | 'sh';

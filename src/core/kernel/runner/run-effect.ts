@@ -12,7 +12,7 @@ import type { KernelPorts } from './kernel-ports.js';
 import { EXEC_BASH } from '../../toolintent/toolintent-flags.js';
 import { boundRefusedArguments } from '../features/bounded-refused-arguments/bound-refused-arguments.js';
 import { finishingToolName } from '../features/finishing-tool/finishing-tool.js';
-import { BOUNDED_REFUSED_ARGUMENTS } from '../config/kernel-flags.js';
+import { BOUNDED_REFUSED_ARGUMENTS, MCP_CHANGE_RECORDS } from '../config/kernel-flags.js';
 import { runOf } from '../decider/kernel-state.js';
 
 /** What performing an effect needs from the runner's options. */
@@ -287,6 +287,9 @@ export async function runEffect(
               ? state.tools.egressAllowlist
               : [...new Set([...state.tools.egressAllowlist, ...effect.egressHosts])].sort(),
           commandShell: config.behaviour.flags.has(EXEC_BASH.name) ? 'bash' : 'sh',
+          ...(config.behaviour.flags.has(MCP_CHANGE_RECORDS.name)
+            ? { mcpChangeRecords: true }
+            : {}),
         },
         signal,
       );

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp-dir.js';
 import { correx } from './cli-process.js';
+import { availability } from '../sandbox/sandbox-support.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const memoryServer = join(repo, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
@@ -31,7 +32,9 @@ describe('correx mcp list', () => {
         `    env: { MEMORY_FILE_PATH: ${join(workspace, '.memory.jsonl')} }`,
         '  fetched:',
         '    command: npx',
-        "    args: [-y, '@modelcontextprotocol/server-memory']",
+        "    args: [-y, '@modelcontextprotocol/server-sequential-thinking']",
+        // Never a download, sandbox or not: the registry is a closed port and npm is offline.
+        "    env: { npm_config_registry: 'http://127.0.0.1:9/', npm_config_offline: 'true' }",
         '    startupTimeoutMs: 3000',
         '',
       ].join('\n'),
@@ -40,10 +43,13 @@ describe('correx mcp list', () => {
     expect(listed.stdout).toMatch(
       /^memory: memory-server [\d.]+, (bubblewrap|UNSANDBOXED), 11 tool\(s\)$/m,
     );
-    // npx either fetches in vain or finds nothing to run; either way the line says what to do.
-    expect(listed.stdout).toMatch(
-      /^fetched: not available \(mcp_server_failed_to_start: MCP server fetched did not start: .*install it locally \(npm install -D @modelcontextprotocol\/server-memory\)/m,
-    );
+    // npx runs what the workspace has installed; a package it lacks npx would fetch, which the
+    // sandbox's network refuses, and the line says what to do.
+    expect(listed.stdout).toMatch(/^fetched: not available \(mcp_server_failed_to_start: /m);
+    if (availability.kind === 'bubblewrap')
+      expect(listed.stdout).toMatch(
+        /^fetched: not available \(mcp_server_failed_to_start: MCP server fetched did not start: [\s\S]*install it locally \(npm install -D @modelcontextprotocol\/server-sequential-thinking\)/m,
+      );
   }, 60_000);
 
   it('shows each configured server with its tools and tiers, and one that fails to start', async () => {

@@ -1,6 +1,7 @@
 import type { SessionLeaseView } from './session-lease.js';
 import type { SessionBudgets } from '../core/kernel/budget.js';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
+import type { LiveOutputObserver } from '../core/base/live-output.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
 import type { KernelCommand } from '../core/kernel/kernel-input.js';
 import type { ReplayDivergence } from '../core/kernel/replay-session.js';
@@ -96,6 +97,12 @@ export interface SessionHost {
   lockHolder?(sessionId: string): string | null;
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
   drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
+  /**
+   * Watches the live output of every session driven here (a model's text, a command's output,
+   * as they are produced): never recorded, so whoever is not watching misses it and reads the
+   * recorded result instead. Returns the function that stops watching. Absent: none is offered.
+   */
+  watchLive?(observer: LiveOutputObserver): () => void;
   /** Re-decides a session from its log without model or tools and compares bytes. */
   replayVerify(sessionId: string): Promise<ReplayVerification>;
   /** Pauses every session driven here and waits until each has stopped. */

@@ -38,9 +38,9 @@ export type LivePortsOptions = {
  * Unconfined checks run on the host only where the policy lets unconfined commands run without
  * a person (an unsandboxedExecTier below T3, as the bundled demo's policy has).
  */
-export function unconfinedChecksRule(
-  unsandboxedExecTier: string | undefined,
-): { readonly refuseUnconfined?: string } {
+export function unconfinedChecksRule(unsandboxedExecTier: string | undefined): {
+  readonly refuseUnconfined?: string;
+} {
   return (unsandboxedExecTier ?? DEFAULT_UNSANDBOXED_EXEC_TIER) === 'T3'
     ? { refuseUnconfined: UNCONFINED_CHECKS_REFUSED }
     : {};
@@ -56,7 +56,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
       ? undefined
       : createPreimageStore(options.preimageDirectory);
   const mcp = createMcpToolSource({ ...options, env: options.env ?? {} });
-  return ({ workspace, providers, config, mcpServers }) => {
+  return ({ workspace, providers, config, mcpServers, onCommandOutput }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {
       availability: options.availability,
@@ -70,6 +70,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
         searchPath: options.searchPath,
         sandbox,
         ...(preimages === undefined ? {} : { preimages }),
+        ...(onCommandOutput === undefined ? {} : { onLiveOutput: onCommandOutput }),
       },
     });
     // MCP servers start on a recorded MCP tool's first call, never for a session without one.

@@ -1,37 +1,12 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pino } from 'pino';
+import { realpathSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSteppingClock } from '../../src/core/base/clock.js';
-import { createCountingIdSource } from '../../src/core/base/id-source.js';
-import { correxEventCatalog, type CorrexEvent } from '../../src/core/event-catalog.js';
-import { detectSandbox } from '../../src/infrastructure/sandbox/sandbox-availability.js';
-import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
+import type { CorrexEvent } from '../../src/core/event-catalog.js';
 import type { ServerMessage } from '../../src/interfaces/protocol/server-message.js';
-import { createCorrexServer } from '../../src/interfaces/server/correx-server.js';
-import { createLivePorts } from '../../src/main/live-ports.js';
-import { createSessionHost } from '../../src/main/session-host.js';
 import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { outsideTmpFolder } from '../support/outside-tmp.js';
-import { api, connect, isType, TOKEN } from './support/server-fixture.js';
-
-/** One implement stage that may run commands; success completes, failure fails. */
-const RUN_ONCE_WORKFLOW = [
-  'id: run-once',
-  'initialStage: implement',
-  'stages:',
-  '  - id: implement',
-  '    role: implementer',
-  '    instructions: Run the command the task names.',
-  '    allowedTools: [exec]',
-  '    capabilities: [tool_calling]',
-  '    artifact: { kind: change, schema: { type: object } }',
-  '    transitions:',
-  '      - { when: { on: success }, end: completed }',
-  '      - { when: { on: failure }, end: failed }',
-  '',
-].join('\n');
+import { startProductionServer, waitForEvent } from './support/production-server.js';
+import { api, connect, isType } from './support/server-fixture.js';
 
 /** Prints three lines, one at a time, so that they arrive as several reads. */
 const COMMAND = 'for i in 1 2 3; do echo "line $i"; sleep 0.2; done';
@@ -78,39 +53,8 @@ async function runSession(
   watch: boolean,
 ): Promise<{ events: CorrexEvent[]; messages: ServerMessage[]; sessionId: string }> {
   scriptModel(model);
-  const workspace = join(root, 'workspace');
-  const correxHome = join(root, 'home');
-  mkdirSync(workspace, { recursive: true });
-  mkdirSync(correxHome, { recursive: true });
-  const workflow = join(root, 'run-once.yaml');
-  writeFileSync(workflow, RUN_ONCE_WORKFLOW);
-  const store = openSqliteEventStore(join(correxHome, `${name}.db`), {
-    catalog: correxEventCatalog,
-  });
-  const availability = await detectSandbox();
-  const host = createSessionHost({
-    store,
-    correxHome,
-    homeDirectory: root,
-    env: { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' },
-    sandbox: availability.kind,
-    clock: createSteppingClock('2026-12-03T12:00:00.000Z', 1),
-    ids: createCountingIdSource('live'),
-    ports: createLivePorts({
-      homeDirectory: root,
-      hiddenPaths: [correxHome],
-      availability,
-      searchPath: '/usr/local/bin:/usr/bin:/bin',
-    }),
-  });
-  const server = createCorrexServer({
-    store,
-    host,
-    token: TOKEN,
-    allowedRoots: [root],
-    logger: pino({ level: 'silent' }),
-  });
-  const address = await server.listen();
+  const server = await startProductionServer({ root, modelUrl: model.url, name });
+  const { address, store, workspace, workflow } = server;
   try {
     const started = await api(address).post('/api/sessions', {
       task: 'print three lines',
@@ -122,13 +66,7 @@ async function runSession(
     const { sessionId } = started.body as { sessionId: string };
     const client = watch ? await connect(address) : undefined;
     client?.send({ type: 'subscribe', sessionId });
-    const waitFor = async (type: string) => {
-      for (;;) {
-        const events = await store.read(sessionId);
-        if (events.some((event) => event.payload.type === type)) return events;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const waitFor = (type: string) => waitForEvent(store, sessionId, type);
     const asked = (await waitFor('approval_requested')).find(
       (event) => event.payload.type === 'approval_requested',
     )!;
@@ -148,8 +86,6 @@ async function runSession(
     return { events: await store.read(sessionId), messages, sessionId };
   } finally {
     await server.close();
-    await host.shutdown();
-    await store.close();
   }
 }
 

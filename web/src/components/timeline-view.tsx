@@ -127,9 +127,13 @@ function SectionView(props: {
             />
           ))}
           {liveModelText(props.live).map((stream) => (
-            <li key={`live-${stream.id}`} class="item inference live" data-kind="live-model-text">
+            <li
+              key={`live-${stream.id}`}
+              class="item inference streaming"
+              data-kind="live-model-text"
+            >
               <span class="badge outcome-running">model writing…</span>
-              <pre class="output live" aria-label="The model's text so far" aria-live="polite">
+              <pre class="output streaming" aria-label="The model's text so far" aria-live="polite">
                 {visibleLines(stream.text.slice(-LIVE_SHOWN_CHARS))}
               </pre>
             </li>
@@ -369,7 +373,7 @@ function ToolCallView(props: {
         )}
       </details>
       {props.live !== undefined && (
-        <pre class="output live" aria-label="Output so far" data-testid="live-output">
+        <pre class="output streaming" aria-label="Output so far" data-testid="live-output">
           {props.live.length > LIVE_SHOWN_CHARS ? '…' : ''}
           {visibleLines(props.live.slice(-LIVE_SHOWN_CHARS))}
         </pre>

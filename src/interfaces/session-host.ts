@@ -6,6 +6,7 @@ import type {
   RunOutcome,
 } from '../core/kernel/index.js';
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
+import type { LiveOutputObserver } from '../core/base/live-output.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
 
 /** What a person asks for when starting a session (CLI flags, a REST body). */
@@ -98,6 +99,12 @@ export interface SessionHost {
   lockHolder?(sessionId: string): string | null;
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
   drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
+  /**
+   * Watches the live output of every session driven here (a model's text, a command's output,
+   * as they are produced): never recorded, so whoever is not watching misses it and reads the
+   * recorded result instead. Returns the function that stops watching. Absent: none is offered.
+   */
+  watchLive?(observer: LiveOutputObserver): () => void;
   /** Re-decides a session from its log without model or tools and compares bytes. */
   replayVerify(sessionId: string): Promise<ReplayVerification>;
   /** Pauses every session driven here and waits until each has stopped. */

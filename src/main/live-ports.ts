@@ -62,7 +62,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
     env: options.env ?? {},
     ...(preimages === undefined ? {} : { preimages }),
   });
-  return ({ workspace, providers, config, mcpServers }) => {
+  return ({ workspace, providers, config, mcpServers, onCommandOutput }) => {
     const policy = config.policy.policy;
     const sandbox: SandboxSettings = {
       availability: options.availability,
@@ -76,6 +76,7 @@ export function createLivePorts(options: LivePortsOptions): LivePortsFactory {
         searchPath: options.searchPath,
         sandbox,
         ...(preimages === undefined ? {} : { preimages }),
+        ...(onCommandOutput === undefined ? {} : { onLiveOutput: onCommandOutput }),
       },
     });
     // MCP servers start on a recorded MCP tool's first call, never for a session without one.

@@ -43,6 +43,9 @@ import {
 } from '../infrastructure/workspace/git-worktree.js';
 import { readRecordedWorktree, type RecordedWorktree } from '../core/sessions/recorded-worktree.js';
 import { createAttendedSessions } from './attended-sessions.js';
+import type { LiveOutputObserver } from '../core/base/live-output.js';
+import type { CallOutputObserver } from '../infrastructure/tools/live-output-tap.js';
+import { createLiveOutputRouting } from './live-output-routing.js';
 
 /** Who records the pause of a session this process stops driving at shutdown. */
 export const SHUTDOWN_ACTOR = 'correx-shutdown';
@@ -53,6 +56,8 @@ export type LivePortsFactory = (options: {
   readonly config: KernelConfig;
   /** The user's configured MCP servers, for calls of the MCP tools the session recorded. */
   readonly mcpServers?: McpServersConfig;
+  /** Told what a command prints while it runs (live output; the receipt is the record). */
+  readonly onCommandOutput?: CallOutputObserver;
 }) => KernelPorts & {
   /** Told every event the session's runs append (notification hooks). */
   observe?(event: CorrexEvent): void;
@@ -113,6 +118,14 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const stop = new AbortController();
   let stopping = false;
   const attended = createAttendedSessions(store);
+  /** Who watches the live output of the sessions driven here (the server's sockets). */
+  const liveWatchers = new Set<LiveOutputObserver>();
+  const liveSink = {
+    emit: (output: Parameters<LiveOutputObserver>[0]) => {
+      for (const watcher of liveWatchers) watcher(output);
+    },
+    watched: () => liveWatchers.size > 0,
+  };
 
   const drive = async (
     sessionId: string,
@@ -174,12 +187,15 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       config,
       done: (async () => {
         let pending = command;
+        // Live output is named from the events the run appends (see createLiveOutputRouting).
+        const live = createLiveOutputRouting(sessionId, liveSink);
         // One set of ports per drive: MCP servers it starts stay up across its legs.
         const ports = options.ports({
           workspace,
-          providers: providers.providers,
+          providers: live.providers(providers.providers),
           config,
           mcpServers,
+          onCommandOutput: live.commandOutput,
         });
         let outcome: RunOutcome | undefined;
         try {
@@ -195,14 +211,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
                 ids,
                 signal,
                 ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
-                ...(onEvent === undefined && ports.observe === undefined
-                  ? {}
-                  : {
-                      onEvent: (event: CorrexEvent) => {
-                        onEvent?.(event);
-                        ports.observe?.(event);
-                      },
-                    }),
+                onEvent: (event: CorrexEvent) => {
+                  live.observe(event);
+                  onEvent?.(event);
+                  ports.observe?.(event);
+                },
               },
               pending,
             );
@@ -453,6 +466,11 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     },
 
     running: () => [...active.keys()],
+
+    watchLive(observer) {
+      liveWatchers.add(observer);
+      return () => liveWatchers.delete(observer);
+    },
 
     attending: () => attended.held(),
 

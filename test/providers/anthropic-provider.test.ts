@@ -139,3 +139,15 @@ describe('Anthropic streaming failures', () => {
     expect((await expectRejection(pending, InferenceError)).category).toBe('cancelled');
   });
 });
+
+describe('Anthropic live text', () => {
+  it('tells a watcher each streamed text delta; the answer is the same as without one', async () => {
+    server.reply(sse(messageStream({ text: ['Look', 'ing', ' closer.'] })));
+    const deltas: string[] = [];
+    const watched = await provider(true).infer(request(), undefined, (delta) => deltas.push(delta));
+    server.reply(sse(messageStream({ text: ['Look', 'ing', ' closer.'] })));
+    const unwatched = await provider(true).infer(request());
+    expect(deltas).toEqual(['Look', 'ing', ' closer.']);
+    expect({ ...watched, latencyMs: 0 }).toEqual({ ...unwatched, latencyMs: 0 });
+  });
+});

@@ -256,3 +256,26 @@ describe('OpenAI-compatible streaming failures', () => {
     );
   });
 });
+
+describe('OpenAI-compatible live text', () => {
+  it('tells a watcher each streamed text delta; the answer is the same as without one', async () => {
+    const calls = [{ id: 'call_1', name: 'read_file', arguments: '{"path": "src/a.ts"}' }];
+    const stream = chatCompletionStream({ text: ['Reading ', 'the ', 'file.'], toolCalls: calls });
+    server.reply(sse(stream));
+    const deltas: string[] = [];
+    const watched = await provider(true).infer(request(), undefined, (delta) => deltas.push(delta));
+    server.reply(sse(stream));
+    const unwatched = await provider(true).infer(request());
+    expect(deltas).toEqual(['Reading ', 'the ', 'file.']);
+    expect(deltas.join('')).toBe(watched.text);
+    expect({ ...watched, latencyMs: 0 }).toEqual({ ...unwatched, latencyMs: 0 });
+  });
+
+  it('answers the same when the watcher throws', async () => {
+    server.reply(sse(chatCompletionStream({ text: ['Hel', 'lo'] })));
+    const result = await provider(true).infer(request(), undefined, () => {
+      throw new Error('a broken watcher');
+    });
+    expect(result.text).toBe('Hello');
+  });
+});

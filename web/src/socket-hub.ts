@@ -14,6 +14,8 @@ export type SessionListener = {
   events(events: EventDto[]): void;
   caughtUp(sequence: number): void;
   message(message: ServerMessage): void;
+  /** A piece of work in progress (never recorded; the events that follow replace it). */
+  live?(message: Extract<ServerMessage, { type: 'live' }>): void;
 };
 
 export type SessionListListener = {
@@ -101,6 +103,10 @@ export function createSocketHub(token: string, url = defaultUrl()): SocketHub {
       follow.pending.push(message.event);
       // Before catch-up, events are only collected: the page renders once, at caught_up.
       if (follow.caughtUp) scheduleFlush();
+      return;
+    }
+    if (message.type === 'live') {
+      follow?.listener.live?.(message);
       return;
     }
     if (message.type === 'caught_up' && follow) {

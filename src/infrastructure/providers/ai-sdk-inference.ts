@@ -10,6 +10,7 @@ import {
   type ToolSet,
 } from 'ai';
 import { InferenceError } from '../../core/inference/inference-failure.js';
+import type { InferenceTextObserver } from '../../core/inference/inference-provider.js';
 import type { InferenceRequest } from '../../core/inference/inference-request.js';
 import type { FinishReason, InferenceResult } from '../../core/inference/inference-result.js';
 import { createToolCallProposal } from '../../core/inference/tool-call-arguments.js';
@@ -26,6 +27,8 @@ export type AiSdkCallOptions = {
   readonly request: InferenceRequest;
   readonly signal: AbortSignal | undefined;
   readonly streaming: boolean;
+  /** Told the answer's text deltas as they stream (a live view; nothing when not streaming). */
+  readonly onText?: InferenceTextObserver | undefined;
   /** Credentials to scrub from any message. */
   readonly secrets: readonly (string | undefined)[];
   /**
@@ -111,7 +114,7 @@ export async function callThroughAiSdk(options: AiSdkCallOptions): Promise<Infer
   });
   try {
     const outcome = options.streaming
-      ? await consumeStream(settings, options.provider)
+      ? await consumeStream(settings, options.provider, options.onText)
       : await generate(settings);
     const proposals = outcome.toolCalls.map((call) =>
       createToolCallProposal(
@@ -165,7 +168,11 @@ async function generate(settings: Settings): Promise<Outcome> {
   };
 }
 
-async function consumeStream(settings: Settings, provider: string): Promise<Outcome> {
+async function consumeStream(
+  settings: Settings,
+  provider: string,
+  onText: InferenceTextObserver | undefined,
+): Promise<Outcome> {
   const result = streamText({ ...settings, onError: () => {} });
   let text = '';
   const toolCalls: Outcome['toolCalls'] = [];
@@ -177,6 +184,7 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
     switch (part.type) {
       case 'text-delta':
         text += part.text;
+        if (onText !== undefined && part.text !== '') watch(() => onText(part.text));
         break;
       case 'tool-call':
         toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
@@ -213,6 +221,15 @@ async function consumeStream(settings: Settings, provider: string): Promise<Outc
     outputTokens,
     modelId: response.modelId,
   };
+}
+
+/** A watcher's failure is its own: it never changes the answer. */
+function watch(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // see above
+  }
 }
 
 function toolSet(request: InferenceRequest): ToolSet {

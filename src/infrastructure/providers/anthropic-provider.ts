@@ -21,12 +21,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Infe
   });
   return {
     name,
-    infer: (request, signal) =>
+    infer: (request, signal, onText) =>
       callThroughAiSdk({
         provider: name,
         model: sdk.messages(request.model),
         request,
         signal,
+        onText,
         streaming: options.streaming ?? true,
         secrets: [options.apiKey],
       }),

@@ -32,12 +32,13 @@ export function createOpenAICompatibleProvider(
   });
   return {
     name: options.name,
-    infer: (request, signal) =>
+    infer: (request, signal, onText) =>
       callThroughAiSdk({
         provider: options.name,
         model: sdk.chatModel(request.model),
         request,
         signal,
+        onText,
         streaming: options.streaming ?? true,
         secrets: [options.apiKey, ...Object.values(options.headers ?? {})],
         schemaInPrompt: options.supportsStructuredOutputs !== true,

@@ -43,9 +43,9 @@ export function withProviderBackoff(
   let lastFailureAt = 0;
   return {
     name: provider.name,
-    async infer(request, signal) {
+    async infer(request, signal, onText) {
       try {
-        const result = await provider.infer(request, signal);
+        const result = await provider.infer(request, signal, onText);
         failures = 0;
         return result;
       } catch (error) {

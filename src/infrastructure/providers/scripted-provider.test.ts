@@ -84,4 +84,15 @@ describe('ScriptedProvider', () => {
     expect((error as InferenceError).category).toBe('cancelled');
     expect(provider.remainingTurns()).toBe(1);
   });
+
+  it('plays its text in pieces to a watcher, which add up to the recorded text', async () => {
+    const text = 'I will run the tests now and then report what they say.';
+    const watched = createScriptedProvider({ turns: [{ text, plainText: true }] });
+    const pieces: string[] = [];
+    const result = await watched.infer(request, undefined, (piece) => pieces.push(piece));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(text);
+    const unwatched = createScriptedProvider({ turns: [{ text, plainText: true }] });
+    expect(await unwatched.infer(request)).toEqual(result);
+  });
 });

@@ -94,7 +94,7 @@ export function createScriptedProvider(options: {
     name,
     requests,
     remainingTurns: () => turns.length - next,
-    infer(request, signal) {
+    infer(request, signal, onText) {
       requests.push(request);
       if (signal?.aborted === true) return Promise.reject(cancelled());
       const turn = turns[next];
@@ -143,9 +143,24 @@ export function createScriptedProvider(options: {
         modelId: request.model,
         latencyMs: 0,
       };
+      // Played as a model streams it: the answer's text in a few pieces that add up to it.
+      try {
+        if (onText !== undefined) for (const piece of textPieces(result.text)) onText(piece);
+      } catch {
+        // A watcher's failure is its own: the answer is the same.
+      }
       return Promise.resolve(result);
     },
   };
+}
+
+/** `text` in pieces of three words; joined, the pieces are `text`. */
+export function textPieces(text: string): string[] {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  const pieces: string[] = [];
+  for (let index = 0; index < words.length; index += 3)
+    pieces.push(words.slice(index, index + 3).join(''));
+  return pieces;
 }
 
 /** Reads a script from a `.json`, `.yaml` or `.yml` file: a list of turns, or `{ turns: [...] }`. */

@@ -13,6 +13,7 @@ import { guardedExecutor, ToolFailure } from './file-tools.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { recheckTarget, type ToolExecutor } from './tool-executor.js';
 import { createOutputBuffer, finishReceipt } from './tool-receipt-builder.js';
+import { createLiveOutputTap, type CallOutputObserver } from './live-output-tap.js';
 
 export type ExecToolOptions = {
   readonly probe: WorldProbe;
@@ -32,6 +33,8 @@ export type ExecToolOptions = {
   readonly changes?: ChangeRecorder | false;
   /** Where the default recorder keeps pre-images of the files commands change (none: hashes only). */
   readonly preimages?: PreimageStore;
+  /** Told what each command prints while it runs (a live view; the receipt is the record). */
+  readonly onLiveOutput?: CallOutputObserver;
   /** Where bash is looked for when a command line runs as `bash -c` (default BASH_PATHS). */
   readonly bashPaths?: readonly string[];
 };
@@ -124,6 +127,10 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
     );
     const executable = await resolveExecutable(argv[0]!, searchPath, cwd);
     const output = createOutputBuffer(options.maxOutputBytes);
+    const live =
+      options.onLiveOutput === undefined
+        ? undefined
+        : createLiveOutputTap(context.callId, options.onLiveOutput);
     const baseline = recorder === null ? null : await recorder.before(context.roots.workspaceRoot);
     const run = await runConfinedProcess(
       {
@@ -136,14 +143,19 @@ export function createExecExecutor(options: ExecToolOptions): ToolExecutor {
         egressAllowlist: context.egressAllowlist,
         timeoutMs,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
-        onOutput: (chunk) => output.push(chunk),
+        onOutput: (chunk) => {
+          output.push(chunk);
+          live?.push(chunk);
+        },
       },
       options.sandbox,
     ).catch(async (error: unknown) => {
+      live?.end();
       // The command never ran to an ending: close the record (its journal window) and fail.
       if (baseline !== null) await recorder!.after(baseline);
       throw error;
     });
+    live?.end();
     const outcome =
       run.ending === 'timed_out' || run.ending === 'aborted'
         ? run.ending

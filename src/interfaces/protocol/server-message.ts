@@ -44,6 +44,22 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     approval: PendingApprovalDetailsDtoSchema,
   }),
   z.strictObject({ type: z.literal('unsubscribed'), sessionId: IdentifierSchema }),
+  /**
+   * Work in progress of a subscribed session driven by this server, never recorded: a piece of
+   * the text a model is writing (`kind: model_text`, `id` the `requestId` of its
+   * `inference_requested`, or its `requestDigest` for a call resumed after a restart) or of what
+   * a running command prints (`kind: command_output`, `id` the call's `callId`). Concatenated in
+   * order, the pieces of one id are its output so far (at most 64 KiB, then a cut marker). The
+   * recorded `inference_completed` / `tool_receipt` replaces them; a late subscriber sees only
+   * that, and a slow client may miss pieces.
+   */
+  z.strictObject({
+    type: z.literal('live'),
+    sessionId: IdentifierSchema,
+    kind: z.enum(['model_text', 'command_output']),
+    id: z.string().min(1),
+    chunk: z.string(),
+  }),
   /** The router's answer to a `user_input`. */
   z.strictObject({
     type: z.literal('router_response'),

@@ -206,7 +206,7 @@ export const apiRoutes = {
     method: 'GET',
     path: '/api/ws',
     summary:
-      'WebSocket (upgrade): send ClientMessage, receive ServerMessage, one JSON object per text frame. Authenticate with `Authorization: Bearer` or a `correx.token.<token>` subprotocol next to `correx.v1`.',
+      'WebSocket (upgrade): send ClientMessage, receive ServerMessage, one JSON object per text frame: the events of a subscribed session, and `live` pieces of the model text and command output it is producing (never recorded). Authenticate with `Authorization: Bearer` or a `correx.token.<token>` subprotocol next to `correx.v1`.',
     success: [101, null],
   },
 } as const satisfies Record<string, ApiRoute>;

@@ -189,6 +189,9 @@ export function createCorrexServer(
         router: deps.router,
         limits,
         logger,
+        ...(deps.host.watchLive === undefined
+          ? {}
+          : { watchLive: deps.host.watchLive.bind(deps.host) }),
       });
     });
     registerRestRoutes(server, {

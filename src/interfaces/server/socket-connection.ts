@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import { CorrexError } from '../../core/base/correx-error.js';
+import type { LiveOutputObserver } from '../../core/base/live-output.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import { ClientMessageSchema, type ClientMessage } from '../protocol/client-message.js';
 import type { ServerMessage, SocketErrorCode } from '../protocol/server-message.js';
@@ -19,6 +20,8 @@ export type SocketContext = {
   readonly router: UserInputRouter | undefined;
   readonly limits: ServerLimits;
   readonly logger: Logger;
+  /** The live output of the sessions driven in this process (SessionHost.watchLive). */
+  readonly watchLive?: (observer: LiveOutputObserver) => () => void;
 };
 
 /** WebSocket close code for a client that does not read fast enough ("try again later"). */
@@ -119,6 +122,14 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
       );
     }
     send({ type: 'subscribed', sessionId, afterSequence });
+    // Live output is a view, never buffered for anyone: a client behind on reading skips pieces.
+    const stopLive = context.watchLive?.((output) => {
+      if (output.sessionId !== sessionId || subscription.signal.aborted) return;
+      if (socket.bufferedAmount > limits.maxBufferedBytes / 2) return;
+      send({ type: 'live', ...output });
+    });
+    if (stopLive !== undefined)
+      subscription.signal.addEventListener('abort', () => stopLive(), { once: true });
     // Announcements carry the call's proposal and assessment, which precede the request.
     const approvals = createApprovalTracker();
     await approvals.prime(context.store, sessionId, afterSequence);
@@ -159,6 +170,7 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
         ready,
         onError(error) {
           logger.error({ err: error, sessionId }, 'session feed failed');
+          subscription.abort();
           subscriptions.delete(sessionId);
           sendError('internal', `the event feed of ${sessionId} failed; subscribe again`, {
             sessionId,
@@ -168,6 +180,7 @@ export function serveSocket(socket: WebSocket, context: SocketContext): void {
       subscription.signal,
     );
     await following.catch((error: unknown) => {
+      subscription.abort();
       subscriptions.delete(sessionId);
       throw error;
     });

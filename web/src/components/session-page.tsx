@@ -10,6 +10,13 @@ import {
   proposedChange,
 } from '../model/session-timeline.js';
 import { addOutcomeEvent, createOutcome } from '../model/session-outcome.js';
+import {
+  addLiveChunk,
+  EMPTY_LIVE_OUTPUT,
+  settleLiveOutput,
+  type LiveMessage,
+  type LiveOutput,
+} from '../model/live-output.js';
 import { hrefOf } from '../route.js';
 import { useConnection } from '../session-context.js';
 import { ApprovalCard } from './approval-card.js';
@@ -52,10 +59,15 @@ export function SessionPage(props: { sessionId: string }) {
   const [historyError, setHistoryError] = useState<unknown>(null);
   const [now, setNow] = useState(() => Date.now());
   const marked = useRef(false);
+  const [live, setLive] = useState<LiveOutput>(EMPTY_LIVE_OUTPUT);
+  /** Live pieces not shown yet: they are shown together, once per animation frame. */
+  const liveQueue = useRef<LiveMessage[]>([]);
 
   useEffect(() => {
     let stop: (() => void) | undefined;
     let cancelled = false;
+    setLive(EMPTY_LIVE_OUTPUT);
+    liveQueue.current = [];
     const fold = (events: readonly EventDto[]) => {
       let refresh = false;
       for (const event of events) {
@@ -76,7 +88,21 @@ export function SessionPage(props: { sessionId: string }) {
         setCaughtUp(true);
         stop = hub.follow(props.sessionId, timeline.lastSequence, {
           events(batch) {
+            // A recorded result replaces the live view of its call.
+            setLive((current) => settleLiveOutput(current, batch));
             if (fold(batch)) session.refresh();
+          },
+          live(message) {
+            liveQueue.current.push(message);
+            if (liveQueue.current.length > 1) return;
+            requestAnimationFrame(() => {
+              const pieces = liveQueue.current;
+              liveQueue.current = [];
+              if (cancelled) return;
+              setLive((current) =>
+                pieces.reduce((state, piece) => addLiveChunk(state, piece), current),
+              );
+            });
           },
           caughtUp() {},
           message() {
@@ -238,7 +264,7 @@ export function SessionPage(props: { sessionId: string }) {
           {caughtUp && timeline.eventCount === 0 && <p class="muted">No events yet.</p>}
           {caughtUp && (
             <div data-testid="timeline" data-rendered="true">
-              <TimelineView sections={timeline.sections} now={now} />
+              <TimelineView sections={timeline.sections} now={now} live={live} />
             </div>
           )}
         </section>

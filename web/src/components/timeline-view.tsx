@@ -8,18 +8,37 @@ import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline
 import { ArtifactView } from './artifact-view.js';
 import { DiffView } from './diff-view.js';
 import { shownVerdict } from '../model/shown-verdict.js';
+import {
+  EMPTY_LIVE_OUTPUT,
+  liveCommandOutput,
+  liveModelText,
+  type LiveOutput,
+} from '../model/live-output.js';
 
 /** Items per section rendered at first; older ones behind a button (long sessions stay fast). */
 const VISIBLE_ITEMS = 150;
 
-export function TimelineView(props: { sections: readonly StageSection[]; now: number }) {
+/** Shown of a stream that is still coming: its end (the whole is in the recorded result). */
+const LIVE_SHOWN_CHARS = 4_000;
+
+export function TimelineView(props: {
+  sections: readonly StageSection[];
+  now: number;
+  /** What the running model call and command produce now (shown in the latest section). */
+  live?: LiveOutput;
+}) {
   // A section re-renders only when it changed (or, while running, as its clock ticks): a long
   // session's finished stages are not diffed again on every live event.
   const cache = useRef(new Map<string, { signature: string; node: VNode }>());
+  const live = props.live ?? EMPTY_LIVE_OUTPUT;
+  const liveSignature = [...live.streams.values()]
+    .map((stream) => `${stream.id}:${stream.text.length}`)
+    .join(',');
   return (
     <ol class="timeline" aria-label="Timeline">
       {props.sections.map((section, index) => {
-        const signature = `${section.revision}|${section.outcome === 'running' ? props.now : ''}`;
+        const latest = index === props.sections.length - 1;
+        const signature = `${section.revision}|${section.outcome === 'running' ? props.now : ''}|${latest ? liveSignature : ''}`;
         let hit = cache.current.get(section.key);
         if (hit?.signature !== signature) {
           hit = {
@@ -29,7 +48,8 @@ export function TimelineView(props: { sections: readonly StageSection[]; now: nu
                 key={section.key}
                 section={section}
                 now={props.now}
-                latest={index === props.sections.length - 1}
+                latest={latest}
+                live={latest ? live : EMPTY_LIVE_OUTPUT}
               />
             ),
           };
@@ -46,7 +66,12 @@ function sectionTitle(section: StageSection): string {
   return `${section.stageId}${section.attempt > 1 ? ` (attempt ${section.attempt})` : ''}`;
 }
 
-function SectionView(props: { section: StageSection; now: number; latest: boolean }) {
+function SectionView(props: {
+  section: StageSection;
+  now: number;
+  latest: boolean;
+  live: LiveOutput;
+}) {
   const { section } = props;
   const [showAll, setShowAll] = useState(false);
   // Finished stages start folded (their header says how they ended); the latest, a running and
@@ -95,7 +120,23 @@ function SectionView(props: { section: StageSection; now: number; latest: boolea
       {expanded && (
         <ol class="items" id={`${id}-items`}>
           {section.items.slice(hidden).map((item) => (
-            <ItemView key={item.kind === 'tool_call' ? item.callId : item.sequence} item={item} />
+            <ItemView
+              key={item.kind === 'tool_call' ? item.callId : item.sequence}
+              item={item}
+              live={props.live}
+            />
+          ))}
+          {liveModelText(props.live).map((stream) => (
+            <li
+              key={`live-${stream.id}`}
+              class="item inference streaming"
+              data-kind="live-model-text"
+            >
+              <span class="badge outcome-running">model writing…</span>
+              <pre class="output streaming" aria-label="The model's text so far" aria-live="polite">
+                {visibleLines(stream.text.slice(-LIVE_SHOWN_CHARS))}
+              </pre>
+            </li>
           ))}
         </ol>
       )}
@@ -103,7 +144,7 @@ function SectionView(props: { section: StageSection; now: number; latest: boolea
   );
 }
 
-function ItemView(props: { item: TimelineItem }) {
+function ItemView(props: { item: TimelineItem; live: LiveOutput }) {
   const { item } = props;
   const meta = (
     <span class="meta mono small" title={item.timestamp}>
@@ -112,7 +153,13 @@ function ItemView(props: { item: TimelineItem }) {
   );
   switch (item.kind) {
     case 'tool_call':
-      return <ToolCallView call={item} meta={meta} />;
+      return (
+        <ToolCallView
+          call={item}
+          meta={meta}
+          live={item.receipt ? undefined : liveCommandOutput(props.live, item.callId)}
+        />
+      );
     case 'steering':
       return (
         <li class="item steering" data-kind="steering">
@@ -220,7 +267,12 @@ export function VerdictBadge(props: { verdict: string; waiting: boolean }) {
   return <span class={`badge ${verdictClass(shown)}`}>{shown}</span>;
 }
 
-function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
+function ToolCallView(props: {
+  call: ToolCallItem;
+  meta: preact.JSX.Element;
+  /** What the call prints while it runs, until its receipt replaces it. */
+  live?: string | undefined;
+}) {
   const { call } = props;
   const approval = call.approval;
   // The body is built only once opened: a long timeline holds summaries, not every output.
@@ -320,6 +372,12 @@ function ToolCallView(props: { call: ToolCallItem; meta: preact.JSX.Element }) {
           </div>
         )}
       </details>
+      {props.live !== undefined && (
+        <pre class="output streaming" aria-label="Output so far" data-testid="live-output">
+          {props.live.length > LIVE_SHOWN_CHARS ? '…' : ''}
+          {visibleLines(props.live.slice(-LIVE_SHOWN_CHARS))}
+        </pre>
+      )}
     </li>
   );
 }

@@ -1,0 +1,6 @@
+import {
+  nodeSha256
+} from "./chunk-XFVAXZIU.js";
+export {
+  nodeSha256
+};

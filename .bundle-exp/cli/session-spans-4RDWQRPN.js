@@ -1,0 +1,6 @@
+import {
+  sessionSpans
+} from "./chunk-CQXC2TVF.js";
+export {
+  sessionSpans
+};

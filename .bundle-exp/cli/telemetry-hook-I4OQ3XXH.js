@@ -1,0 +1,6 @@
+import {
+  withTelemetry
+} from "./chunk-COF34Z7E.js";
+export {
+  withTelemetry
+};

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CorrexError } from '../../core/base/correx-error.js';
+import { packageAssets } from '../system/package-assets.js';
 
-/** `assets/eval/` of the package: the same four levels up from `src/...` and from `dist/...`. */
-const BUILTIN_SUITES = fileURLToPath(new URL('../../../assets/eval/', import.meta.url));
+/** `assets/eval/` of the package. */
+const BUILTIN_SUITES = packageAssets('eval/');
 
 const EvalTaskSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),

@@ -3,7 +3,6 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync }
 import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../../core/base/clock.js';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import type { IdSource } from '../../../core/base/id-source.js';
@@ -32,9 +31,10 @@ import { createOutputBuffer } from '../../../infrastructure/tools/tool-receipt-b
 import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
 import { DEMO_PROVIDER, DEMO_TASK, DEMO_WORKFLOW_ID, demoKernelConfig } from './demo-config.js';
 import { createDemoModel } from './demo-model.js';
+import { packageAssets } from '../../../infrastructure/system/package-assets.js';
 
-/** `assets/` of the package: the same three levels up from `src/...` and from `dist/...`. */
-const ASSETS = fileURLToPath(new URL('../../../../assets/', import.meta.url));
+/** `assets/` of the package. */
+const ASSETS = packageAssets('');
 
 export type DemoRequest = {
   readonly store: CorrexEventStore;

@@ -1,6 +1,0 @@
-import {
-  nodeSha256
-} from "./chunk-XFVAXZIU.js";
-export {
-  nodeSha256
-};

@@ -1,6 +1,0 @@
-import {
-  sessionSpans
-} from "./chunk-CQXC2TVF.js";
-export {
-  sessionSpans
-};

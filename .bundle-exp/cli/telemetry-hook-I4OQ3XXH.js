@@ -1,6 +1,0 @@
-import {
-  withTelemetry
-} from "./chunk-COF34Z7E.js";
-export {
-  withTelemetry
-};

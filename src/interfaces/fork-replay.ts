@@ -30,7 +30,10 @@ export async function checkForkPrefix(
     return fail(marker.sequence, `session_forked is not right after the copied #1..#${k}`);
   const chain = await store.verify(forked.parentSessionId);
   if (!chain.ok)
-    return fail(chain.sequence, `the parent ${forked.parentSessionId}'s chain is broken: ${chain.detail}`);
+    return fail(
+      chain.sequence,
+      `the parent ${forked.parentSessionId}'s chain is broken: ${chain.detail}`,
+    );
   const parent = await store.read(forked.parentSessionId, { limit: k });
   if (parent.length < k)
     return fail(k, `the parent ${forked.parentSessionId} holds only ${parent.length} events`);

@@ -113,7 +113,11 @@ export async function forkSession(
   const configured = events[0]!;
   const createdIndex = events.findIndex((event) => event.payload.type === 'session_created');
   const created = events[createdIndex];
-  if (configured.payload.type !== 'session_configured' || created === undefined || createdIndex >= k)
+  if (
+    configured.payload.type !== 'session_configured' ||
+    created === undefined ||
+    createdIndex >= k
+  )
     throw new ForkPointError(
       `session ${parentId} recorded no configuration and start before #${k}: nothing to fork`,
     );
@@ -154,7 +158,8 @@ export async function forkSession(
     sha256: deps.sha256,
   });
   const forkConfig = request.configure === undefined ? null : await request.configure(parentConfig);
-  const forkConfigured = forkConfig === null ? configured.payload : sessionConfiguredPayload(forkConfig);
+  const forkConfigured =
+    forkConfig === null ? configured.payload : sessionConfiguredPayload(forkConfig);
 
   const rebuilt = await rebuildWorkspace(
     events,
@@ -249,14 +254,19 @@ async function rebuildWorkspace(
     const result = await restoreWorkspace(moved, { workspaceRoot: workspace, preimages });
     if (!result.ok) {
       const named = [
-        ...result.changedSince.map((path) => `${relative(workspace, path)} (changed since the session)`),
+        ...result.changedSince.map(
+          (path) => `${relative(workspace, path)} (changed since the session)`,
+        ),
         ...result.missingPreimages.map((path) => `${relative(workspace, path)} (no pre-image)`),
-        ...result.outsideWorkspace.map((path) => `${relative(workspace, path)} (outside the workspace)`),
+        ...result.outsideWorkspace.map(
+          (path) => `${relative(workspace, path)} (outside the workspace)`,
+        ),
       ];
-      throw new ForkWorkspaceError(
-        `cannot rebuild the workspace at #${k}: ${named.join(', ')}`,
-        [...result.changedSince, ...result.missingPreimages, ...result.outsideWorkspace],
-      );
+      throw new ForkWorkspaceError(`cannot rebuild the workspace at #${k}: ${named.join(', ')}`, [
+        ...result.changedSince,
+        ...result.missingPreimages,
+        ...result.outsideWorkspace,
+      ]);
     }
     const wrong: string[] = [];
     for (const [path, expected] of recordedAt(events, k)) {

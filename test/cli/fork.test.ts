@@ -180,17 +180,21 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
     // k: the last input before the third model request, where the snapshot was taken.
     const requests = parent.filter((event) => event.payload.type === 'inference_requested');
     const third = requests[2]!.sequence;
-    const k = parent.filter(
-      (event) =>
-        event.sequence < third &&
-        ['tool_receipt', 'world_observed', 'inference_completed'].includes(event.payload.type),
-    ).at(-1)!.sequence;
+    const k = parent
+      .filter(
+        (event) =>
+          event.sequence < third &&
+          ['tool_receipt', 'world_observed', 'inference_completed'].includes(event.payload.type),
+      )
+      .at(-1)!.sequence;
 
     // Inside an open effect: refused, naming where it may fork.
     const started = parent.find((event) => event.payload.type === 'tool_call_started')!;
     const inside = await correx(home, ['fork', parentId, '--at', String(started.sequence)]);
     expect(inside.code).toBe(1);
-    expect(inside.stderr).toMatch(/cannot fork .* at #\d+ \(tool_call_started\).*nearest points to fork at are #\d+/);
+    expect(inside.stderr).toMatch(
+      /cannot fork .* at #\d+ \(tool_call_started\).*nearest points to fork at are #\d+/,
+    );
 
     // The fork, onto model-b, snapshotted as its model is first asked.
     const forkWorkspace = join(root, 'forked');
@@ -241,9 +245,10 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
         differing.push(fork[index]!.payload.type);
     }
     expect(differing).toEqual(['session_configured', 'session_created']);
-    expect({ ...fork.find((e) => e.payload.type === 'session_created')!.payload, workspace: parentWorkspace }).toEqual(
-      parent.find((e) => e.payload.type === 'session_created')!.payload,
-    );
+    expect({
+      ...fork.find((e) => e.payload.type === 'session_created')!.payload,
+      workspace: parentWorkspace,
+    }).toEqual(parent.find((e) => e.payload.type === 'session_created')!.payload);
     expect(fork[k]!.payload).toMatchObject({
       type: 'session_forked',
       parentSessionId: parentId,
@@ -288,5 +293,32 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
     expect(refused.stderr).toMatch(/cannot rebuild the workspace .* a\.txt .*never kept/);
     expect(existsSync(refusedWorkspace)).toBe(false);
     expect((await correx(home, ['sessions', '--json'])).stdout).toBe(sessionsBefore);
+
+    // Told to go on without it: a.txt is left as the parent's workspace holds it now, and named.
+    model.reply(
+      call('m1', 'write_file', { path: 'more.txt', content: 'more\n' }),
+      finish(['more.txt']),
+    );
+    const allowed = await correx(home, [
+      'fork',
+      parentId,
+      '--at',
+      String(k),
+      '--allow-missing',
+      '--mode',
+      'auto',
+      '--workspace',
+      refusedWorkspace,
+    ]);
+    expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain(`not rebuilt (no content recorded at #${k}): a.txt`);
+    const partialId = /^session (\S+)$/m.exec(allowed.stdout)![1]!;
+    const partial = await events(partialId);
+    expect(partial[k]!.payload).toMatchObject({ type: 'session_forked', missing: ['a.txt'] });
+    // Without --model the fork keeps the parent's configuration event as it is.
+    expect(partial[0]!.payload).toEqual(parent[0]!.payload);
+    expect(readFileSync(join(refusedWorkspace, 'a.txt'), 'utf8')).toBe('four\n');
+    expect(readFileSync(join(refusedWorkspace, 'keep.txt'), 'utf8')).toBe('keep\n');
+    expect((await correx(home, ['replay', partialId, '--verify'])).code).toBe(0);
   });
 });

@@ -40,7 +40,10 @@ export function forkCommand(context: CommandContext): Command {
       'the event to fork after (one where the session waits for its next decision)',
       parseCount,
     )
-    .option('--model <profile>', 'a model profile from harness.yaml to go on with (runs every stage)')
+    .option(
+      '--model <profile>',
+      'a model profile from harness.yaml to go on with (runs every stage)',
+    )
     .addOption(
       new Option('--mode <mode>', 'approval mode of the fork (default: the parent’s)').choices(
         OperatorModeSchema.options,

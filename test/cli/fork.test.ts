@@ -221,6 +221,7 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
     expect(forked.code, forked.stdout + forked.stderr).toBe(0);
     const forkId = /^session (\S+)$/m.exec(forked.stdout)![1]!;
     expect(forked.stdout).toContain(`fork ${forkId} of ${parentId} at #${k}`);
+    expect(forked.stdout).toContain(`⑂ forked by`);
     expect(forkId).not.toBe(parentId);
 
     // The rebuilt workspace is the parent's at k, file by file, contents and modes.

@@ -11,6 +11,7 @@ import {
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 import { forkSession } from '../../session-fork.js';
 import type { CommandContext } from '../cli-context.js';
+import { formatEventLine } from '../event-line.js';
 import { JSON_HELP, WAIT_HELP, type HeadlessOptions } from '../headless-run.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import { parseCount } from './events-command.js';
@@ -70,6 +71,10 @@ export function forkCommand(context: CommandContext): Command {
           options.model === undefined
             ? undefined
             : await profileSwitch(context, host, options.model);
+        // The fork's mode is checked before anything is recorded (prompt mode needs a person).
+        for (const event of await store.read(parentId, { limit: 10 }))
+          if (event.payload.type === 'session_created')
+            headless.checkMode(options.mode ?? event.payload.mode);
         const forkId = context.ids.next();
         const human = options.json === true ? context.err : context.out;
         const fork = await forkSession(
@@ -97,8 +102,8 @@ export function forkCommand(context: CommandContext): Command {
         );
         for (const path of fork.missing)
           human(`  not rebuilt (no content recorded at #${fork.atSequence}): ${path}`);
-        for (const event of await store.read(fork.sessionId))
-          if (event.payload.type === 'session_created') headless.checkMode(event.payload.mode);
+        for (const event of await store.read(fork.sessionId, { afterSequence: fork.copied }))
+          if (event.payload.type === 'session_forked') human(formatEventLine(event) ?? '');
         headless.follow(fork.sessionId, fork.copied);
         return host.resume(fork.sessionId);
       });

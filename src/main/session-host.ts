@@ -9,7 +9,8 @@ import type { KernelCommand } from '../core/kernel/kernel-input.js';
 import type { KernelPorts } from '../core/kernel/kernel-ports.js';
 import { recordCommand } from '../core/kernel/record-command.js';
 import { recordStart } from '../core/kernel/record-start.js';
-import { recordedKernelConfig, replaySession } from '../core/kernel/replay-session.js';
+import { recordedKernelConfig } from '../core/kernel/replay-session.js';
+import { replayAnySession } from '../interfaces/fork-replay.js';
 import { startSession, type RunOutcome, type SessionRun } from '../core/kernel/run-session.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
@@ -457,7 +458,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     ...(options.lockHolder === undefined ? {} : { lockHolder: options.lockHolder }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {
-      const report = await replaySession(store, sessionId, undefined, { sha256: nodeSha256 });
+      const report = await replayAnySession(store, sessionId, { sha256: nodeSha256 });
       const events = await store.lastSequence(sessionId);
       return report.ok
         ? { ok: true, events }

@@ -271,6 +271,17 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
     expect(replayFork.stdout).toContain(`fork of ${parentId} at #${k}`);
     const replayParent = await correx(home, ['replay', parentId, '--verify']);
     expect(replayParent.code, replayParent.stdout + replayParent.stderr).toBe(0);
+    // The CI gate takes both too, and compare finds where they part: after the prefix.
+    const gate = await correx(home, ['eval', 'replay', parentId, forkId]);
+    expect(gate.code, gate.stdout + gate.stderr).toBe(0);
+    const compared = await correx(home, ['compare', parentId, forkId, '--json']);
+    expect(compared.code, compared.stderr).toBe(0);
+    const comparison = JSON.parse(compared.stdout) as {
+      configurationDiffers: string[];
+      firstDifference: { sequence: number } | null;
+    };
+    expect(comparison.configurationDiffers).toContain('models');
+    expect(comparison.firstDifference!.sequence).toBeGreaterThan(k);
 
     // The same fork with a needed content missing: a.txt's bytes at k ('one\ntwo\n') are gone
     // from the pre-image store. Refused, naming it, before anything is recorded or written.

@@ -321,10 +321,23 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
       'auto',
       '--workspace',
       refusedWorkspace,
+      '--json',
     ]);
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
-    expect(allowed.stdout).toContain(`not rebuilt (no content recorded at #${k}): a.txt`);
-    const partialId = /^session (\S+)$/m.exec(allowed.stdout)![1]!;
+    // With --json what a person reads goes to stderr; stdout streams the fork's events from
+    // its session_forked on.
+    expect(allowed.stderr).toContain(`not rebuilt (no content recorded at #${k}): a.txt`);
+    const partialId = /^session (\S+)$/m.exec(allowed.stderr)![1]!;
+    const streamed = allowed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Event & { sessionId: string });
+    expect(streamed[0]).toMatchObject({
+      sessionId: partialId,
+      sequence: k + 1,
+      payload: { type: 'session_forked' },
+    });
+    expect(streamed.map((line) => line.payload?.type)).toContain('workflow_completed');
     const partial = await events(partialId);
     expect(partial[k]!.payload).toMatchObject({ type: 'session_forked', missing: ['a.txt'] });
     // Without --model the fork keeps the parent's configuration event as it is.

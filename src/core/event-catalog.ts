@@ -11,6 +11,7 @@ import type { EventStore } from './events/event-store.js';
 import type { StoredEvent } from './events/event-envelope.js';
 import { kernelFlowEvents, sessionEvents } from './sessions/session-events.js';
 import { budgetEvents } from './sessions/budget-events.js';
+import { forkEvents } from './sessions/fork-events.js';
 import { retryEvents } from './sessions/retry-events.js';
 import { subagentEvents } from './sessions/subagent-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
@@ -47,6 +48,7 @@ export const eventDefinitions = [
   ...briefEvents,
   ...critiqueEvents,
   ...checkpointEvents,
+  ...forkEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

@@ -91,6 +91,12 @@ function normalizer(events: readonly CorrexEvent[]) {
   for (const event of events) {
     const payload = event.payload;
     if (payload.type === 'session_created') replacements.push([payload.workspace, '<workspace>']);
+    // A fork's copied prefix names its parent's workspace and id where the parent's did.
+    if (payload.type === 'session_forked')
+      replacements.push(
+        [payload.parentWorkspace, '<workspace>'],
+        [payload.parentSessionId, '<session>'],
+      );
     if (payload.type === 'artifact_proposed')
       replacements.push([payload.hash, `<artifact:${payload.kind}>`]);
   }

@@ -9,11 +9,11 @@ import {
   recordCommand,
   recordStart,
   recordedKernelConfig,
-  replaySession,
   startSession,
   type RunOutcome,
   type SessionRun,
 } from '../core/kernel/index.js';
+import { replayAnySession } from '../interfaces/fork-replay.js';
 import { isFinalStatus } from '../core/sessions/session-status.js';
 import { sessionProjection } from '../core/sessions/session-projection.js';
 import { environmentModel } from '../infrastructure/config/environment-model.js';
@@ -478,7 +478,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     ...(options.lockHolder === undefined ? {} : { lockHolder: options.lockHolder }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {
-      const report = await replaySession(store, sessionId, undefined, { sha256: nodeSha256 });
+      const report = await replayAnySession(store, sessionId, { sha256: nodeSha256 });
       const events = await store.lastSequence(sessionId);
       return report.ok
         ? { ok: true, events }

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'store_closed',
   'store_location_invalid',
   'store_copy_failed',
+  'fork_point_invalid',
+  'fork_workspace_unrebuildable',
   'sqlite_open_failed',
   'sqlite_busy',
   'store_not_found',

@@ -10,10 +10,15 @@ export type {
   KernelConfigOptions,
   KernelLimits,
 } from './config/kernel-config.js';
-export { sessionConfiguredPayload, toolFromRecord } from './config/session-configuration.js';
+export {
+  kernelConfigFromConfiguration,
+  sessionConfiguredPayload,
+  toolFromRecord,
+} from './config/session-configuration.js';
 export type { RecordedTool } from './config/session-configuration.js';
 export { answerTextOf } from './decider/artifact-content.js';
 export { decide, pendingEffect } from './decider/decide.js';
+export { isInputEvent } from './decider/input-events.js';
 export type { Decision } from './decider/decide.js';
 export type { Effect } from './decider/effect.js';
 export type { KernelCommand, KernelInput } from './decider/kernel-input.js';

@@ -80,6 +80,8 @@ function describeEvent(event: CorrexEvent): string | null {
       return `✗ workflow cancelled by ${payload.by}`;
     case 'session_retried':
       return `↻ retried by ${payload.by} from stage ${payload.stageId} (attempt ${payload.attempt}): ${clip(payload.reason, 100)}`;
+    case 'session_forked':
+      return `⑂ forked by ${payload.by} from ${payload.parentSessionId} at #${payload.atSequence}${payload.modelProfile === undefined ? '' : ` onto ${payload.modelProfile}`}, workspace ${payload.workspace}${payload.missing.length === 0 ? '' : ` (not rebuilt: ${payload.missing.join(', ')})`}`;
     default:
       return null;
   }

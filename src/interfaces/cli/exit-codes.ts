@@ -34,6 +34,8 @@ export const EXIT_OUTCOME_OF: Readonly<
   store_closed: 'failed',
   store_location_invalid: 'usage',
   store_copy_failed: 'failed',
+  fork_point_invalid: 'failed',
+  fork_workspace_unrebuildable: 'failed',
   sqlite_open_failed: 'storeUnavailable',
   sqlite_busy: 'storeUnavailable',
   store_not_found: 'storeUnavailable',

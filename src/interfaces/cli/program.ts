@@ -66,6 +66,7 @@ const COMMAND_MODULES: readonly {
   },
   { names: ['diff'], load: async () => (await import('./commands/diff-command.js')).diffCommand },
   { names: ['undo'], load: async () => (await import('./commands/undo-command.js')).undoCommand },
+  { names: ['fork'], load: async () => (await import('./commands/fork-command.js')).forkCommand },
   {
     names: ['grants', 'grant', 'revoke'],
     load: async () => (await import('./commands/grants-command.js')).grantsCommands,

@@ -1,6 +1,7 @@
 import type { Sha256 } from '../../core/base/sha256.js';
 import type { CorrexEventStore } from '../../core/event-catalog.js';
-import { replaySession, type ReplayDivergence } from '../../core/kernel/index.js';
+import type { ReplayDivergence } from '../../core/kernel/index.js';
+import { replayAnySession } from '../fork-replay.js';
 
 /** One side of a divergence: the event's type, the digest of its canonical text, its fields. */
 export type DivergentEvent = {
@@ -43,7 +44,8 @@ export type ReplayGateReport = {
 
 /**
  * The regression gate of `correx eval replay`: re-derives every listed session with no model and
- * no tool (the kernel's `replaySession`, the configuration and flags each recorded) and names, for
+ * no tool (the kernel's `replaySession`, the configuration and flags each recorded; a fork's
+ * prefix checked against its parent, which must be in the same store) and names, for
  * each that diverges, the first sequence where it does.
  */
 export async function replayGate(
@@ -54,7 +56,7 @@ export async function replayGate(
   const results: SessionReplayResult[] = [];
   for (const { sessionId, source } of sessions) {
     try {
-      const report = await replaySession(store, sessionId, undefined, { sha256 });
+      const report = await replayAnySession(store, sessionId, { sha256 });
       const events = await store.lastSequence(sessionId);
       results.push(
         report.ok

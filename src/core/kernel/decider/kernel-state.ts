@@ -552,6 +552,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'stage_start_reconciled':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
+    case 'session_forked': // the fork's own session_created already names its workspace and mode
+      return state;
     default:
       return assertNever(payload, 'event folded into the kernel state');
   }

@@ -535,6 +535,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'stage_checkpoint_recorded':
     case 'stage_start_reconciled':
     case 'session_retried':
+    case 'session_forked':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { replaySession, UnknownSessionError } from '../../../core/kernel/index.js';
+import { UnknownSessionError } from '../../../core/kernel/index.js';
+import { replayAnySession } from '../../fork-replay.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatJson } from '../format.js';
@@ -37,7 +38,7 @@ export function replayCommand(context: CommandContext): Command {
             throw new UnknownSessionError(sessionId);
           const { nodeSha256 } = await import('../../../infrastructure/system/node-sha256.js');
           const started = Date.now();
-          const report = await replaySession(events, sessionId, undefined, {
+          const report = await replayAnySession(events, sessionId, {
             sha256: nodeSha256,
             ...(options.from === undefined ? {} : { fromSequence: Math.max(0, options.from - 1) }),
           });
@@ -60,6 +61,10 @@ export function replayCommand(context: CommandContext): Command {
             context.out(
               `replay of ${sessionId}: identical — ${report.events} events, ${report.decided} decisions re-derived from ${report.inputs} inputs in ${ms} ms, no model or tool called`,
             );
+            if (report.forkedFrom !== undefined)
+              context.out(
+                `fork of ${report.forkedFrom.parentSessionId} at #${report.forkedFrom.atSequence}: the copied prefix matches the parent's events and hash there; re-decided from #${report.forkedFrom.atSequence + 1}`,
+              );
             if (!options.verify) {
               const session = report.state.session;
               context.out(`status    ${session.status}`);

@@ -30,7 +30,7 @@ import type { HostedRun, SessionHost } from '../../session-host.js';
 import type { CorrexEventStore } from '../../../core/event-catalog.js';
 
 /** Drives one session in this process with live progress, then reports how it ended. */
-async function drive(
+export async function drive(
   context: CommandContext,
   command: Command,
   headless: HeadlessOptions,

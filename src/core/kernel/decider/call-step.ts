@@ -28,7 +28,6 @@ import {
   MALFORMED_ARGS_SAY_WHY,
   MALFORMED_COMMAND_REJECTED,
 } from '../config/kernel-flags.js';
-import { malformedCommand } from '../../tools/malformed-command.js';
 import {
   canonicalValue,
   inCanonicalOrder,

@@ -18,20 +18,16 @@ import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kerne
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { guardedPathOverlap, isInsidePath } from '../../../infrastructure/system/guarded-paths.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
-import {
-  runConfinedProcess,
-  type SandboxSettings,
-} from '../../../infrastructure/sandbox/confined-process.js';
+import { type SandboxSettings } from '../../../infrastructure/sandbox/confined-process.js';
 import {
   describeSandbox,
   detectSandbox,
 } from '../../../infrastructure/sandbox/sandbox-availability.js';
-import { scrubbedEnvironment } from '../../../infrastructure/tools/exec-tool.js';
-import { createOutputBuffer } from '../../../infrastructure/tools/tool-receipt-builder.js';
 import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
 import { DEMO_PROVIDER, DEMO_TASK, DEMO_WORKFLOW_ID, demoKernelConfig } from './demo-config.js';
 import { createDemoModel } from './demo-model.js';
 import { packageAssets } from '../../../infrastructure/system/package-assets.js';
+import { runWorkspaceCheck } from '../../../infrastructure/sandbox/workspace-check.js';
 
 /** `assets/` of the package. */
 const ASSETS = packageAssets('');
@@ -189,23 +185,12 @@ async function runSampleTests(
   homeDirectory: string,
   sandbox: SandboxSettings,
 ): Promise<{ testsPass: boolean; testOutput: string }> {
-  const output = createOutputBuffer();
-  const run = await runConfinedProcess(
-    {
-      argv: [process.execPath, '--test'],
-      cwd: workspace,
-      workspaceRoot: workspace,
-      homeDirectory,
-      env: scrubbedEnvironment(homeDirectory, defaultSearchPath()),
-      searchPath: defaultSearchPath(),
-      egressAllowlist: [],
-      timeoutMs: 60_000,
-      onOutput: (chunk) => output.push(chunk),
-    },
+  const run = await runWorkspaceCheck(
+    [process.execPath, '--test'],
+    workspace,
+    homeDirectory,
     sandbox,
+    60_000,
   );
-  return {
-    testsPass: run.ending === 'exited' && run.exitCode === 0,
-    testOutput: output.finish().output + (run.error ?? ''),
-  };
+  return { testsPass: run.passed, testOutput: run.output };
 }

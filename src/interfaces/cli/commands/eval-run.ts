@@ -17,9 +17,8 @@ import type { IdSource } from '../../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
 import { InferenceError } from '../../../core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../../core/inference/inference-provider.js';
-import { replaySession } from '../../../core/kernel/index.js';
-import { runSession } from '../../../core/kernel/index.js';
-import { sessionSpend } from '../../../core/kernel/index.js';
+import { runWorkspaceCheck } from '../../../infrastructure/sandbox/workspace-check.js';
+import { replaySession, runSession, sessionSpend } from '../../../core/kernel/index.js';
 import { matchGlob } from '../../../core/policies/path-glob.js';
 import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
 import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
@@ -31,10 +30,7 @@ import {
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
 import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kernel/process-static-analysis-runner.js';
 import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
-import {
-  runConfinedProcess,
-  type SandboxSettings,
-} from '../../../infrastructure/sandbox/confined-process.js';
+import { type SandboxSettings } from '../../../infrastructure/sandbox/confined-process.js';
 import {
   createPreimageStore,
   preimageDirectory,
@@ -42,8 +38,6 @@ import {
 import { detectSandbox } from '../../../infrastructure/sandbox/sandbox-availability.js';
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
-import { scrubbedEnvironment } from '../../../infrastructure/tools/exec-tool.js';
-import { createOutputBuffer } from '../../../infrastructure/tools/tool-receipt-builder.js';
 import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
 import { DEMO_WORKFLOW_ID } from './demo-config.js';
 import { createDemoModel } from './demo-model.js';
@@ -312,23 +306,14 @@ async function score(
 ): Promise<string[]> {
   const failures: string[] = [];
   if (status !== 'completed') failures.push(`session ${status}`);
-  const output = createOutputBuffer();
-  const run = await runConfinedProcess(
-    {
-      argv: task.checks.command,
-      cwd: workspace,
-      workspaceRoot: workspace,
-      homeDirectory,
-      env: scrubbedEnvironment(homeDirectory, defaultSearchPath()),
-      searchPath: defaultSearchPath(),
-      egressAllowlist: [],
-      timeoutMs: 120_000,
-      onOutput: (chunk) => output.push(chunk),
-    },
+  const run = await runWorkspaceCheck(
+    task.checks.command,
+    workspace,
+    homeDirectory,
     sandbox,
+    120_000,
   );
-  if (run.ending !== 'exited' || run.exitCode !== 0)
-    failures.push(`${task.checks.command.join(' ')} fails (exit ${run.exitCode ?? run.ending})`);
+  if (!run.passed) failures.push(`${task.checks.command.join(' ')} fails (exit ${run.ending})`);
   for (const path of task.checks.requiredFiles ?? [])
     if (!existsSync(join(workspace, path))) failures.push(`${path} is missing`);
   const after = protectedHashes(workspace, task);

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookDefinitionSchema } from '../../core/toolintent/hook-definition.js';
 import { detectSandbox } from '../sandbox/sandbox-availability.js';
 import { createProcessHookRunner } from './process-hook-runner.js';
@@ -39,8 +39,11 @@ describe.each([
 ] as const)('pre_tool_use hooks as real processes, %s', async (_label, wanted) => {
   const availability = await detectSandbox();
   const skip = wanted === 'bubblewrap' && availability.kind !== 'bubblewrap';
+  // Made when the suite is defined, before any beforeEach: the runner is created here too.
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'correx-hooks-home-')));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
   const runner = createProcessHookRunner({
-    homeDirectory: workspace,
+    homeDirectory: home,
     searchPath: '/usr/local/bin:/usr/bin:/bin',
     ...(wanted === undefined ? {} : { sandbox: { availability } }),
   });

@@ -20,30 +20,9 @@ import {
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { outsideTmpFolder } from '../support/outside-tmp.js';
 import { correx } from './cli-process.js';
+import { oneStageWorkflow } from '../support/write-once-workflow.js';
 
-const WORKFLOW = `id: change-files
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file, exec]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+const WORKFLOW = oneStageWorkflow('change-files', ['read_file', 'write_file', 'exec']);
 
 type Snapshot = Record<string, { mode: number; sha256: string }>;
 type Event = {

@@ -13,6 +13,7 @@ import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { tempDir } from '../support/temp-dir.js';
 import { CORREX_CLI, cliEnvironment, correx, type CliResult } from './cli-process.js';
+import { oneStageWorkflow } from '../support/write-once-workflow.js';
 
 /**
  * Issue #32, item 1: a model that points the workspace's `.git` at a repository of its own
@@ -20,29 +21,7 @@ import { CORREX_CLI, cliEnvironment, correx, type CliResult } from './cli-proces
  * runs on the host outside the sandbox, to run it. Each run below is the real CLI under the
  * real default policy in auto mode; the program would write a marker outside the workspace.
  */
-const WORKFLOW = `id: git-pointer
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file, exec]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+const WORKFLOW = oneStageWorkflow('git-pointer', ['read_file', 'write_file', 'exec']);
 
 const hostileServer = join(import.meta.dirname, '..', 'fixtures', 'mcp', 'hostile-mcp-server.mjs');
 

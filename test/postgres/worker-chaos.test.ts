@@ -17,6 +17,7 @@ import {
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { tempDir } from '../support/temp-dir.js';
 import { startPrivateCluster } from './private-cluster.js';
+import { oneStageWorkflow } from '../support/write-once-workflow.js';
 
 /**
  * Three real `correx worker` processes on a PostgreSQL cluster of the test's own, and the faults
@@ -33,29 +34,11 @@ const MARKS = 5;
 const LEASE_MS = 4000;
 const TOKEN = 'chaos-test-token-0123456789abcdef012345';
 
-const WORKFLOW = `id: chaos
-initialStage: implement
-stages:
-  - id: implement
-    role: implementer
-    instructions: Run the commands the task asks for.
-    allowedTools: [read_file, exec]
-    capabilities: [tool_calling]
-    artifact:
-      kind: change
-      schema:
-        type: object
-        properties:
-          summary: { type: string }
-          filesChanged: { type: array, items: { type: string } }
-        required: [summary, filesChanged]
-        additionalProperties: false
-    transitions:
-      - when: { on: success }
-        end: completed
-      - when: { on: failure }
-        end: failed
-`;
+const WORKFLOW = oneStageWorkflow(
+  'chaos',
+  ['read_file', 'exec'],
+  'Run the commands the task asks for.',
+);
 
 /** Answers wait here while it is closed; requests whose caller went away leave it. */
 const gate = {

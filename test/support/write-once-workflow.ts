@@ -1,14 +1,19 @@
 /**
- * A one-stage workflow the CLI process tests run: write files, then propose a change artifact
- * naming them; success completes, any failure ends it.
+ * A one-stage workflow for the CLI process tests: change the workspace with `tools`, then
+ * propose a change artifact naming the files; success completes, any failure ends it.
  */
-export const WRITE_ONCE_WORKFLOW = `id: write-once
+export function oneStageWorkflow(
+  id: string,
+  tools: readonly string[],
+  instructions = 'Change the workspace as the task says.',
+): string {
+  return `id: ${id}
 initialStage: implement
 stages:
   - id: implement
     role: implementer
-    instructions: Change the workspace as the task says.
-    allowedTools: [read_file, write_file]
+    instructions: ${instructions}
+    allowedTools: [${tools.join(', ')}]
     capabilities: [tool_calling]
     artifact:
       kind: change
@@ -25,3 +30,7 @@ stages:
       - when: { on: failure }
         end: failed
 `;
+}
+
+/** The one-stage workflow most CLI process tests run: read and write files. */
+export const WRITE_ONCE_WORKFLOW = oneStageWorkflow('write-once', ['read_file', 'write_file']);

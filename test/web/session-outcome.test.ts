@@ -145,9 +145,12 @@ describe.runIf(browserTestsEnabled())('a finished session opens with its outcome
     // The undone changes are no longer listed as changes: the outcome says they were undone.
     const undoneNote = outcome.getByTestId('undone-changes');
     await undoneNote.waitFor();
-    expect(await undoneNote.innerText()).toMatch(
-      /^Undone by alice \(event #\d+\): 2 recorded change\(s\) taken back, 3 file\(s\) restored to how they were before the session: /,
-    );
+    // The note fills in as the page takes in the undo's events: wait for its whole text.
+    await expect
+      .poll(() => undoneNote.innerText())
+      .toMatch(
+        /^Undone by alice \(event #\d+\): 2 recorded change\(s\) taken back, 3 file\(s\) restored to how they were before the session: /,
+      );
     expect(await undoneNote.innerText()).toContain(file('src/keep.txt'));
     await outcome.getByRole('heading', { name: /Files changed \(0\)/ }).waitFor();
     expect(await outcome.getByRole('list', { name: 'Recorded changes' }).count()).toBe(0);

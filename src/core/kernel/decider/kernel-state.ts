@@ -28,7 +28,6 @@ import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import type { ProjectCheck } from '../../validation/project-check.js';
 import type { BriefReference } from '../../context/brief-references.js';
-import { isFileChangeTool, type RecordedChange } from './recorded-changes.js';
 
 /** The call id of the session-start probe of the brief's paths (no tool call has it). */
 export const BRIEF_PROBE = 'brief';
@@ -123,8 +122,6 @@ export type KernelState = {
   readonly briefObservations: { readonly [path: string]: BriefObservation };
   /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
   readonly briefEcho: RecordedBriefEcho | null;
-  /** Successful `write_file`/`edit_file` calls with their arguments: the diff a reviewer sees. */
-  readonly changes: readonly RecordedChange[];
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -208,7 +205,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 10: a stage attempt counts its calls retried after transient failures and their waits.
   // 11: the budget and the stage checkpoints are slices of `features` (registered features).
   // 12: the critique outcomes are a slice of `features`.
-  version: 12,
+  // 13: review changes, project checks, brief references, claims and retry are slices of `features`.
+  version: 13,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -230,7 +228,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     brief: null,
     briefObservations: {},
     briefEcho: null,
-    changes: [],
     lastTimestamp: null,
     lastInputSequence: 0,
     features: initialFeatures(),
@@ -265,16 +262,10 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       brief: evolved.brief,
       briefObservations: evolved.briefObservations,
       briefEcho: evolved.briefEcho,
-      changes:
-        payload.type === 'tool_receipt' &&
-        payload.outcome === 'succeeded' &&
-        isFileChangeTool(payload.tool)
-          ? [...state.changes, { tool: payload.tool, args: payload.args, sequence: event.sequence }]
-          : state.changes,
       lastStageFailure: evolved.lastStageFailure,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
-      features: evolveFeatures(state.features, event as CorrexEvent),
+      features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
       acceptsRetry: evolved.acceptsRetry,
       canonicalOutput: evolved.canonicalOutput,
     };
@@ -289,6 +280,7 @@ export function featureCoreOf(config: KernelConfig, state: KernelState): Feature
     mode: state.mode,
     lastTimestamp: state.lastTimestamp,
     lastSequence: state.session.lastSequence,
+    workspace: state.session.workspace,
     features: state.features,
   };
 }
@@ -586,7 +578,6 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     brief: state.brief,
     briefObservations: state.briefObservations,
     briefEcho: state.briefEcho,
-    changes: state.changes,
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,

@@ -36,7 +36,8 @@ import {
   FINISHING_TOOL,
   NATIVE_TOOL_TRANSCRIPT,
 } from '../config/kernel-flags.js';
-import type { KernelState, StageRunState } from './kernel-state.js';
+import { featureCoreOf, type KernelState, type StageRunState } from './kernel-state.js';
+import { featureCandidates } from '../features/kernel-features.js';
 import { renderNativeTranscript } from '../features/native-transcript/native-transcript.js';
 import type { NativeTurn } from './transcript.js';
 
@@ -247,6 +248,15 @@ function candidatesFor(
       role: entry.role,
     });
   }
+  candidates.push(
+    ...featureCandidates(featureCoreOf(config, state), {
+      stage,
+      run,
+      beforeSequence,
+      written: state.written,
+      lastStageFailure: state.lastStageFailure,
+    }),
+  );
   candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
   candidates.push(...briefCandidates(config, state, beforeSequence));
   return candidates;

@@ -3,8 +3,7 @@ import type { WorkflowStage } from '../../../transitions/workflow.js';
 import { relativeInside } from '../../../tools/tool-path.js';
 import { latestCheckRuns } from './check-summary.js';
 import type { KernelConfig } from '../../config/kernel-config.js';
-import { CHECKS_BY_DEFAULT, REVIEW_SEES_CHANGES } from '../../config/kernel-flags.js';
-import { recordedChangeDiff } from '../../decider/recorded-changes.js';
+import { CHECKS_BY_DEFAULT } from '../../config/kernel-flags.js';
 import type { KernelState, StageRunState } from '../../decider/kernel-state.js';
 import { layeredEntries } from '../../../base/layered-record.js';
 
@@ -22,21 +21,6 @@ export function evidenceCandidates(
   beforeSequence: number,
 ): ContextCandidate[] {
   const candidates: ContextCandidate[] = [];
-  if (config.behaviour.flags.has(REVIEW_SEES_CHANGES.name) && stage.role === 'reviewer') {
-    const changes = state.changes.filter((change) => change.sequence < beforeSequence);
-    const diff = recordedChangeDiff(changes);
-    candidates.push({
-      id: 'evidence:changes',
-      layer: 'L1',
-      kind: 'tool_result',
-      source: { kind: 'config', id: 'evidence-changes' },
-      content:
-        diff.length === 0
-          ? 'The session recorded no file changes by write_file or edit_file.'
-          : `The session's file changes, from the recorded calls:\n${diff.join('\n')}`,
-      order: changes.at(-1)?.sequence ?? 0,
-    });
-  }
   if (!config.behaviour.flags.has(CHECKS_BY_DEFAULT.name)) return candidates;
   const failure = state.lastStageFailure;
   const ownAttempt = failure?.stageId === run.stageId && failure.attempt === run.attempt;

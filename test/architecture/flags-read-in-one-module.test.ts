@@ -25,11 +25,6 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
     'src/core/kernel/features/budget/budget.ts',
     'src/core/kernel/queries/session-spend.ts',
   ],
-  CHECKS_BY_DEFAULT: [
-    'src/core/kernel/decider/stage-step.ts',
-    'src/core/kernel/features/project-checks/evidence-candidates.ts',
-    'src/core/kernel/features/project-checks/stage-checks.ts',
-  ],
   CLAIMS_AGAINST_LOG: [
     'src/core/kernel/decider/next-step.ts',
     'src/core/kernel/features/claims-against-log/claims-against-log.ts',
@@ -121,6 +116,12 @@ describe('behaviour flags', () => {
     ]);
     expect(readers('CRITIQUE_OUTCOMES')).toEqual([
       'src/core/kernel/features/critique-outcomes/critique-feature.ts',
+    ]);
+    expect(readers('REVIEW_SEES_CHANGES')).toEqual([
+      'src/core/kernel/features/review-changes/review-feature.ts',
+    ]);
+    expect(readers('CHECKS_BY_DEFAULT')).toEqual([
+      'src/core/kernel/features/project-checks/checks-feature.ts',
     ]);
   });
 });

@@ -26,7 +26,6 @@ import type { StageOutcome } from '../../transitions/evaluate-transition.js';
 import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
-import type { ProjectCheck } from '../../validation/project-check.js';
 import type { BriefReference } from '../../context/brief-references.js';
 
 /** The call id of the session-start probe of the brief's paths (no tool call has it). */
@@ -108,14 +107,10 @@ export type KernelState = {
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
   readonly subagents: { readonly [stageId: string]: number };
-  /** The project's checks as recorded at session start (`project_checks_detected`); null before. */
-  readonly projectChecks: RecordedProjectChecks | null;
   /** Write targets of calls that were denied, with the denial's sequence (claims are checked against them). */
   readonly deniedWrites: readonly DeniedWrite[];
   /** How many `exec` calls started in the session (their file changes may not be itemized). */
   readonly commandsRan: number;
-  /** Every recorded check run of the session, in order (what `show` and the review pack report). */
-  readonly checkRuns: readonly RecordedCheckRun[];
   /** The task's references and missing paths (`brief_checked`); null before. */
   readonly brief: RecordedBrief | null;
   /** What the session-start probe of the brief's paths found, by path. */
@@ -134,11 +129,6 @@ export type KernelState = {
   readonly acceptsRetry: boolean;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
-};
-
-export type RecordedProjectChecks = {
-  readonly checks: readonly ProjectCheck[];
-  readonly sequence: number;
 };
 
 export type RecordedBrief = {
@@ -160,16 +150,6 @@ export type RecordedBriefEcho = {
 export type DeniedWrite = {
   readonly path: string;
   readonly callId: string;
-  readonly sequence: number;
-};
-
-export type RecordedCheckRun = {
-  readonly stageId: string;
-  readonly attempt: number;
-  readonly name: string;
-  readonly command: string;
-  readonly passed: boolean;
-  readonly exitCode: number | null;
   readonly sequence: number;
 };
 
@@ -220,10 +200,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     retryDelay: null,
     redirect: null,
     subagents: {},
-    projectChecks: null,
     deniedWrites: [],
     commandsRan: 0,
-    checkRuns: [],
     lastStageFailure: null,
     brief: null,
     briefObservations: {},
@@ -252,13 +230,11 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       retryDelay: evolved.retryDelay,
       redirect: evolved.redirect,
       subagents: evolved.subagents,
-      projectChecks: evolved.projectChecks,
       deniedWrites: evolved.deniedWrites,
       commandsRan:
         payload.type === 'tool_call_started' && payload.tool === 'exec'
           ? state.commandsRan + 1
           : state.commandsRan,
-      checkRuns: evolved.checkRuns,
       brief: evolved.brief,
       briefObservations: evolved.briefObservations,
       briefEcho: evolved.briefEcho,
@@ -433,24 +409,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
             },
           }
         : withRun(state, event);
-    case 'project_checks_detected':
-      return { ...state, projectChecks: { checks: payload.checks, sequence: event.sequence } };
-    case 'dod_check_ran':
-      return {
-        ...withRun(state, event),
-        checkRuns: [
-          ...state.checkRuns,
-          {
-            stageId: payload.stageId,
-            attempt: payload.attempt,
-            name: payload.name,
-            command: payload.command,
-            passed: payload.outcome === 'completed' && payload.exitCode === 0,
-            exitCode: payload.exitCode,
-            sequence: event.sequence,
-          },
-        ],
-      };
+    case 'dod_check_ran': // also the checks feature's (features/project-checks)
+      return withRun(state, event);
     case 'approval_denied': {
       const run = runOf(state);
       const turn = run?.turn;
@@ -542,6 +502,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'budget_raised':
     case 'stage_checkpoint_recorded':
     case 'stage_start_reconciled':
+    case 'project_checks_detected':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     case 'session_forked': // the fork's own session_created already names its workspace and mode
@@ -571,10 +532,8 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     retryDelay: state.retryDelay,
     redirect: state.redirect,
     subagents: state.subagents,
-    projectChecks: state.projectChecks,
     deniedWrites: state.deniedWrites,
     commandsRan: state.commandsRan,
-    checkRuns: state.checkRuns,
     brief: state.brief,
     briefObservations: state.briefObservations,
     briefEcho: state.briefEcho,

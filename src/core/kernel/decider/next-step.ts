@@ -9,12 +9,11 @@ import { featureCoreOf, type KernelState } from './kernel-state.js';
 import { canCreateFiles } from './reference-strikes.js';
 import { decideRedirect } from '../features/redirect/redirect.js';
 import { nextInStage } from './stage-step.js';
-import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
+import { emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { nextForBrief } from '../features/brief-references/brief-step.js';
 import { checkSummary } from '../features/project-checks/check-summary.js';
 import { CLAIMS_AGAINST_LOG } from '../config/kernel-flags.js';
-import { eventsBeforeStage } from '../features/kernel-features.js';
-import { needsCheckDetection } from '../features/project-checks/stage-checks.js';
+import { eventsBeforeStage, stepBetweenStages } from '../features/kernel-features.js';
 
 /**
  * The one ladder of the kernel: what the session does next, from its state alone (see `Step`).
@@ -44,7 +43,7 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
       const finalStageId = session.lastStageId ?? config.workflow.initialStage;
       const cite = config.behaviour.flags.has(CLAIMS_AGAINST_LOG.name);
       if (phase.ending.result === 'completed') {
-        const summary = cite ? checkSummary(state.checkRuns) : null;
+        const summary = cite ? checkSummary(state.features.checks.checkRuns) : null;
         return emit({
           type: 'workflow_completed',
           finalStageId,
@@ -99,8 +98,14 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
       return nextInStage(config, state, phase.run, built);
     case 'between_stages': {
       if (session.nextStage === null) return IDLE;
-      // The project's checks are recorded once, before the first stage (a recorded observation).
-      if (needsCheckDetection(config, state)) return awaitEffect({ type: 'detect_checks' });
+      // What the features do before a stage: the project's checks are recorded once, before
+      // the first stage (a recorded observation).
+      const before = stepBetweenStages(
+        featureCoreOf(config, state),
+        session.nextStage,
+        session.task ?? '',
+      );
+      if (before !== null) return before;
       // The task's references, checked against the workspace before planning.
       const brief = nextForBrief(config, state);
       if (brief !== null) return brief;

@@ -29,7 +29,6 @@ import {
   finishingToolName,
 } from '../features/finishing-tool/finishing-tool.js';
 import { briefCandidates } from '../features/brief-references/brief-step.js';
-import { evidenceCandidates } from '../features/project-checks/evidence-candidates.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
@@ -257,7 +256,6 @@ function candidatesFor(
       lastStageFailure: state.lastStageFailure,
     }),
   );
-  candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
   candidates.push(...briefCandidates(config, state, beforeSequence));
   return candidates;
 }

@@ -10,11 +10,15 @@ import { nextForCall, refuseTheRest } from './call-step.js';
 import { journalStep } from '../features/journal/journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
 import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
-import { afterAcceptedArtifact, beforeModelCall } from '../features/kernel-features.js';
+import {
+  afterAcceptedArtifact,
+  beforeModelCall,
+  featureEnabled,
+} from '../features/kernel-features.js';
 import { briefEchoEvent } from '../features/brief-references/brief-step.js';
 import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
-import { CHECKS_BY_DEFAULT, DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import { checksForStage } from '../features/project-checks/stage-checks.js';
 import { diagnosticsVerdict } from '../features/language-diagnostics/language-diagnostics-step.js';
 import { verdictFailure } from '../features/verdict-from-evidence/verdict-from-evidence.js';
@@ -176,7 +180,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
         run.checks,
         Object.keys(layeredEntries(state.written)),
         state.session.workspace ?? '/',
-        config.behaviour.flags.has(CHECKS_BY_DEFAULT.name),
+        featureEnabled(config, 'checks'),
       );
       if (!checks.done)
         return awaitEffect({
@@ -202,7 +206,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
       artifactHash: proposed.hash,
       content,
       workspace: state.session.workspace,
-      checkRuns: state.checkRuns,
+      checkRuns: state.features.checks.checkRuns,
     });
     if (reviewed !== null) return reviewed;
     const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;

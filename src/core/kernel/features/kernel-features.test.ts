@@ -45,6 +45,7 @@ describe('kernel features', () => {
       'checkpoints',
       'critique',
       'review',
+      'checks',
     ]);
   });
 

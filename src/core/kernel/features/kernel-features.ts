@@ -18,6 +18,8 @@ import type { CheckpointState } from './stage-checkpoints/stage-checkpoint.js';
 import { critiqueFeature } from './critique-outcomes/critique-feature.js';
 import type { CritiqueState } from './critique-outcomes/critique-state.js';
 import { reviewFeature, type ReviewState } from './review-changes/review-feature.js';
+import { checksFeature } from './project-checks/checks-feature.js';
+import type { ChecksState } from './project-checks/checks-state.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -25,6 +27,7 @@ export type FeatureStates = {
   readonly checkpoints: CheckpointState;
   readonly critique: CritiqueState;
   readonly review: ReviewState;
+  readonly checks: ChecksState;
 };
 
 type RegisteredFeature = {
@@ -41,6 +44,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   stageCheckpointsFeature,
   critiqueFeature,
   reviewFeature,
+  checksFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */

@@ -123,5 +123,8 @@ describe('behaviour flags', () => {
     expect(readers('CHECKS_BY_DEFAULT')).toEqual([
       'src/core/kernel/features/project-checks/checks-feature.ts',
     ]);
+    expect(readers('BRIEF_REFERENCES')).toEqual([
+      'src/core/kernel/features/brief-references/brief-feature.ts',
+    ]);
   });
 });

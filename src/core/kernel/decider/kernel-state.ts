@@ -26,10 +26,8 @@ import type { StageOutcome } from '../../transitions/evaluate-transition.js';
 import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
-import type { BriefReference } from '../../context/brief-references.js';
+import { BRIEF_PROBE } from '../features/brief-references/brief-state.js';
 
-/** The call id of the session-start probe of the brief's paths (no tool call has it). */
-export const BRIEF_PROBE = 'brief';
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 import {
   layeredHas,
@@ -111,12 +109,6 @@ export type KernelState = {
   readonly deniedWrites: readonly DeniedWrite[];
   /** How many `exec` calls started in the session (their file changes may not be itemized). */
   readonly commandsRan: number;
-  /** The task's references and missing paths (`brief_checked`); null before. */
-  readonly brief: RecordedBrief | null;
-  /** What the session-start probe of the brief's paths found, by path. */
-  readonly briefObservations: { readonly [path: string]: BriefObservation };
-  /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
-  readonly briefEcho: RecordedBriefEcho | null;
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -129,22 +121,6 @@ export type KernelState = {
   readonly acceptsRetry: boolean;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
-};
-
-export type RecordedBrief = {
-  readonly references: readonly BriefReference[];
-  readonly missing: readonly { readonly path: string; readonly observedSequence: number }[];
-  readonly sequence: number;
-};
-
-export type BriefObservation = { readonly exists: boolean; readonly sequence: number };
-
-export type RecordedBriefEcho = {
-  readonly stageId: string;
-  readonly artifactHash: string;
-  readonly dropped: readonly BriefReference[];
-  readonly invented: readonly BriefReference[];
-  readonly sequence: number;
 };
 
 export type DeniedWrite = {
@@ -203,9 +179,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     deniedWrites: [],
     commandsRan: 0,
     lastStageFailure: null,
-    brief: null,
-    briefObservations: {},
-    briefEcho: null,
     lastTimestamp: null,
     lastInputSequence: 0,
     features: initialFeatures(),
@@ -235,9 +208,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
         payload.type === 'tool_call_started' && payload.tool === 'exec'
           ? state.commandsRan + 1
           : state.commandsRan,
-      brief: evolved.brief,
-      briefObservations: evolved.briefObservations,
-      briefEcho: evolved.briefEcho,
       lastStageFailure: evolved.lastStageFailure,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
@@ -376,39 +346,11 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
         },
       };
-    case 'brief_checked':
-      return {
-        ...state,
-        brief: {
-          references: payload.references,
-          missing: payload.missing,
-          sequence: event.sequence,
-        },
-      };
-    case 'brief_echo_compared':
-      return {
-        ...withRun(state, event),
-        briefEcho: {
-          stageId: payload.stageId,
-          artifactHash: payload.artifactHash,
-          dropped: payload.dropped,
-          invented: payload.invented,
-          sequence: event.sequence,
-        },
-      };
+    case 'brief_echo_compared': // also the brief feature's (features/brief-references)
+      return withRun(state, event);
     case 'world_observed':
-      return payload.callId === BRIEF_PROBE
-        ? {
-            ...state,
-            briefObservations: {
-              ...state.briefObservations,
-              [payload.observation.path]: {
-                exists: payload.observation.kind !== 'missing',
-                sequence: event.sequence,
-              },
-            },
-          }
-        : withRun(state, event);
+      // The session-start probe of the brief's paths is the brief feature's alone.
+      return payload.callId === BRIEF_PROBE ? state : withRun(state, event);
     case 'dod_check_ran': // also the checks feature's (features/project-checks)
       return withRun(state, event);
     case 'approval_denied': {
@@ -503,6 +445,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'stage_checkpoint_recorded':
     case 'stage_start_reconciled':
     case 'project_checks_detected':
+    case 'brief_checked':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     case 'session_forked': // the fork's own session_created already names its workspace and mode
@@ -534,9 +477,6 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     subagents: state.subagents,
     deniedWrites: state.deniedWrites,
     commandsRan: state.commandsRan,
-    brief: state.brief,
-    briefObservations: state.briefObservations,
-    briefEcho: state.briefEcho,
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,

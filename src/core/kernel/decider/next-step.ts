@@ -10,7 +10,6 @@ import { canCreateFiles } from './reference-strikes.js';
 import { decideRedirect } from '../features/redirect/redirect.js';
 import { nextInStage } from './stage-step.js';
 import { emit, IDLE, type BuiltRequests, type Step } from './step.js';
-import { nextForBrief } from '../features/brief-references/brief-step.js';
 import { checkSummary } from '../features/project-checks/check-summary.js';
 import { CLAIMS_AGAINST_LOG } from '../config/kernel-flags.js';
 import { eventsBeforeStage, stepBetweenStages } from '../features/kernel-features.js';
@@ -99,16 +98,14 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
     case 'between_stages': {
       if (session.nextStage === null) return IDLE;
       // What the features do before a stage: the project's checks are recorded once, before
-      // the first stage (a recorded observation).
+      // the first stage (a recorded observation), then the task's references are checked
+      // against the workspace before planning.
       const before = stepBetweenStages(
         featureCoreOf(config, state),
         session.nextStage,
         session.task ?? '',
       );
       if (before !== null) return before;
-      // The task's references, checked against the workspace before planning.
-      const brief = nextForBrief(config, state);
-      if (brief !== null) return brief;
       return emit(...eventsBeforeStage(featureCoreOf(config, state), session.nextStage), {
         type: 'stage_started',
         stageId: session.nextStage.stageId,

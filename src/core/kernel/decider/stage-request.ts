@@ -28,7 +28,6 @@ import {
   finishingToolDefinition,
   finishingToolName,
 } from '../features/finishing-tool/finishing-tool.js';
-import { briefCandidates } from '../features/brief-references/brief-step.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
@@ -256,7 +255,6 @@ function candidatesFor(
       lastStageFailure: state.lastStageFailure,
     }),
   );
-  candidates.push(...briefCandidates(config, state, beforeSequence));
   return candidates;
 }
 

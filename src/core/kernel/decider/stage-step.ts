@@ -15,7 +15,6 @@ import {
   beforeModelCall,
   featureEnabled,
 } from '../features/kernel-features.js';
-import { briefEchoEvent } from '../features/brief-references/brief-step.js';
 import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
 import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
@@ -198,8 +197,6 @@ function act(context: StageContext, turn: ActingTurn): Step {
     const content = answerContent(config, turn.result);
     const unproven = verdictFailure(config, stage, run, content);
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
-    const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
-    if (echo !== null) return emit(echo);
     const reviewed = afterAcceptedArtifact(featureCoreOf(config, state), {
       stage,
       run,

@@ -46,6 +46,7 @@ describe('kernel features', () => {
       'critique',
       'review',
       'checks',
+      'brief',
     ]);
   });
 

@@ -20,6 +20,8 @@ import type { CritiqueState } from './critique-outcomes/critique-state.js';
 import { reviewFeature, type ReviewState } from './review-changes/review-feature.js';
 import { checksFeature } from './project-checks/checks-feature.js';
 import type { ChecksState } from './project-checks/checks-state.js';
+import { briefFeature } from './brief-references/brief-feature.js';
+import type { BriefState } from './brief-references/brief-state.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -28,6 +30,7 @@ export type FeatureStates = {
   readonly critique: CritiqueState;
   readonly review: ReviewState;
   readonly checks: ChecksState;
+  readonly brief: BriefState;
 };
 
 type RegisteredFeature = {
@@ -45,6 +48,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   critiqueFeature,
   reviewFeature,
   checksFeature,
+  briefFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */

@@ -25,10 +25,6 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
     'src/core/kernel/features/budget/budget.ts',
     'src/core/kernel/queries/session-spend.ts',
   ],
-  CLAIMS_AGAINST_LOG: [
-    'src/core/kernel/decider/next-step.ts',
-    'src/core/kernel/features/claims-against-log/claims-against-log.ts',
-  ],
   DECISIONS_FROM_CANONICAL_OUTPUT: [
     'src/core/kernel/decider/call-step.ts',
     'src/core/kernel/decider/kernel-state.ts',
@@ -125,6 +121,9 @@ describe('behaviour flags', () => {
     ]);
     expect(readers('BRIEF_REFERENCES')).toEqual([
       'src/core/kernel/features/brief-references/brief-feature.ts',
+    ]);
+    expect(readers('CLAIMS_AGAINST_LOG')).toEqual([
+      'src/core/kernel/features/claims-against-log/claims-feature.ts',
     ]);
   });
 });

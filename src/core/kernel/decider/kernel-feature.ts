@@ -87,9 +87,15 @@ export type FeatureHooks<S> = {
   /** Before a model call of a running attempt: a step that replaces the call, or null. */
   readonly beforeModelCall?: (view: FeatureView<S>, run: StageAt) => Step | null;
   /** Items the feature adds to a stage's context pack, after the transcript, in registry order. */
-  readonly contextCandidates?: (view: FeatureView<S>, pack: PackFacts) => readonly ContextCandidate[];
+  readonly contextCandidates?: (
+    view: FeatureView<S>,
+    pack: PackFacts,
+  ) => readonly ContextCandidate[];
   /** A proposed artifact, before validation (not a sub-session's): a step, or null. */
-  readonly proposedArtifact?: (view: FeatureView<S>, proposed: ProposedArtifactFacts) => Step | null;
+  readonly proposedArtifact?: (
+    view: FeatureView<S>,
+    proposed: ProposedArtifactFacts,
+  ) => Step | null;
   /** After a stage's artifact is accepted and checked, before `stage_completed`: a step, or null. */
   readonly acceptedArtifact?: (
     view: FeatureView<S>,

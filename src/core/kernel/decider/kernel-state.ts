@@ -105,10 +105,6 @@ export type KernelState = {
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
   readonly subagents: { readonly [stageId: string]: number };
-  /** Write targets of calls that were denied, with the denial's sequence (claims are checked against them). */
-  readonly deniedWrites: readonly DeniedWrite[];
-  /** How many `exec` calls started in the session (their file changes may not be itemized). */
-  readonly commandsRan: number;
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -121,12 +117,6 @@ export type KernelState = {
   readonly acceptsRetry: boolean;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
-};
-
-export type DeniedWrite = {
-  readonly path: string;
-  readonly callId: string;
-  readonly sequence: number;
 };
 
 export type RecordedStageFailure = {
@@ -176,8 +166,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     retryDelay: null,
     redirect: null,
     subagents: {},
-    deniedWrites: [],
-    commandsRan: 0,
     lastStageFailure: null,
     lastTimestamp: null,
     lastInputSequence: 0,
@@ -187,7 +175,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
-    const payload = (event as CorrexEvent).payload;
     // Every field listed, not `{ ...evolved, ... }`: V8 copies a spread of this many fields
     // with overrides on its slow path (about 5 µs against 0.1), twice for every replayed event.
     const next: KernelState = {
@@ -203,11 +190,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       retryDelay: evolved.retryDelay,
       redirect: evolved.redirect,
       subagents: evolved.subagents,
-      deniedWrites: evolved.deniedWrites,
-      commandsRan:
-        payload.type === 'tool_call_started' && payload.tool === 'exec'
-          ? state.commandsRan + 1
-          : state.commandsRan,
       lastStageFailure: evolved.lastStageFailure,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
@@ -353,20 +335,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       return payload.callId === BRIEF_PROBE ? state : withRun(state, event);
     case 'dod_check_ran': // also the checks feature's (features/project-checks)
       return withRun(state, event);
-    case 'approval_denied': {
-      const run = runOf(state);
-      const turn = run?.turn;
-      const call =
-        turn?.status === 'acting' ? turn.calls.find((c) => c.callId === payload.callId) : undefined;
-      const denied = (call?.writeTargets ?? []).map((path) => ({
-        path,
-        callId: payload.callId,
-        sequence: event.sequence,
-      }));
-      return denied.length === 0
-        ? withRun(state, event)
-        : { ...withRun(state, event), deniedWrites: [...state.deniedWrites, ...denied] };
-    }
+    case 'approval_denied': // also the claims feature's (features/claims-against-log)
+      return withRun(state, event);
     case 'retry_delay_started':
       return state.retryDelay === null
         ? state
@@ -475,8 +445,6 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     retryDelay: state.retryDelay,
     redirect: state.redirect,
     subagents: state.subagents,
-    deniedWrites: state.deniedWrites,
-    commandsRan: state.commandsRan,
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,

@@ -11,8 +11,11 @@ import { decideRedirect } from '../features/redirect/redirect.js';
 import { nextInStage } from './stage-step.js';
 import { emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { checkSummary } from '../features/project-checks/check-summary.js';
-import { CLAIMS_AGAINST_LOG } from '../config/kernel-flags.js';
-import { eventsBeforeStage, stepBetweenStages } from '../features/kernel-features.js';
+import {
+  eventsBeforeStage,
+  featureEnabled,
+  stepBetweenStages,
+} from '../features/kernel-features.js';
 
 /**
  * The one ladder of the kernel: what the session does next, from its state alone (see `Step`).
@@ -40,7 +43,7 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
   switch (phase.kind) {
     case 'ending': {
       const finalStageId = session.lastStageId ?? config.workflow.initialStage;
-      const cite = config.behaviour.flags.has(CLAIMS_AGAINST_LOG.name);
+      const cite = featureEnabled(config, 'claims');
       if (phase.ending.result === 'completed') {
         const summary = cite ? checkSummary(state.features.checks.checkRuns) : null;
         return emit({

@@ -13,9 +13,9 @@ import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
 import {
   afterAcceptedArtifact,
   beforeModelCall,
+  beforeValidation,
   featureEnabled,
 } from '../features/kernel-features.js';
-import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
 import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import { checksForStage } from '../features/project-checks/stage-checks.js';
@@ -231,16 +231,14 @@ function act(context: StageContext, turn: ActingTurn): Step {
   }
   // A sub-session's writes are in its own log, where its own claim was checked.
   if (proposed.status === 'proposed' && stage.subagent === undefined) {
-    const falseClaim = filesChangedFailure(config, state, answerContent(config, turn.result));
-    if (falseClaim !== null)
-      return emit({
-        type: 'validation_failed',
-        hash: proposed.hash,
-        stageId: stage.id,
-        phase: 'semantic',
-        validator: 'claims-against-log',
-        message: falseClaim,
-      });
+    const refused = beforeValidation(featureCoreOf(config, state), {
+      stage,
+      run,
+      artifactHash: proposed.hash,
+      content: answerContent(config, turn.result),
+      written: state.written,
+    });
+    if (refused !== null) return refused;
   }
   const workspace = state.session.workspace ?? '/';
   const result = validateArtifact({

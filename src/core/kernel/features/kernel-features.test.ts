@@ -47,6 +47,7 @@ describe('kernel features', () => {
       'review',
       'checks',
       'brief',
+      'claims',
     ]);
   });
 

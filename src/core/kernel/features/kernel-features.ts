@@ -22,6 +22,7 @@ import { checksFeature } from './project-checks/checks-feature.js';
 import type { ChecksState } from './project-checks/checks-state.js';
 import { briefFeature } from './brief-references/brief-feature.js';
 import type { BriefState } from './brief-references/brief-state.js';
+import { claimsFeature, type ClaimsState } from './claims-against-log/claims-feature.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -31,6 +32,7 @@ export type FeatureStates = {
   readonly review: ReviewState;
   readonly checks: ChecksState;
   readonly brief: BriefState;
+  readonly claims: ClaimsState;
 };
 
 type RegisteredFeature = {
@@ -49,6 +51,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   reviewFeature,
   checksFeature,
   briefFeature,
+  claimsFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */

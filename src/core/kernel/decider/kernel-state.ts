@@ -1,5 +1,4 @@
-import { DECISIONS_FROM_CANONICAL_OUTPUT, RETRY_FAILED_SESSION } from '../config/kernel-flags.js';
-import { isSummaryRequestId } from '../features/journal/summary-request-id.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import {
   evolveFeatures,
   initialFeatures,
@@ -95,12 +94,6 @@ export type KernelState = {
    * of-done diagnostics count only these). Layered: it grows with every distinct path written.
    */
   readonly written: LayeredRecord<true>;
-  /**
-   * A delay a provider asked for (`retryAfterMs`): no model call is requested before `until`
-   * (the failure's recorded timestamp plus the delay), in this attempt or the next one.
-   * `started` once `retry_delay_started` is recorded; cleared by `retry_delay_elapsed`.
-   */
-  readonly retryDelay: RetryDelay | null;
   /** A recorded redirect command the kernel has not answered yet. */
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
@@ -113,8 +106,6 @@ export type KernelState = {
   readonly lastInputSequence: number;
   /** Each registered feature's own slice (features/kernel-features.ts): budgets, checkpoints, … */
   readonly features: FeatureStates;
-  /** Whether the session was recorded with `retry-failed-session`: a failed one may be retried. */
-  readonly acceptsRetry: boolean;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
 };
@@ -131,14 +122,6 @@ export type PendingRedirect = {
   readonly to: string;
   readonly by: string;
   readonly reason?: string;
-};
-
-export type RetryDelay = {
-  readonly requestId: string;
-  readonly provider: string;
-  readonly delayMs: number;
-  readonly until: string;
-  readonly started: boolean;
 };
 
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
@@ -163,14 +146,12 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     accepted: [],
     steering: [],
     written: layeredRecord(),
-    retryDelay: null,
     redirect: null,
     subagents: {},
     lastStageFailure: null,
     lastTimestamp: null,
     lastInputSequence: 0,
     features: initialFeatures(),
-    acceptsRetry: false,
     canonicalOutput: false,
   }),
   evolve(state, event) {
@@ -187,14 +168,12 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       accepted: evolved.accepted,
       steering: evolved.steering,
       written: writtenBy(state.written, event as CorrexEvent),
-      retryDelay: evolved.retryDelay,
       redirect: evolved.redirect,
       subagents: evolved.subagents,
       lastStageFailure: evolved.lastStageFailure,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
       features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
-      acceptsRetry: evolved.acceptsRetry,
       canonicalOutput: evolved.canonicalOutput,
     };
     return next;
@@ -283,24 +262,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'workflow_failed':
     case 'workflow_cancelled':
       return { ...state, phase: { kind: 'final' } };
-    case 'inference_failed': {
-      const next = withRun(state, event);
-      const delayMs = payload.retryAfterMs ?? 0;
-      // A failed summary falls back to lines at once: no delay before the next call.
-      if (delayMs <= 0 || isSummaryRequestId(payload.requestId)) return next;
-      // The recorded failure's timestamp is the only clock: the delay runs from it.
-      const until = new Date(Date.parse(event.timestamp) + delayMs).toISOString();
-      return {
-        ...next,
-        retryDelay: {
-          requestId: payload.requestId,
-          provider: payload.provider,
-          delayMs,
-          until,
-          started: false,
-        },
-      };
-    }
+    case 'inference_failed': // also the retry feature's (features/retry)
+      return withRun(state, event);
     case 'tool_call_assessed': {
       const run = runOf(state);
       if (run === null) return state;
@@ -337,12 +300,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       return withRun(state, event);
     case 'approval_denied': // also the claims feature's (features/claims-against-log)
       return withRun(state, event);
-    case 'retry_delay_started':
-      return state.retryDelay === null
-        ? state
-        : { ...state, retryDelay: { ...state.retryDelay, started: true } };
-    case 'retry_delay_elapsed':
-      return { ...state, retryDelay: null };
     case 'steering_note_added':
       return {
         ...state,
@@ -371,7 +328,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'session_configured':
       return {
         ...withRun(state, event),
-        acceptsRetry: recordsFlag(payload.configuration.flags, RETRY_FAILED_SESSION.name),
         canonicalOutput: recordsFlag(
           payload.configuration.flags,
           DECISIONS_FROM_CANONICAL_OUTPUT.name,
@@ -416,6 +372,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'stage_start_reconciled':
     case 'project_checks_detected':
     case 'brief_checked':
+    case 'retry_delay_started':
+    case 'retry_delay_elapsed':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     case 'session_forked': // the fork's own session_created already names its workspace and mode
@@ -442,14 +400,12 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     accepted: state.accepted,
     steering: state.steering,
     written: state.written,
-    retryDelay: state.retryDelay,
     redirect: state.redirect,
     subagents: state.subagents,
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,
     features: state.features,
-    acceptsRetry: state.acceptsRetry,
     canonicalOutput: state.canonicalOutput,
   };
 }

@@ -122,7 +122,7 @@ function nextTurn(context: StageContext): Step {
     );
   }
   // A provider asked for a delay: the next model call waits for `retry_delay_elapsed`.
-  const delay = state.retryDelay;
+  const delay = state.features.retry.delay;
   if (delay !== null) {
     return delay.started
       ? awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs })

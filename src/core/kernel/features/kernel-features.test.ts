@@ -48,6 +48,7 @@ describe('kernel features', () => {
       'checks',
       'brief',
       'claims',
+      'retry',
     ]);
   });
 

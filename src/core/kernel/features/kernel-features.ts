@@ -23,6 +23,7 @@ import type { ChecksState } from './project-checks/checks-state.js';
 import { briefFeature } from './brief-references/brief-feature.js';
 import type { BriefState } from './brief-references/brief-state.js';
 import { claimsFeature, type ClaimsState } from './claims-against-log/claims-feature.js';
+import { retryFeature, type RetryState } from './retry/retry-feature.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -33,6 +34,7 @@ export type FeatureStates = {
   readonly checks: ChecksState;
   readonly brief: BriefState;
   readonly claims: ClaimsState;
+  readonly retry: RetryState;
 };
 
 type RegisteredFeature = {
@@ -52,6 +54,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   checksFeature,
   briefFeature,
   claimsFeature,
+  retryFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */

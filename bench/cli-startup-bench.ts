@@ -22,19 +22,21 @@ if (!Number.isInteger(runs) || runs < 1) throw new RangeError('--runs takes a po
 const cli = resolve(root, option('--cli') ?? 'dist/cli/cli.js');
 if (!existsSync(cli)) throw new Error(`no bundled CLI at ${cli}: run \`npm run build\` first`);
 
-const ownHome = !process.argv.includes('--home');
-const home = ownHome
-  ? mkdtempSync(join(tmpdir(), 'correx-startup-bench-'))
-  : process.env.CORREX_HOME;
+// Without --home: a scratch folder holding the home and, beside it (correx keeps its home out of
+// the agent's reach), the demo's workspaces.
+const scratch = process.argv.includes('--home')
+  ? undefined
+  : mkdtempSync(join(tmpdir(), 'correx-startup-bench-'));
+const home = scratch === undefined ? process.env.CORREX_HOME : join(scratch, 'home');
 if (home === undefined) throw new Error('--home uses $CORREX_HOME, which is not set');
 const env: NodeJS.ProcessEnv = { ...process.env, CORREX_HOME: home, NO_COLOR: '1' };
 delete env.CORREX_STORE;
 
-if (ownHome)
+if (scratch !== undefined)
   for (const name of ['one', 'two']) {
     const demo = spawnSync(
       process.execPath,
-      [cli, 'demo', '--workspace', join(home, `demo-${name}`)],
+      [cli, 'demo', '--workspace', join(scratch, `demo-${name}`)],
       { env, encoding: 'utf8' },
     );
     if (demo.status !== 0) throw new Error(`correx demo failed:\n${demo.stdout}${demo.stderr}`);
@@ -84,7 +86,7 @@ cases.forEach((command, index) => {
     `${command.name.padEnd(30)}${format(sorted[0]!)} ${format(middle)} ${format(sorted.at(-1)!)} ${index === 0 ? '' : format(middle - baseline)}`,
   );
 });
-if (ownHome) rmSync(home, { recursive: true, force: true });
+if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

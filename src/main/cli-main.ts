@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { isatty } from 'node:tty';
 import { setFlagsFromString } from 'node:v8';
 import { runCli } from '../interfaces/cli/program.js';
 import { CorrexError } from '../core/base/correx-error.js';
@@ -272,10 +273,14 @@ process.exitCode = await runCli(
       };
     },
     serverToken: process.env.CORREX_SERVER_TOKEN,
-    protocolStreams: { input: process.stdin, output: process.stdout },
+    // Read on use: `process.stdin` sets up a stream (a terminal's, a pipe's) a command that
+    // reads nothing from it should not pay for.
+    get protocolStreams() {
+      return { input: process.stdin, output: process.stdout };
+    },
     cwd: process.cwd(),
     webRoot: builtWebPage(),
-    ...(process.stdin.isTTY ? { ask: terminal.ask } : {}),
+    ...(isatty(0) ? { ask: terminal.ask } : {}),
     terminal: terminal.isTerminal,
     status: terminal.status,
     out: (text) => {

@@ -241,6 +241,70 @@ describe('sessions over REST and WebSocket', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('takes a follow-up turn of a completed session (POST /turns) and broadcasts its events', async () => {
+    const model = yieldingModel([
+      ...WRITE_THEN_DONE,
+      { toolCalls: [{ name: 'write_file', args: { path: 'more.txt', content: 'more\n' } }] },
+      { text: JSON.stringify({ summary: 'more', filesChanged: ['more.txt'] }) },
+    ]);
+    const { address, workspace } = await startTestServer({ modelFor: () => model });
+    const created = await api(address).post('/api/sessions', {
+      task: 'write notes',
+      workspace,
+      mode: 'auto',
+    });
+    const { sessionId } = created.body as { sessionId: string };
+    const client = await connect(address);
+    client.send({ type: 'subscribe', sessionId });
+    await client.next(ended(sessionId));
+
+    const asked = await api(address).post(`/api/sessions/${sessionId}/turns`, {
+      text: 'now also write more.txt',
+    });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({
+      sessionId,
+      turn: 2,
+      events: [
+        {
+          type: 'turn_requested',
+          payload: { turn: 2, text: 'now also write more.txt', requestedBy: 'api' },
+        },
+      ],
+    });
+    // The turn's events reach the session's subscribers as any other's.
+    const checked = await client.next(ended(sessionId, 'turn_workspace_checked'));
+    expect(checked).toMatchObject({
+      event: { payload: { turn: 2, compared: 1, changed: [] } },
+    });
+    const turnAt = (asked.body as { events: { sequence: number }[] }).events[0]!.sequence;
+    await client.next(
+      (message) =>
+        ended(sessionId)(message) && message.type === 'event' && message.event.sequence > turnAt,
+    );
+    expect(readFileSync(join(workspace, 'more.txt'), 'utf8')).toBe('more\n');
+    expect((await api(address).get(`/api/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'completed',
+    });
+
+    const empty = await api(address).post(`/api/sessions/${sessionId}/turns`, { text: '' });
+    expect(empty.status).toBe(400);
+    const unknown = await api(address).post('/api/sessions/nope/turns', { text: 'x' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('refuses a follow-up turn of a session that has not ended', async () => {
+    const { address, sessionId } = await promptSession();
+    const client = await connect(address);
+    client.send({ type: 'subscribe', sessionId });
+    await client.next(isType('approval_requested', sessionId));
+    const refused = await api(address).post(`/api/sessions/${sessionId}/turns`, { text: 'more' });
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain(
+      'a follow-up turn waits until its workflow ended',
+    );
+  });
+
   it('records a redirect for the session to decide, and refuses a body without a target', async () => {
     const { address, sessionId } = await promptSession();
     const client = await connect(address);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   CommandResponseSchema,
+  TurnResponseSchema,
   CreateSessionResponseSchema,
   ErrorResponseSchema,
   EventsPageResponseSchema,
@@ -19,6 +20,8 @@ import {
   type ReplayVerifyResponse,
   type SessionOptionsResponse,
   type SteeringNoteRequest,
+  type TurnRequest,
+  type TurnResponse,
   type RedirectRequest,
 } from '../../src/interfaces/protocol/rest-dto.js';
 import {
@@ -153,6 +156,9 @@ export function createApi(token: string, base = '') {
       body: LifecycleRequest,
     ): Promise<CommandResponse> =>
       call('POST', `${sessionPath(sessionId)}/${action}`, CommandResponseSchema, body),
+    /** A follow-up turn of a session whose workflow ended (as `correx continue`). */
+    continueSession: (sessionId: string, body: TurnRequest): Promise<TurnResponse> =>
+      call('POST', `${sessionPath(sessionId)}/turns`, TurnResponseSchema, body),
     replayVerify: (sessionId: string): Promise<ReplayVerifyResponse> =>
       call('POST', `${sessionPath(sessionId)}/replay-verify`, ReplayVerifyResponseSchema, {}),
     /** The real diff of the session's recorded changes, call by call (as `correx diff`). */

@@ -43,6 +43,8 @@ export type { ChangedFile, ProvenanceFacts } from './queries/provenance-facts.js
 export { planUndo, recordedChanges } from './queries/session-changes.js';
 export type { UndoStep } from './queries/session-changes.js';
 export { sessionCost } from './queries/session-cost.js';
+export { eventsOfTurn, sessionTurns } from './queries/session-turns.js';
+export type { SessionTurn } from './queries/session-turns.js';
 export {
   recordedProfiles,
   recordsCachedInputPrices,

@@ -42,7 +42,8 @@ export const stageStartReconciled = defineEvent({
   fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
-    reason: z.enum(['rework', 'retry', 'redirect']),
+    /** `turn`: the first stage of a follow-up turn (flag `follow-up-turns`). */
+    reason: z.enum(['rework', 'retry', 'redirect', 'turn']),
     basis: z.enum(['as_left']),
     checkpointSequence: z.number().int().min(1),
     changedSince: z.array(z.string().min(1)),

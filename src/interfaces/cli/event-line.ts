@@ -80,6 +80,17 @@ function describeEvent(event: CorrexEvent): string | null {
       return `✗ workflow cancelled by ${payload.by}`;
     case 'session_retried':
       return `↻ retried by ${payload.by} from stage ${payload.stageId} (attempt ${payload.attempt}): ${clip(payload.reason, 100)}`;
+    case 'turn_requested':
+      return `» turn ${payload.turn} asked by ${payload.requestedBy} (workflow ${payload.workflowId}${payload.mode === undefined ? '' : `, mode ${payload.mode}`}): ${clip(payload.text, 120)}`;
+    case 'turn_workspace_checked':
+      return payload.changed.length === 0
+        ? `  workspace as the last turn left it (${payload.compared} file(s) compared)`
+        : `  ! ${payload.changed.length} file(s) changed outside correx since the last turn, kept as they are: ${clip(
+            payload.changed.map((change) => `${change.path} (${change.kind})`).join(', '),
+            200,
+          )}`;
+    case 'turn_reply_recorded':
+      return `« reply (turn ${payload.turn}): ${clipProse(payload.message, 200)}`;
     case 'session_forked':
       return `⑂ forked by ${payload.by} from ${payload.parentSessionId} at #${payload.atSequence}${payload.modelProfile === undefined ? '' : ` onto ${payload.modelProfile}`}, workspace ${payload.workspace}${payload.missing.length === 0 ? '' : ` (not rebuilt: ${payload.missing.join(', ')})`}`;
     default:

@@ -21,7 +21,7 @@ const COMMAND_MODULES: readonly {
   },
   { names: ['demo'], load: async () => (await import('./commands/demo-command.js')).demoCommand },
   {
-    names: ['run', 'resume'],
+    names: ['run', 'resume', 'continue'],
     load: async () => (await import('./commands/run-command.js')).runCommands,
   },
   {

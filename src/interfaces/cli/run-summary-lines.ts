@@ -10,6 +10,11 @@ function shownPath(path: string, workspace: string | null): string {
   return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }
 
+function clipLine(text: string, length: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= length ? line : `${line.slice(0, length - 1)}…`;
+}
+
 function lineCounts(file: ChangedFile): string {
   if (file.added === null || file.removed === null) return '(lines not known: bytes not kept)';
   return `+${file.added} -${file.removed}`;
@@ -22,7 +27,19 @@ function lineCounts(file: ChangedFile): string {
  */
 export function runSummaryLines(summary: RunSummary): string[] {
   const workspace = summary.workspace;
-  const lines = ['', `── summary of session ${summary.sessionId}`];
+  const turns = summary.turns ?? [];
+  const lines = [
+    '',
+    `── summary of session ${summary.sessionId}${summary.turn === undefined ? '' : `, turn ${summary.turn} of ${turns.length}`}`,
+  ];
+  const scoped = turns.find((turn) => turn.turn === summary.turn);
+  if (scoped !== undefined) {
+    lines.push(`request   ${visibleText(clipLine(scoped.text, 160))}`);
+    if (scoped.workspaceChanged.length > 0)
+      lines.push(
+        `edited    outside correx before this turn, kept: ${scoped.workspaceChanged.map((path) => visibleText(shownPath(path, workspace))).join(', ')}`,
+      );
+  }
   const waiting = summary.waitingFor;
   // A failure's message may carry a command's whole output: its first line goes on the outcome
   // line, the rest below it as lines (an excerpt), never as one line of `\n` escapes.
@@ -69,6 +86,24 @@ export function runSummaryLines(summary: RunSummary): string[] {
   lines.push(
     `tokens    ${summary.tokens.input} in, ${summary.tokens.output} out${summary.cost === null ? '' : `; cost $${summary.cost.toFixed(4)}`}`,
   );
+  if (scoped?.reply !== null && scoped?.reply !== undefined) {
+    const [first = '', ...rest] = scoped.reply.replace(/\n+$/, '').split('\n');
+    lines.push(`reply     ${visibleText(first)}`);
+    for (const line of rest) lines.push(`          ${visibleText(line)}`);
+  }
+  // The whole session's summary lists its turns, each on its own.
+  if (summary.turn === undefined)
+    for (const turn of turns) {
+      lines.push(
+        `turn ${String(turn.turn).padEnd(4)} ${(turn.outcome ?? 'running').padEnd(9)} #${turn.fromSequence}-${turn.toSequence}, ${turn.filesChanged} file(s), ${turn.tokens.input} in, ${turn.tokens.output} out${turn.cost === null ? '' : `, $${turn.cost.toFixed(4)}`}: ${visibleText(clipLine(turn.text, 100))}`,
+      );
+      if (turn.workspaceChanged.length > 0)
+        lines.push(
+          `          edited outside correx before it: ${turn.workspaceChanged.map((path) => visibleText(shownPath(path, workspace))).join(', ')}`,
+        );
+      if (turn.reply !== null)
+        lines.push(`          reply: ${visibleText(clipLine(turn.reply, 140))}`);
+    }
   summary.next.forEach((command, index) =>
     lines.push(`${index === 0 ? 'next      ' : '          '}${command}`),
   );

@@ -1,10 +1,12 @@
 import type { ApprovalTier } from '../../core/approvals/approval-tier.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import {
+  eventsOfTurn,
   evolveBudget,
   INITIAL_BUDGET,
   recordedChanges,
   sessionSpend,
+  sessionTurns,
 } from '../../core/kernel/index.js';
 import type { BudgetKind } from '../../core/sessions/budget-events.js';
 import type { FailureCategory } from '../../core/sessions/failure-category.js';
@@ -73,7 +75,35 @@ export type RunSummary = {
   readonly lastSequence: number;
   /** Commands that inspect or continue the session. */
   readonly next: readonly string[];
+  /**
+   * The turn this summary covers (its outcome, checks, files, tokens and cost are that turn's),
+   * in a session with follow-up turns; absent for the whole session or one without follow-ups.
+   */
+  readonly turn?: number;
+  /** Each turn on its own, in a session with follow-up turns (absent with one turn). */
+  readonly turns?: readonly TurnSummary[];
 };
+
+/** One turn of a session with follow-up turns, on its own. */
+export type TurnSummary = {
+  readonly turn: number;
+  readonly text: string;
+  readonly requestedBy: string;
+  readonly workflowId: string;
+  readonly outcome: 'completed' | 'failed' | 'cancelled' | null;
+  readonly message: string | null;
+  readonly reply: string | null;
+  readonly fromSequence: number;
+  readonly toSequence: number;
+  /** Files edited outside correx that the turn found before it ran. */
+  readonly workspaceChanged: readonly string[];
+  readonly filesChanged: number;
+  readonly tokens: { readonly input: number; readonly output: number };
+  readonly cost: number | null;
+};
+
+/** Which part of a session a summary covers: all of it, one turn, or its latest turn. */
+export type SummaryScope = { readonly turn?: number | 'latest' };
 
 /** The text of file content stored under a hash (the pre-image store), or null. */
 export type StoredText = (sha256: string) => string | null;
@@ -101,10 +131,20 @@ export async function readSessionLogs(
  */
 export function runSummary(
   sessionId: string,
-  logs: ReadonlyMap<string, readonly CorrexEvent[]>,
+  sessionLogs: ReadonlyMap<string, readonly CorrexEvent[]>,
   stored: StoredText,
   sha256: (text: string) => string,
+  scope: SummaryScope = {},
 ): RunSummary {
+  const whole = sessionLogs.get(sessionId) ?? [];
+  const turns = sessionTurns(whole);
+  const turn =
+    turns.length < 2 || scope.turn === undefined
+      ? undefined
+      : scope.turn === 'latest'
+        ? turns.at(-1)!.turn
+        : scope.turn;
+  const logs = turn === undefined ? sessionLogs : turnLogs(sessionId, sessionLogs, turn);
   const root = logs.get(sessionId) ?? [];
   let state = sessionProjection.initial();
   let budget = INITIAL_BUDGET;
@@ -156,8 +196,74 @@ export function runSummary(
   return {
     ...summary,
     exitCode: exitCodeOf(summary.status, summary.failureReason?.category ?? null),
-    next: nextCommands(sessionId, summary.status, waitingFor, summary.filesChanged.length > 0),
+    next: nextCommands(
+      sessionId,
+      summary.status,
+      waitingFor,
+      summary.filesChanged.length > 0,
+      turn,
+      turns.length > 1,
+    ),
+    ...(turn === undefined ? {} : { turn }),
+    ...(turns.length < 2
+      ? {}
+      : {
+          turns: turns.map((each) => {
+            const scoped = turnLogs(sessionId, sessionLogs, each.turn);
+            let spent = { input: 0, output: 0 };
+            let cost: number | null = null;
+            let changed = 0;
+            for (const events of scoped.values()) {
+              const spend = sessionSpend(events);
+              spent = {
+                input: spent.input + spend.tokens.input,
+                output: spent.output + spend.tokens.output,
+              };
+              if (spend.costUsd !== null) cost = (cost ?? 0) + spend.costUsd;
+              changed += changedFiles(events, stored, sha256).length;
+            }
+            return {
+              turn: each.turn,
+              text: each.text,
+              requestedBy: each.requestedBy,
+              workflowId: each.workflowId,
+              outcome: each.outcome,
+              message: each.message,
+              reply: each.reply,
+              fromSequence: each.fromSequence,
+              toSequence: each.toSequence,
+              workspaceChanged: each.workspaceChanged,
+              filesChanged: changed,
+              tokens: spent,
+              cost,
+            };
+          }),
+        }),
   };
+}
+
+/**
+ * The logs of one turn: the session's events of the turn (with its configuration and start),
+ * and the sub-sessions its stages started in it. A turn the session does not have reads as empty.
+ */
+function turnLogs(
+  sessionId: string,
+  logs: ReadonlyMap<string, readonly CorrexEvent[]>,
+  turn: number,
+): Map<string, readonly CorrexEvent[]> {
+  const root = eventsOfTurn(logs.get(sessionId) ?? [], turn) ?? [];
+  const scoped = new Map<string, readonly CorrexEvent[]>([[sessionId, root]]);
+  const visit = (events: readonly CorrexEvent[]) => {
+    for (const event of events)
+      if (event.payload.type === 'subagent_started') {
+        const child = logs.get(event.payload.childSessionId);
+        if (child === undefined || scoped.has(event.payload.childSessionId)) continue;
+        scoped.set(event.payload.childSessionId, child);
+        visit(child);
+      }
+  };
+  visit(root);
+  return scoped;
 }
 
 /** The exit code of a run that left its session so (the table in docs/headless.md). */
@@ -206,6 +312,8 @@ function nextCommands(
   status: SessionStatus,
   waitingFor: WaitingFor | null,
   changed: boolean,
+  turn: number | undefined,
+  hasTurns: boolean,
 ): string[] {
   const next: string[] = [];
   if (waitingFor?.kind === 'approval') {
@@ -219,8 +327,10 @@ function nextCommands(
     next.push(`correx resume ${id} ${BUDGET_FLAG[waitingFor.budget]}`);
   else if (waitingFor !== null) next.push(`correx resume ${id}`);
   next.push(`correx show ${id}`);
-  if (changed) next.push(`correx diff ${id}`, `correx undo ${id}`);
+  const scope = turn === undefined ? '' : ` --turn ${turn}`;
+  if (changed) next.push(`correx diff ${id}${scope}`, `correx undo ${id}${scope}`);
   if (status === 'completed' || status === 'failed') next.push(`correx replay ${id} --verify`);
+  if (hasTurns && waitingFor === null) next.push(`correx continue ${id} "…"`);
   return next;
 }
 

@@ -123,6 +123,27 @@ export const RedirectRequestSchema = z.strictObject({
 export type RedirectRequest = z.infer<typeof RedirectRequestSchema>;
 
 /** What a recorded command became: its events (empty when nothing needed recording). */
+/**
+ * Body of `POST /api/sessions/:id/turns`: a follow-up turn of a session whose workflow ended
+ * (as `correx continue`). `workflow` names a configured workflow (`chat`, …); default: the last
+ * turn's. `mode` is the approval mode from this turn on.
+ */
+export const TurnRequestSchema = z.strictObject({
+  text: z.string().min(1).max(20_000),
+  by: DeciderSchema.optional(),
+  workflow: z.string().min(1).max(256).optional(),
+  mode: OperatorModeDtoSchema.optional(),
+});
+export type TurnRequest = z.infer<typeof TurnRequestSchema>;
+
+/** The recorded request (`turn_requested`) of a turn the server now drives. */
+export const TurnResponseSchema = z.strictObject({
+  sessionId: IdentifierSchema,
+  turn: z.number().int().min(2),
+  events: z.array(EventDtoSchema),
+});
+export type TurnResponse = z.infer<typeof TurnResponseSchema>;
+
 export const CommandResponseSchema = z.strictObject({
   events: z.array(EventDtoSchema),
   /** True when the session refused the command (a `lifecycle_rejected` event was recorded). */

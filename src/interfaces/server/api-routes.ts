@@ -10,6 +10,8 @@ import {
   GetSessionResponseSchema,
   LifecycleRequestSchema,
   RedirectRequestSchema,
+  TurnRequestSchema,
+  TurnResponseSchema,
   ListApprovalsResponseSchema,
   ListSessionsQuerySchema,
   ListSessionsResponseSchema,
@@ -150,6 +152,14 @@ export const apiRoutes = {
       'Retry a failed session from the stage that failed, in a new attempt, and drive it here (as `correx resume --retry`); `reason` is recorded. 400 when the session has not failed',
     body: LifecycleRequestSchema,
     success: [200, CommandResponseSchema],
+  },
+  continueSession: {
+    method: 'POST',
+    path: `${session}/turns`,
+    summary:
+      "Ask a session whose workflow ended (completed, failed or cancelled) for a follow-up turn and drive it here (as `correx continue`); its events arrive on the session's WebSocket feed. 409 while it runs",
+    body: TurnRequestSchema,
+    success: [202, TurnResponseSchema],
   },
   cancel: {
     method: 'POST',

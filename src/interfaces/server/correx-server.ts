@@ -71,6 +71,9 @@ export const TOKEN_ROTATED_CLOSE_CODE = 4001;
 const CONFLICT_CODES: ReadonlySet<ErrorCode> = new Set([
   'approval_not_pending',
   'concurrency_conflict',
+  'session_not_finished',
+  'turns_not_recorded',
+  'session_busy',
 ]);
 const INTERNAL_CODES: ReadonlySet<ErrorCode> = new Set(['kernel_invariant', 'kernel_wiring']);
 

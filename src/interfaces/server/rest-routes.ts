@@ -12,7 +12,9 @@ import {
   RedirectRequestSchema,
   ListSessionsQuerySchema,
   SteeringNoteRequestSchema,
+  TurnRequestSchema,
   type CommandResponse,
+  type TurnResponse,
   type CreateSessionResponse,
   type EventsPageResponse,
   type GetSessionResponse,
@@ -264,6 +266,29 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         by: decider(body.by),
         ...(body.reason === undefined ? {} : { reason: body.reason }),
       });
+    },
+    // What `correx continue` records; the host drives the turn, the feed carries its events.
+    async continueSession(request) {
+      const { sessionId } = await sessionOf(request);
+      const body = parse(TurnRequestSchema, request.body, 'body');
+      const before = await store.lastSequence(sessionId);
+      const run = await host.continue(sessionId, {
+        text: body.text,
+        requestedBy: decider(body.by),
+        ...(body.workflow === undefined ? {} : { workflow: body.workflow }),
+        ...(body.mode === undefined ? {} : { mode: body.mode }),
+      });
+      context.onStarted(run.sessionId, run.done);
+      const recorded = (await store.read(sessionId, { afterSequence: before })).filter(
+        (event) => event.payload.type === 'turn_requested',
+      );
+      const turn = recorded[0]?.payload;
+      const response: TurnResponse = {
+        sessionId,
+        turn: turn?.type === 'turn_requested' ? turn.turn : 2,
+        events: recorded.slice(0, 1).map(toEventDto),
+      };
+      return { status: 202, body: response };
     },
     pause: lifecycle('pause'),
     resume: lifecycle('resume'),

@@ -4,7 +4,10 @@ import type { SessionDto } from '../../../src/interfaces/protocol/session-dto.js
 import { describeError } from '../api.js';
 import { useConnection } from '../session-context.js';
 
-/** Pause, resume, cancel, retry and replay verification, with each result said in words. */
+/**
+ * Pause, resume, cancel, retry and replay verification, with each result said in words; a
+ * session whose workflow ended takes a follow-up request (a new turn, as `correx continue`).
+ */
 export function SessionControls(props: { session: SessionDto; onChanged: () => void }) {
   const { api } = useConnection();
   const { session } = props;
@@ -34,6 +37,30 @@ export function SessionControls(props: { session: SessionDto; onChanged: () => v
             ? 'Retry recorded: the session runs its failed stage again.'
             : `${action} recorded.`,
       );
+      props.onChanged();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const [followUp, setFollowUp] = useState('');
+  const [followUpWorkflow, setFollowUpWorkflow] = useState('');
+  const sendFollowUp = async (event: Event) => {
+    event.preventDefault();
+    const text = followUp.trim();
+    if (text === '') return;
+    setBusy(true);
+    setError(null);
+    setMessage(null);
+    try {
+      const result = await api.continueSession(session.sessionId, {
+        text,
+        ...(followUpWorkflow.trim() === '' ? {} : { workflow: followUpWorkflow.trim() }),
+      });
+      setFollowUp('');
+      setMessage(`Turn ${result.turn} recorded: the session runs again in its workspace.`);
       props.onChanged();
     } catch (caught) {
       setError(describeError(caught));
@@ -92,6 +119,29 @@ export function SessionControls(props: { session: SessionDto; onChanged: () => v
       <button type="button" disabled={busy} onClick={() => void verify()}>
         Verify replay
       </button>
+      {final && (
+        <form class="follow-up" onSubmit={(event) => void sendFollowUp(event)}>
+          <label for="follow-up-text">
+            <strong>Follow-up</strong> a new turn in this session and its workspace
+          </label>
+          <textarea
+            id="follow-up-text"
+            rows={3}
+            value={followUp}
+            placeholder="now also…"
+            onInput={(event) => setFollowUp((event.target as HTMLTextAreaElement).value)}
+          />
+          <label for="follow-up-workflow">Workflow (empty: the last turn's; e.g. chat)</label>
+          <input
+            id="follow-up-workflow"
+            value={followUpWorkflow}
+            onInput={(event) => setFollowUpWorkflow((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={busy || followUp.trim() === ''}>
+            Send follow-up
+          </button>
+        </form>
+      )}
       {message && (
         <p class="notice" role="status">
           {message}

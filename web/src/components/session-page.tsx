@@ -47,6 +47,8 @@ const REFRESHING = new Set([
   'approval_denied',
   'lifecycle_rejected',
   'session_retried',
+  'turn_requested',
+  'turn_reply_recorded',
 ]);
 
 export function SessionPage(props: { sessionId: string }) {

@@ -308,6 +308,38 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
         'info',
         shownLines(payload, 'reason'),
       );
+    case 'turn_requested':
+      return lifecycle(
+        timeline,
+        event,
+        `Turn ${num(payload, 'turn') ?? '?'} asked by ${text(payload, 'requestedBy') ?? '?'} (workflow ${text(payload, 'workflowId') ?? '?'})`,
+        'info',
+        shownLines(payload, 'text'),
+      );
+    case 'turn_workspace_checked': {
+      const changed = records(payload, 'changed');
+      return lifecycle(
+        timeline,
+        event,
+        changed.length === 0
+          ? `Workspace as the last turn left it (${num(payload, 'compared') ?? 0} file(s) compared)`
+          : `${changed.length} file(s) changed outside correx since the last turn, kept as they are`,
+        changed.length === 0 ? 'info' : 'bad',
+        changed.length === 0
+          ? undefined
+          : changed
+              .map((change) => `${text(change, 'path') ?? '?'} (${text(change, 'kind') ?? '?'})`)
+              .join('\n'),
+      );
+    }
+    case 'turn_reply_recorded':
+      return lifecycle(
+        timeline,
+        event,
+        `Reply (turn ${num(payload, 'turn') ?? '?'})`,
+        'good',
+        shownLines(payload, 'message'),
+      );
     case 'lifecycle_rejected':
       return lifecycle(
         timeline,

@@ -81,11 +81,13 @@ export async function drive(
             ? { onWaiting: (wait) => announceWait(context, events, run.sessionId, wait, stream) }
             : {}),
         });
+        // In a session with follow-up turns, the run reports the turn it drove.
         const summary = runSummary(
           run.sessionId,
           await readSessionLogs(events, run.sessionId),
           storedText(context.correxHome),
           nodeSha256,
+          { turn: 'latest' },
         );
         for (const line of runSummaryLines(summary)) human.out(line);
         if (stream !== undefined) await stream.write(summary);
@@ -252,5 +254,63 @@ export function runCommands(context: CommandContext): Command[] {
         });
       },
     );
-  return [run, resume];
+  const continueCommand = new Command('continue')
+    .description(
+      'ask a session whose workflow ended (completed, failed or cancelled) for a follow-up turn in the same workspace',
+    )
+    .argument('<session>', SESSION_ARGUMENT)
+    .argument('<request>', 'what the agent should do next')
+    .option(
+      '--workflow <name|file>',
+      "the workflow of this turn (chat, default-coding, one from harness.yaml, or a YAML file; default: the last turn's)",
+    )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "approval mode from this turn on (default: the session's)",
+      ).choices(OperatorModeSchema.options),
+    )
+    .option('--json', JSON_HELP)
+    .option('--wait-for-approval [duration]', WAIT_HELP)
+    .addHelpText(
+      'after',
+      '\nThe request is recorded (turn_requested); before the turn runs, the files the session changed are\ncompared with what its log left, and any edited outside correx are reported and kept (see\ndocs/conversations.md). Exit codes as for correx run.',
+    )
+    .action(
+      async (
+        typed: string,
+        request: string,
+        options: HeadlessOptions & { workflow?: string; mode?: string },
+        command: Command,
+      ) => {
+        await drive(context, command, options, async (host, store, headless) => {
+          const sessionId = await resolveSessionRef(store, typed, command);
+          let mode =
+            options.mode === undefined ? undefined : OperatorModeSchema.parse(options.mode);
+          if (mode === undefined)
+            for (const event of await store.read(sessionId))
+              if (event.payload.type === 'session_created') mode = event.payload.mode;
+              else if (event.payload.type === 'turn_requested' && event.payload.mode !== undefined)
+                mode = event.payload.mode;
+          if (mode !== undefined) headless.checkMode(mode);
+          // The stream starts with the request this command records.
+          const before = await store.lastSequence(sessionId);
+          headless.follow(sessionId, before);
+          const run = await host.continue(sessionId, {
+            text: request,
+            requestedBy: context.user,
+            ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
+            ...(options.mode === undefined ? {} : { mode: OperatorModeSchema.parse(options.mode) }),
+          });
+          // Recorded before the drive watched it: said here (with --json the stream carries it).
+          for (const event of await store.read(sessionId, { afterSequence: before, limit: 5 }))
+            if (event.payload.type === 'turn_requested') {
+              const line = formatEventLine(event);
+              if (line !== null) (options.json === true ? context.err : context.out)(line);
+            }
+          return run;
+        });
+      },
+    );
+  return [run, resume, continueCommand];
 }

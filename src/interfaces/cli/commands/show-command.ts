@@ -15,6 +15,7 @@ import { storedText } from '../headless-run.js';
 import { readSessionLogs, runSummary } from '../run-summary.js';
 import { runSummaryLines } from '../run-summary-lines.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
+import { turnOption } from '../turn-option.js';
 
 /** The events the evidence lines of the header are read from. */
 const EVIDENCE: ReadonlySet<string> = new Set([
@@ -58,10 +59,14 @@ export function showCommand(context: CommandContext): Command {
       '--summary',
       'only the summary `correx run` ends with (with --json: the object `run --json` ends with)',
     )
+    .option(
+      '--turn <n>',
+      'with --summary: the summary of one turn of a session with follow-up turns',
+    )
     .action(
       async (
         typed: string | undefined,
-        options: { json?: boolean; diffs?: boolean; summary?: boolean },
+        options: { json?: boolean; diffs?: boolean; summary?: boolean; turn?: string },
         command: Command,
       ) => {
         await withStore(context, command, async ({ events }) => {
@@ -191,11 +196,19 @@ async function showSummary(
   context: CommandContext,
   store: CorrexEventStore,
   sessionId: string,
-  options: { json?: boolean },
+  options: { json?: boolean; turn?: string },
 ): Promise<void> {
   const logs = await readSessionLogs(store, sessionId);
   if ((logs.get(sessionId) ?? []).length === 0) throw new UnknownSessionError(sessionId);
-  const summary = runSummary(sessionId, logs, storedText(context.correxHome), nodeSha256);
+  const turn =
+    options.turn === undefined ? undefined : turnOption(options.turn, logs.get(sessionId)!);
+  const summary = runSummary(
+    sessionId,
+    logs,
+    storedText(context.correxHome),
+    nodeSha256,
+    turn === undefined ? {} : { turn },
+  );
   if (options.json) return context.out(JSON.stringify(summary));
   for (const line of runSummaryLines(summary).slice(1)) context.out(line);
 }

@@ -11,6 +11,8 @@ import type { CommandContext } from '../cli-context.js';
 import { parseCount } from './events-command.js';
 import { withStore } from '../with-store.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
+import { sessionTurns } from '../../../core/kernel/index.js';
+import { TURN_HELP, turnOption } from '../turn-option.js';
 
 /**
  * `correx undo <session> [--to <seq> | --stage <name>]`: restores the workspace files the
@@ -25,18 +27,31 @@ export function undoCommand(context: CommandContext): Command {
     .argument('[session]', SESSION_ARGUMENT)
     .option('--to <sequence>', 'undo every change recorded after this event', parseCount)
     .option('--stage <id>', 'undo every change since the stage last started')
+    .option(
+      '--turn <n>',
+      `undo every change since the start of ${TURN_HELP} (that turn's and later ones')`,
+    )
     .option('--by <name>', 'who undoes (default: $USER)')
     .option('--force', 'also while the session is recorded as running (after a crash)')
     .action(
       async (
         typed: string | undefined,
-        options: { to?: number; stage?: string; by?: string; force?: boolean },
+        options: { to?: number; stage?: string; turn?: string; by?: string; force?: boolean },
         command: Command,
       ) => {
-        if (options.to !== undefined && options.stage !== undefined)
-          throw new CorrexError('usage', 'give at most one of --to <sequence> or --stage <id>');
+        if ([options.to, options.stage, options.turn].filter((o) => o !== undefined).length > 1)
+          throw new CorrexError(
+            'usage',
+            'give at most one of --to <sequence>, --stage <id> or --turn <n>',
+          );
         await withStore(context, command, async ({ events }) => {
           const sessionId = await resolveSessionRef(events, typed, command);
+          if (options.turn !== undefined) {
+            const read = await events.read(sessionId);
+            const turn = turnOption(options.turn, read);
+            const from = sessionTurns(read).find((each) => each.turn === turn)!.fromSequence;
+            options = { ...options, to: Math.max(0, from - 1) };
+          }
           const result = await undoSessionChanges(
             {
               store: events,

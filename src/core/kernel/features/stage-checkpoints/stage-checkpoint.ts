@@ -21,12 +21,15 @@ export type CheckpointState = {
   readonly workspace: { readonly [path: string]: KnownFile };
   readonly checkpoints: readonly RecordedCheckpoint[];
   readonly redirectedSinceStart: boolean;
+  /** A follow-up turn was asked for since the last stage start (`turn_requested`). */
+  readonly turnSinceStart: boolean;
 };
 
 export const INITIAL_CHECKPOINTS: CheckpointState = {
   workspace: {},
   checkpoints: [],
   redirectedSinceStart: false,
+  turnSinceStart: false,
 };
 
 export function evolveCheckpoints(state: CheckpointState, event: CorrexEvent): CheckpointState {
@@ -58,8 +61,12 @@ export function evolveCheckpoints(state: CheckpointState, event: CorrexEvent): C
       };
     case 'stage_redirected':
       return { ...state, redirectedSinceStart: true };
+    case 'turn_requested':
+      return { ...state, turnSinceStart: true };
     case 'stage_started':
-      return state.redirectedSinceStart ? { ...state, redirectedSinceStart: false } : state;
+      return state.redirectedSinceStart || state.turnSinceStart
+        ? { ...state, redirectedSinceStart: false, turnSinceStart: false }
+        : state;
     default:
       return state;
   }
@@ -101,7 +108,13 @@ export function checkpointBeforeStart(
       type: 'stage_start_reconciled',
       stageId: next.stageId,
       attempt: next.attempt,
-      reason: state.redirectedSinceStart ? 'redirect' : next.attempt > 1 ? 'retry' : 'rework',
+      reason: state.redirectedSinceStart
+        ? 'redirect'
+        : state.turnSinceStart
+          ? 'turn'
+          : next.attempt > 1
+            ? 'retry'
+            : 'rework',
       basis: 'as_left',
       checkpointSequence: earlier.sequence,
       changedSince,

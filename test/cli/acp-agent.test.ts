@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Readable, Writable } from 'node:stream';
 import {
   PROTOCOL_VERSION,
@@ -21,6 +22,9 @@ import { CORREX_CLI, cliEnvironment, correx } from './cli-process.js';
 
 const WORKFLOW = oneStageWorkflow('acp-edit', ['read_file', 'edit_file', 'exec']);
 const EDITOR = 'zed-under-test';
+const NAMED_TOOLS_SERVER = fileURLToPath(
+  new URL('../fixtures/mcp/plain-mcp-server.mjs', import.meta.url),
+);
 
 function call(id: string, name: string, args: Record<string, unknown>) {
   return sse(chatCompletionStream({ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] }));
@@ -322,6 +326,60 @@ describe('correx acp, driven by the ACP SDK client as an editor would', () => {
     ]);
     const shown = await correx(world.home, ['show', sessionId, '--summary', '--json']);
     expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'cancelled' });
+    expect((await correx(world.home, ['replay', sessionId, '--verify'])).code).toBe(0);
+  });
+
+  it("merges the editor's MCP servers into correx's own: offered, assessed and recorded like a configured server's", async () => {
+    const workspace = world.workspace('ws-mcp');
+    world.model.reply(
+      call('m1', 'mcp__editor-tools__ping', {}),
+      call('m2', 'finish_change', { summary: 'pinged', filesChanged: [] }),
+    );
+    const editor = await startEditor(world, workspace, ['--mode', 'prompt']);
+    open.push(editor);
+    await editor.agent.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {},
+      clientInfo: { name: EDITOR, version: '1.0.0' },
+    });
+    const { sessionId } = await editor.agent.request('session/new', {
+      cwd: workspace,
+      mcpServers: [
+        {
+          name: 'Editor Tools',
+          command: process.execPath,
+          args: [NAMED_TOOLS_SERVER],
+          env: [{ name: 'NAMED_TOOLS', value: 'ping' }],
+        },
+      ],
+    });
+    const answered = await editor.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'ping the editor' }],
+    });
+    expect(answered.stopReason).toBe('end_turn');
+    const done = editor.updates
+      .map(({ update }) => update)
+      .find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+    expect(
+      done,
+      JSON.stringify(editor.updates.map((n) => n.update)) + editor.stderr(),
+    ).toMatchObject({
+      content: [{ type: 'content', content: { type: 'text', text: 'this is ping' } }],
+    });
+    const events = await correx(world.home, ['events', sessionId, '--json']);
+    const payloads = events.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { payload: Record<string, unknown> }).payload);
+    // Assessed like any tool (a read-only hint: T0), and run through correx's MCP runner.
+    expect(payloads.find((p) => p.type === 'tool_call_assessed')).toMatchObject({
+      tier: 'T0',
+    });
+    expect(payloads.find((p) => p.type === 'tool_receipt')).toMatchObject({
+      tool: 'mcp__editor-tools__ping',
+      outcome: 'succeeded',
+    });
     expect((await correx(world.home, ['replay', sessionId, '--verify'])).code).toBe(0);
   });
 

@@ -18,6 +18,7 @@ const idleHost: SessionHost = {
   start: () => Promise.reject(new Error('not in the bench')),
   command: () => Promise.reject(new Error('not in the bench')),
   resume: () => Promise.reject(new Error('not in the bench')),
+  continue: () => Promise.reject(new Error('not in the bench')),
   options: () => Promise.reject(new Error('not in the bench')),
   running: () => [],
   replayVerify: () => Promise.reject(new Error('not in the bench')),

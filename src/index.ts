@@ -97,6 +97,7 @@ export { SessionBusyError } from './infrastructure/locks/session-locker.js';
 export { parseWorkflow, type Workflow } from './core/transitions/workflow.js';
 export type { WorkflowDefinition } from './core/transitions/workflow-definition.js';
 export { defaultCodingWorkflow } from './core/transitions/default-coding-workflow.js';
+export { chatWorkflow } from './core/transitions/chat-workflow.js';
 export { parseWorkspacePolicy, type WorkspacePolicy } from './core/policies/workspace-policy.js';
 export { defineTool, type ToolDefinition as ToolContract } from './core/tools/tool-contract.js';
 export { builtinTools } from './core/tools/builtin-tools.js';

@@ -13,6 +13,7 @@ import { kernelFlowEvents, sessionEvents } from './sessions/session-events.js';
 import { budgetEvents } from './sessions/budget-events.js';
 import { forkEvents } from './sessions/fork-events.js';
 import { retryEvents } from './sessions/retry-events.js';
+import { turnEvents } from './sessions/turn-events.js';
 import { subagentEvents } from './sessions/subagent-events.js';
 import { transitionEvents } from './sessions/transition-events.js';
 import { definitionOfDoneEvents } from './validation/definition-of-done-events.js';
@@ -49,6 +50,7 @@ export const eventDefinitions = [
   ...critiqueEvents,
   ...checkpointEvents,
   ...forkEvents,
+  ...turnEvents,
 ] as const;
 
 export const correxEventCatalog = createEventCatalog(eventDefinitions);

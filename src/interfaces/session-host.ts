@@ -57,6 +57,18 @@ export type SessionWorktreeInfo = {
   readonly uncommitted: readonly string[];
 };
 
+/** A follow-up request to a session whose workflow ended (`correx continue`, flag `follow-up-turns`). */
+export type ContinueSessionRequest = {
+  /** What the person asks next. */
+  readonly text: string;
+  /** Who asks (recorded as `turn_requested.requestedBy`). */
+  readonly requestedBy: string;
+  /** A workflow name from the configuration (`chat`, `default-coding`, …) or a workflow YAML file; default: the workflow of the session's last turn. */
+  readonly workflow?: string;
+  /** The approval mode from this turn on; default: the session's. */
+  readonly mode?: OperatorMode;
+};
+
 /** A session started or woken in this process. */
 export type HostedRun = {
   readonly sessionId: string;
@@ -93,6 +105,22 @@ export interface SessionHost {
    * driven here. Returns the events the command became.
    */
   command(sessionId: string, command: KernelCommand): Promise<readonly CorrexEvent[]>;
+  /**
+   * Records a follow-up turn (`turn_requested`) in a session whose workflow ended (completed,
+   * failed or cancelled) and drives it: the workspace is compared with what the log left
+   * (`turn_workspace_checked`), then the workflow starts again. Refused with
+   * `session_not_finished` while it runs, `turns_not_recorded` for a session recorded without
+   * follow-up turns, `session_busy` when another process drives it.
+   */
+  continue(
+    sessionId: string,
+    request: {
+      text: string;
+      requestedBy: string;
+      workflow?: string;
+      mode?: OperatorMode;
+    },
+  ): Promise<HostedRun>;
   /** Drives a session that no process drives (after a crash or a restart). */
   resume(sessionId: string): Promise<HostedRun>;
   /** The workflows, model profiles and mode the configuration offers new sessions. */

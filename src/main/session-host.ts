@@ -6,6 +6,7 @@ import type { CorrexEvent, CorrexEventStore } from '../core/event-catalog.js';
 import { replay } from '../core/events/replay.js';
 import type { KernelConfig, KernelCommand, KernelPorts } from '../core/kernel/index.js';
 import {
+  kernelProjection,
   recordCommand,
   recordStart,
   recordedKernelConfig,
@@ -35,7 +36,12 @@ import type {
   SessionHost,
   StartSessionRequest,
 } from '../interfaces/session-host.js';
-import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
+import {
+  prepareSession,
+  resolveWorkflow,
+  SessionSetupError,
+  type SessionSetupOptions,
+} from './session-setup.js';
 import { describeWorktree, isolate, recordWorktree, withStageCommits } from './session-worktree.js';
 import {
   derivedSessionWorktree,
@@ -279,6 +285,9 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     // A retried session had no driver either (it had failed): any host may take it.
     if (command.type === 'retry')
       return events.some((event) => event.payload.type === 'session_retried');
+    // So had a session asked for a follow-up turn (its workflow had ended).
+    if (command.type === 'continue')
+      return events.some((event) => event.payload.type === 'turn_requested');
     return (
       owned.has(sessionId) &&
       (command.type === 'approve' ||
@@ -437,6 +446,51 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       const events = await recordCommand({ clock, ids }, store, sessionId, command);
       if (!stopping && events.length > 0 && wakes(sessionId, command, events)) wake(sessionId);
       return events;
+    },
+
+    async continue(sessionId, request) {
+      if (stopping) throw new SessionSetupError('this host is shutting down');
+      let workflow: { workflowId: string; workflow?: { [key: string]: unknown } } | undefined;
+      if (request.workflow !== undefined) {
+        const { state } = await replay(store, sessionProjection, sessionId);
+        if (state.workspace === null)
+          throw new SessionSetupError(`session ${sessionId} has no workspace recorded`);
+        const harness = await loadHarnessConfig({
+          correxHome: options.correxHome,
+          workspace: state.workspace,
+        });
+        const resolved = (await resolveWorkflow(request.workflow, harness)).workflow;
+        // The configured workflow runs from the recorded configuration; another one is recorded
+        // whole in the request, so replay never reads today's configuration.
+        const configured = (await recordedKernelConfig(store, sessionId, nodeSha256)).workflow;
+        workflow =
+          resolved.id === configured.id
+            ? { workflowId: resolved.id }
+            : {
+                workflowId: resolved.id,
+                workflow: resolved.definition as unknown as { [key: string]: unknown },
+              };
+      }
+      await host.command(sessionId, {
+        type: 'continue',
+        text: request.text,
+        by: request.requestedBy,
+        ...workflow,
+        ...(request.mode === undefined ? {} : { mode: request.mode }),
+      });
+      if (options.recordOnly === true) {
+        // A worker drives it: this host only recorded the request.
+        const { state } = await replay(store, kernelProjection, sessionId);
+        return {
+          sessionId,
+          done: Promise.resolve({
+            status: state.session.status,
+            waiting: { kind: 'stopped' },
+            state,
+          }),
+        };
+      }
+      return host.resume(sessionId);
     },
 
     resume(sessionId) {

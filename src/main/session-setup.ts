@@ -249,7 +249,8 @@ function reachableSubWorkflows(
   return [...found.values()];
 }
 
-async function resolveWorkflow(
+/** A workflow by name from the configuration (built-in `default-coding` and `chat` too), or a workflow YAML file. */
+export async function resolveWorkflow(
   name: string,
   harness: HarnessConfig,
 ): Promise<{ workflow: Workflow; file?: { path: string; sha256: string } }> {

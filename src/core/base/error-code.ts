@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'approval_not_pending',
   'invalid_command',
   'session_finished',
+  'session_not_finished',
+  'turns_not_recorded',
   'kernel_invariant',
   'kernel_wiring',
   'unknown_behaviour',

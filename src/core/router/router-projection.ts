@@ -18,6 +18,7 @@ import type {
 } from '../sessions/session-events.js';
 import type { transitionTaken } from '../sessions/transition-events.js';
 import type { sessionRetried } from '../sessions/retry-events.js';
+import type { turnRequested } from '../sessions/turn-events.js';
 import type {
   approvalDenied,
   approvalGranted,
@@ -41,6 +42,7 @@ type RouterPayload = PayloadOf<
   | typeof approvalGranted
   | typeof approvalDenied
   | typeof sessionRetried
+  | typeof turnRequested
 >;
 
 /** The event types the router state folds; every other type only advances `lastSequence`. */
@@ -60,6 +62,7 @@ export const ROUTER_FOLDED_TYPES: ReadonlySet<string> = new Set<RouterPayload['t
   'approval_granted',
   'approval_denied',
   'session_retried',
+  'turn_requested',
 ]);
 
 /** A summary line stays short: it is a pointer into the log, not a copy of it. */
@@ -131,6 +134,8 @@ function evolveKnown(state: RouterState, payload: RouterPayload, event: StoredEv
       };
     case 'session_retried':
       return { ...state, workflowStatus: 'running', currentStageId: payload.stageId };
+    case 'turn_requested':
+      return { ...state, workflowStatus: 'running', currentStageId: null, pendingApprovals: [] };
     case 'approval_requested':
       return {
         ...state,

@@ -1,4 +1,5 @@
 import type { sessionRetried } from './retry-events.js';
+import type { turnRequested } from './turn-events.js';
 import type {
   approvalDenied,
   approvalGranted,
@@ -62,7 +63,8 @@ type SessionPayload =
   | PayloadOf<typeof approvalGranted>
   | PayloadOf<typeof approvalDenied>
   | PayloadOf<(typeof transitionEvents)[number]>
-  | PayloadOf<typeof sessionRetried>;
+  | PayloadOf<typeof sessionRetried>
+  | PayloadOf<typeof turnRequested>;
 
 const foldedTypes: ReadonlySet<string> = new Set<SessionPayload['type']>([
   'session_created',
@@ -81,6 +83,7 @@ const foldedTypes: ReadonlySet<string> = new Set<SessionPayload['type']>([
   'approval_denied',
   'transition_taken',
   'session_retried',
+  'turn_requested',
   'transition_rejected',
 ]);
 
@@ -165,6 +168,20 @@ function evolveKnown(
         status: 'running',
         activeStage: null,
         nextStage: { stageId: payload.stageId, attempt: payload.attempt },
+        failure: null,
+      };
+    case 'turn_requested':
+      // A follow-up turn: the session runs again, its workflow from the start (attempts and
+      // bounded transitions count afresh in each turn).
+      return {
+        ...state,
+        status: 'running',
+        workflowId: payload.workflowId,
+        activeStage: null,
+        nextStage: null,
+        attempts: {},
+        cycles: {},
+        pendingApprovals: [],
         failure: null,
       };
     case 'stage_started':

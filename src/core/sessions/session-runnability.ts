@@ -17,6 +17,7 @@ const BY_TYPE: Readonly<Record<string, Runnability>> = {
   approval_denied: 'runnable',
   stage_redirected: 'runnable',
   session_retried: 'runnable',
+  turn_requested: 'runnable',
   approval_requested: 'idle',
   orchestration_paused: 'idle',
   workflow_completed: 'final',

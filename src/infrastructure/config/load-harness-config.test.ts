@@ -22,11 +22,11 @@ function setup(files: { user?: string; workspace?: string }) {
 }
 
 describe('loadHarnessConfig', () => {
-  it('works with no files at all: prompt mode, safe policy, the built-in workflow', async () => {
+  it('works with no files at all: prompt mode, safe policy, the built-in workflows', async () => {
     const config = await loadHarnessConfig(setup({}));
     expect(config.mode).toBe('prompt');
     expect(config.policy.egressAllowlist).toEqual([]);
-    expect([...config.workflows.keys()]).toEqual(['default-coding']);
+    expect([...config.workflows.keys()]).toEqual(['default-coding', 'chat']);
     expect(config.defaults).toEqual({ workflow: 'default-coding' });
     expect(config.sources).toEqual([]);
   });

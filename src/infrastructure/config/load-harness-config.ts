@@ -13,6 +13,7 @@ import type { ModelProfile } from '../../core/inference/model-profile.js';
 import { mergePolicy, type PolicyWidening } from '../../core/policies/merge-policy.js';
 import type { WorkspacePolicy } from '../../core/policies/workspace-policy.js';
 import { defaultCodingWorkflow } from '../../core/transitions/default-coding-workflow.js';
+import { chatWorkflow } from '../../core/transitions/chat-workflow.js';
 import { safeParseWorkflow, type Workflow } from '../../core/transitions/workflow.js';
 import {
   parseUserHarnessConfig,
@@ -121,8 +122,14 @@ export async function loadHarnessConfig(options: {
   const user = userSource ? parseUserHarnessConfig(userSource) : UserHarnessConfigSchema.parse({});
   const workspace = workspaceSource ? parseWorkspaceHarnessConfig(workspaceSource) : undefined;
 
-  const workflows = new Map<string, Workflow>([[defaultCodingWorkflow.id, defaultCodingWorkflow]]);
-  const origin = new Map<string, string>([[defaultCodingWorkflow.id, 'built in']]);
+  const workflows = new Map<string, Workflow>([
+    [defaultCodingWorkflow.id, defaultCodingWorkflow],
+    [chatWorkflow.id, chatWorkflow],
+  ]);
+  const origin = new Map<string, string>([
+    [defaultCodingWorkflow.id, 'built in'],
+    [chatWorkflow.id, 'built in'],
+  ]);
   const addWorkflows = (
     source: YamlSource,
     definitions: readonly unknown[],

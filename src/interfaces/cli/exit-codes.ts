@@ -75,6 +75,8 @@ export const EXIT_OUTCOME_OF: Readonly<
   approval_not_pending: 'failed',
   invalid_command: 'failed',
   session_finished: 'failed',
+  session_not_finished: 'failed',
+  turns_not_recorded: 'failed',
   kernel_invariant: 'failed',
   kernel_wiring: 'failed',
   unknown_behaviour: 'failed',

@@ -71,6 +71,9 @@ export async function startProductionServer(options: {
     sandbox: availability.kind,
     clock: createSteppingClock('2026-12-03T12:00:00.000Z', 1),
     ids: createCountingIdSource('live'),
+    // These tests end with a model answer still streaming (a stalled reply): nothing here tests
+    // the grace a shutdown gives a running call, so it is short instead of the default 10 s.
+    shutdownGraceMs: 500,
     ports: createLivePorts({
       homeDirectory: root,
       hiddenPaths: [correxHome],

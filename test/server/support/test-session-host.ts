@@ -186,6 +186,19 @@ export function createTestSessionHost(options: {
       const run = drive(sessionId);
       return { sessionId, done: run.done };
     },
+    async continue(sessionId, request) {
+      const entry = runs.get(sessionId);
+      if (entry !== undefined) await entry.run.done;
+      await recordCommand({ clock, ids }, store, sessionId, {
+        type: 'continue',
+        text: request.text,
+        by: request.requestedBy,
+        ...(request.workflow === undefined ? {} : { workflowId: request.workflow }),
+        ...(request.mode === undefined ? {} : { mode: request.mode }),
+      });
+      const run = drive(sessionId);
+      return { sessionId, done: run.done };
+    },
     options: async () => ({
       workflows: ['implement-only'],
       defaultWorkflow: 'implement-only',

@@ -253,6 +253,19 @@ export const MCP_CHANGE_RECORDS = defineBehaviourFlag({
     "an MCP tool call that may write lists the workspace files it created, changed or deleted in its receipt (with pre-images), as an exec command's does",
 });
 
+/**
+ * Follow-up turns (issue #36): a session whose workflow ended (completed, failed, cancelled)
+ * takes another request (`turn_requested`); the workspace is compared with what the log left
+ * (`turn_workspace_checked`) and the workflow starts again, its packs carrying the earlier
+ * turns; a conversational stage records its reply (`turn_reply_recorded`) and runs the
+ * project's checks when its turn changed files.
+ */
+export const FOLLOW_UP_TURNS = defineBehaviourFlag({
+  name: 'follow-up-turns',
+  description:
+    'a finished session takes a follow-up turn (turn_requested): the workspace is compared with what the log left (turn_workspace_checked), the workflow starts again with the earlier turns in its packs, and a conversational stage records its reply with the checks it ran (turn_reply_recorded)',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -280,4 +293,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   INTERRUPTED_WRITE_ASKS_WHEN_CHANGED,
   TRANSIENT_PROVIDER_WAITS,
   MCP_CHANGE_RECORDS,
+  FOLLOW_UP_TURNS,
 ];

@@ -128,6 +128,48 @@ export function decideCommand(
         },
       ];
     }
+    case 'continue': {
+      const turns = state.features.turns;
+      if (!isFinalStatus(session.status)) {
+        throw new KernelCommandError(
+          'session_not_finished',
+          `session ${sessionId} is ${session.status}; a follow-up turn waits until its workflow ended (completed, failed or cancelled)`,
+        );
+      }
+      // Old sessions replay as recorded: only one recorded with the flag takes another turn.
+      if (!turns.on) {
+        throw new KernelCommandError(
+          'turns_not_recorded',
+          `session ${sessionId} was recorded by a correx without follow-up turns; start a new session with correx run`,
+        );
+      }
+      if (command.text.trim() === '') {
+        throw new KernelCommandError('invalid_command', 'a follow-up turn needs a request text');
+      }
+      const workflowId = command.workflowId ?? session.workflowId;
+      if (workflowId === null) {
+        throw new KernelCommandError(
+          'invalid_command',
+          `session ${sessionId} never started a workflow`,
+        );
+      }
+      // The same workflow again keeps the definition its last turn ran (a turn of `chat` stays chat).
+      const definition =
+        command.workflow ?? (command.workflowId === undefined ? turns.definition : null);
+      return [
+        {
+          type: 'turn_requested',
+          turn: (turns.turns.at(-1)?.turn ?? 1) + 1,
+          text: command.text,
+          requestedBy: command.by,
+          workflowId,
+          ...(definition === null || definition === undefined
+            ? {}
+            : { workflow: definition as Extract<Payload, { type: 'turn_requested' }>['workflow'] }),
+          ...(command.mode === undefined ? {} : { mode: command.mode }),
+        },
+      ];
+    }
     case 'steer':
       if (command.content.trim() === '') {
         throw new KernelCommandError('invalid_command', 'a steering note needs some text');

@@ -3,7 +3,12 @@ import { CorrexError } from '../../base/correx-error.js';
 /** A command cannot apply to the session as it stands (approving a call nobody asked about...). */
 export class KernelCommandError extends CorrexError {
   constructor(
-    code: 'approval_not_pending' | 'invalid_command' | 'session_finished',
+    code:
+      | 'approval_not_pending'
+      | 'invalid_command'
+      | 'session_finished'
+      | 'session_not_finished'
+      | 'turns_not_recorded',
     message: string,
   ) {
     super(code, message);

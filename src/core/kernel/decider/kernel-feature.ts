@@ -44,6 +44,11 @@ export type AcceptedArtifactFacts = {
  * never called.
  */
 export type FeatureHooks<S> = {
+  /**
+   * In a running session, before the workflow's phase is looked at: a step that comes first
+   * (a follow-up turn's start), or null.
+   */
+  readonly beforeWorkflow?: (view: FeatureView<S>) => Step | null;
   /** Events recorded just before `stage_started` of `next`, in order. */
   readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
   /** Before a model call of a running attempt: a step that replaces the call, or null. */

@@ -38,6 +38,19 @@ export type KernelCommand =
     }
   /** Run a failed session again from the stage that failed (see `session_retried`). */
   | { readonly type: 'retry'; readonly by: string; readonly reason?: string }
+  /**
+   * Ask a session whose workflow ended for another turn (flag `follow-up-turns`, see
+   * `turn_requested`): `workflowId` (default: the workflow of its last turn) starts again;
+   * `workflow` is its definition when it is not the configured one.
+   */
+  | {
+      readonly type: 'continue';
+      readonly text: string;
+      readonly by: string;
+      readonly workflowId?: string;
+      readonly workflow?: { readonly [key: string]: unknown };
+      readonly mode?: OperatorMode;
+    }
   /** Move the running session to `to`, along a transition its stage declares (a preempt). */
   | {
       readonly type: 'redirect';

@@ -208,7 +208,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 10: a stage attempt counts its calls retried after transient failures and their waits.
   // 11: the budget and the stage checkpoints are slices of `features` (registered features).
   // 12: the critique outcomes are a slice of `features`.
-  version: 12,
+  // 13: the follow-up turns slice (`features.turns`, flag follow-up-turns).
+  version: 13,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -516,6 +517,13 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'session_retried':
       // The session runs again: the stage that failed starts its new attempt next.
       return { ...state, phase: { kind: 'between_stages' } };
+    case 'turn_requested':
+      // A follow-up turn: its workflow starts again (features/follow-up-turns), in its mode.
+      return { ...state, mode: payload.mode ?? state.mode, phase: { kind: 'not_started' } };
+    case 'turn_workspace_checked':
+    case 'turn_reply_recorded':
+      // Folded by the follow-up turns feature's slice.
+      return state;
     // Folded into the running stage attempt only.
     case 'orchestration_paused':
     case 'orchestration_resumed':

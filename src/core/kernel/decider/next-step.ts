@@ -13,7 +13,8 @@ import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.j
 import { nextForBrief } from '../features/brief-references/brief-step.js';
 import { checkSummary } from '../features/project-checks/check-summary.js';
 import { CLAIMS_AGAINST_LOG } from '../config/kernel-flags.js';
-import { eventsBeforeStage } from '../features/kernel-features.js';
+import { beforeWorkflow, eventsBeforeStage } from '../features/kernel-features.js';
+import { turnConfig } from '../features/follow-up-turns/turn-step.js';
 import { needsCheckDetection } from '../features/project-checks/stage-checks.js';
 
 /**
@@ -21,7 +22,9 @@ import { needsCheckDetection } from '../features/project-checks/stage-checks.js'
  * `decide` folds what it emits until it awaits or idles; the effect a settled session waits on
  * is this same answer.
  */
-export function nextStep(config: KernelConfig, state: KernelState, built: BuiltRequests): Step {
+export function nextStep(configured: KernelConfig, state: KernelState, built: BuiltRequests): Step {
+  // A follow-up turn may run another workflow than the configured one (recorded in its request).
+  const config = turnConfig(configured, state.features.turns);
   const session = state.session;
   if (session.status === 'created') {
     if (session.workflowId !== config.workflow.id) {
@@ -38,6 +41,8 @@ export function nextStep(config: KernelConfig, state: KernelState, built: BuiltR
     });
   }
   if (session.status !== 'running') return IDLE;
+  const first = beforeWorkflow(featureCoreOf(config, state));
+  if (first !== null) return first;
   const phase = state.phase;
   switch (phase.kind) {
     case 'ending': {

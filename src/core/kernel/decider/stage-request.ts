@@ -39,6 +39,7 @@ import {
 import type { KernelState, StageRunState } from './kernel-state.js';
 import { renderNativeTranscript } from '../features/native-transcript/native-transcript.js';
 import type { NativeTurn } from './transcript.js';
+import { turnCandidates, turnTask } from '../features/follow-up-turns/turn-step.js';
 
 export type StageRequest =
   | {
@@ -188,7 +189,21 @@ function candidatesFor(
       order: 0,
     },
   ];
-  if (state.session.task !== null) {
+  // In a follow-up turn the turn's request is the task; the turns before it are candidates.
+  const turn = turnTask(state.features.turns);
+  if (turn !== null) {
+    candidates.push({
+      id: 'task',
+      layer: 'L1',
+      kind: 'task',
+      source: { kind: 'event', id: `turn-${turn.turn}` },
+      content: `Task (follow-up turn ${turn.turn} of this session, event #${turn.eventSequence}): ${turn.text}\nThe session's first request: ${state.session.task ?? ''}\nWorkspace: ${state.session.workspace ?? ''}`,
+      order: 0,
+    });
+    candidates.push(
+      ...turnCandidates(state.features.turns, state.session.workspace ?? '/', beforeSequence),
+    );
+  } else if (state.session.task !== null) {
     candidates.push({
       id: 'task',
       layer: 'L1',

@@ -536,6 +536,9 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'stage_start_reconciled':
     case 'session_retried':
     case 'session_forked':
+    case 'turn_requested':
+    case 'turn_workspace_checked':
+    case 'turn_reply_recorded':
       return withEntry;
     default:
       return assertNever(payload, 'event folded into a stage attempt');

@@ -43,6 +43,7 @@ describe('kernel features', () => {
       'budget',
       'checkpoints',
       'critique',
+      'turns',
     ]);
   });
 

@@ -13,12 +13,15 @@ import { stageCheckpointsFeature } from './stage-checkpoints/stage-checkpoints-f
 import type { CheckpointState } from './stage-checkpoints/stage-checkpoint.js';
 import { critiqueFeature } from './critique-outcomes/critique-feature.js';
 import type { CritiqueState } from './critique-outcomes/critique-state.js';
+import { followUpTurnsFeature } from './follow-up-turns/follow-up-feature.js';
+import type { TurnsState } from './follow-up-turns/turns-state.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
   readonly budget: BudgetState;
   readonly checkpoints: CheckpointState;
   readonly critique: CritiqueState;
+  readonly turns: TurnsState;
 };
 
 type RegisteredFeature = {
@@ -34,6 +37,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   budgetFeature,
   stageCheckpointsFeature,
   critiqueFeature,
+  followUpTurnsFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
@@ -85,6 +89,17 @@ export function eventsBeforeStage(core: FeatureCore, next: StageAt): CorrexEvent
     events.push(...hook(viewOf(core, core.features[feature.name]), next));
   }
   return events;
+}
+
+/** The first feature's step that comes before the workflow's phase in a running session, or null. */
+export function beforeWorkflow(core: FeatureCore): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.beforeWorkflow;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]));
+    if (step !== null) return step;
+  }
+  return null;
 }
 
 /** The first feature's step that replaces the next model call, or null. */

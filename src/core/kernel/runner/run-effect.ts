@@ -14,6 +14,7 @@ import { boundRefusedArguments } from '../features/bounded-refused-arguments/bou
 import { finishingToolName } from '../features/finishing-tool/finishing-tool.js';
 import { BOUNDED_REFUSED_ARGUMENTS, MCP_CHANGE_RECORDS } from '../config/kernel-flags.js';
 import { runOf } from '../decider/kernel-state.js';
+import { turnConfig } from '../features/follow-up-turns/turn-step.js';
 
 /** What performing an effect needs from the runner's options. */
 export type EffectContext = {
@@ -56,7 +57,9 @@ function boundedAnswer(
   answer: InferenceResult,
 ): InferenceResult {
   if (!config.behaviour.flags.has(BOUNDED_REFUSED_ARGUMENTS.name)) return answer;
-  const stage = config.workflow.stages.get(runOf(state)?.stageId ?? '');
+  const stage = turnConfig(config, state.features.turns).workflow.stages.get(
+    runOf(state)?.stageId ?? '',
+  );
   if (stage === undefined) return answer;
   return boundRefusedArguments(config, answer, stage.allowedTools, finishingToolName(stage));
 }

@@ -4,6 +4,7 @@ import { definitionOfDoneChecks, type StageCheck } from './dod-checks.js';
 import type { KernelConfig } from '../../config/kernel-config.js';
 import { CHECKS_BY_DEFAULT } from '../../config/kernel-flags.js';
 import type { KernelState } from '../../decider/kernel-state.js';
+import { conversationalRunsChecks } from '../follow-up-turns/turn-step.js';
 
 /** The roles whose stages must see the project's checks pass before they complete. */
 const CHECKED_ROLES: ReadonlySet<string> = new Set(['verifier', 'reviewer']);
@@ -20,6 +21,15 @@ export function checksForStage(
   stage: WorkflowStage,
 ): StageCheck[] {
   const own = definitionOfDoneChecks(stage);
+  // A conversational stage (follow-up turns) runs them once its turn changed files, reported
+  // with its reply: advisory, the person decides what a failure means.
+  if (conversationalRunsChecks(state.features.turns, stage)) {
+    const named = new Set(own.map((check) => check.name));
+    const project = effectiveProjectChecks(state.projectChecks?.checks ?? [], config.checks)
+      .filter((check) => !named.has(check.name))
+      .map((check) => ({ ...check, advisory: true, forgivesUnwritten: false }));
+    return [...own, ...project];
+  }
   if (!config.behaviour.flags.has(CHECKS_BY_DEFAULT.name) || !CHECKED_ROLES.has(stage.role))
     return own;
   const named = new Set(own.map((check) => check.name));

@@ -98,7 +98,7 @@ const kinds = (updates: readonly SessionNotification[]) =>
 describe('correx acp, driven by the ACP SDK client as an editor would', () => {
   const world = cliWorld('correx-acp-test-', WORKFLOW);
 
-  it('initializes, runs a prompt that reads, edits (allow always), edits again unasked, runs a command and ends its turn; the log replays; a fresh process loads the same conversation', async () => {
+  it('initializes, runs a prompt that reads, edits (allow always), edits again unasked, runs a command and ends its turn; the log replays; a follow-up turn, a cancelled third turn, and a fresh process loads the same conversation', async () => {
     const workspace = world.workspace('ws-edit');
     writeFileSync(join(workspace, 'notes.txt'), 'one\ntwo\n');
     world.model.reply(
@@ -254,13 +254,40 @@ describe('correx acp, driven by the ACP SDK client as an editor would', () => {
 
     expect((await correx(world.home, ['replay', sessionId, '--verify'])).code).toBe(0);
 
-    // A second prompt needs follow-up turns; until the host offers them it is a clear error.
-    await expect(
-      editor.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: 'now also a third line' }],
-      }),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/follow-up turns/) });
+    // A second prompt in the same session is a follow-up turn; the grant still holds there.
+    world.model.reply(
+      call('c6', 'edit_file', { path: 'notes.txt', search: 'dos\n', replace: 'dos\ntres\n' }),
+      call('c7', 'finish_change', { summary: 'added tres', filesChanged: ['notes.txt'] }),
+    );
+    const asked = editor.permissions.length;
+    const second = await editor.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'now also a third line' }],
+    });
+    expect(second.stopReason).toBe('end_turn');
+    expect(editor.permissions.length).toBe(asked);
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('uno\ndos\ntres\n');
+    expect(editor.updates.at(-1)!.update).toMatchObject({
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: 'added tres' },
+    });
+
+    // A third turn is cancelled while its permission request is open: as an editor does, the
+    // client answers the open request `cancelled` once it has sent session/cancel.
+    world.model.reply(call('c8', 'exec', { command: 'cat notes.txt' }));
+    editor.answer = (request) =>
+      editor.agent
+        .notify('session/cancel', { sessionId: request.sessionId })
+        .then(() => ({ outcome: { outcome: 'cancelled' } }));
+    const third = await editor.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run it again' }],
+    });
+    expect(third.stopReason).toBe('cancelled');
+    expect(editor.permissions.at(-1)!.toolCall.title).toBe('Run cat notes.txt');
+    const shown = await correx(world.home, ['show', sessionId, '--summary', '--json']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'cancelled' });
+    expect((await correx(world.home, ['replay', sessionId, '--verify'])).code).toBe(0);
 
     const live = editor.updates.slice();
     await editor.close();
@@ -283,50 +310,18 @@ describe('correx acp, driven by the ACP SDK client as an editor would', () => {
       mcpServers: [],
     });
     expect(loaded._meta).toMatchObject({ correx: { replayVerified: true } });
-    expect(reader.updates[0]!.update).toMatchObject({
-      sessionUpdate: 'user_message_chunk',
-      content: { type: 'text', text: 'translate notes.txt into Spanish, then show it' },
-    });
+    const said = reader.updates
+      .map(({ update: u }) => u)
+      .filter((u) => u.sessionUpdate === 'user_message_chunk')
+      .map((u) => (u.content.type === 'text' ? u.content.text : ''));
+    expect(said).toEqual([
+      'translate notes.txt into Spanish, then show it',
+      'now also a third line',
+      'run it again',
+    ]);
     expect(
       reader.updates.filter(({ update: u }) => u.sessionUpdate !== 'user_message_chunk'),
     ).toEqual(live);
-  });
-
-  it('cancels a turn while a permission request is open: the request is answered cancelled, the prompt ends cancelled, the session is cancelled in the log', async () => {
-    const workspace = world.workspace('ws-cancel');
-    writeFileSync(join(workspace, 'notes.txt'), 'one\n');
-    world.model.reply(call('k1', 'exec', { command: 'cat notes.txt' }));
-    const editor = await startEditor(world, workspace, ['--mode', 'prompt']);
-    open.push(editor);
-    await editor.agent.request('initialize', {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: {},
-      clientInfo: { name: EDITOR, version: '1.0.0' },
-    });
-    const { sessionId } = await editor.agent.request('session/new', {
-      cwd: workspace,
-      mcpServers: [],
-    });
-    // As an editor does: on cancel, every open permission request is answered `cancelled`.
-    let cancelOpen: () => void = () => {};
-    editor.answer = (request) =>
-      new Promise((settle) => {
-        cancelOpen = () => settle({ outcome: { outcome: 'cancelled' } });
-        void editor.agent
-          .notify('session/cancel', { sessionId: request.sessionId })
-          .then(() => cancelOpen());
-      });
-    const answered = await editor.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: 'show notes.txt' }],
-    });
-    expect(answered.stopReason).toBe('cancelled');
-    expect(editor.permissions.map((request) => request.toolCall.title)).toEqual([
-      'Run cat notes.txt',
-    ]);
-    const shown = await correx(world.home, ['show', sessionId, '--summary', '--json']);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'cancelled' });
-    expect((await correx(world.home, ['replay', sessionId, '--verify'])).code).toBe(0);
   });
 
   it("merges the editor's MCP servers into correx's own: offered, assessed and recorded like a configured server's", async () => {

@@ -27,19 +27,6 @@ import type { HostedRun, SessionHost } from '../session-host.js';
 import { clientMcpServers } from './acp-mcp-servers.js';
 import { createAcpUpdateMapper, permissionToolCall, type AcpUpdateMapper } from './acp-updates.js';
 
-/** A follow-up turn, as `SessionHost.continue` takes it (issue #36's follow-up turns). */
-export type FollowUpRequest = {
-  readonly text: string;
-  readonly requestedBy: string;
-  readonly workflow?: string;
-  readonly mode?: OperatorMode;
-};
-
-/** A host that can take another request into a session it ran (absent on older hosts). */
-type FollowUpHost = SessionHost & {
-  continue?(sessionId: string, request: FollowUpRequest): Promise<HostedRun>;
-};
-
 /** What `correx acp` hands the agent. */
 export type AcpAgentDeps = {
   readonly version: string;
@@ -86,6 +73,8 @@ type AcpSession = {
   mode: OperatorMode;
   modelProfile: string | null;
   workflow: string;
+  /** What the client changed since the session's last turn: the next follow-up asks for it. */
+  readonly changed: { mode: boolean; workflow: boolean };
   readonly mcpServers: McpServersConfig;
   /** The correx session exists in the log (its first prompt started it). */
   started: boolean;
@@ -109,7 +98,7 @@ type AcpSession = {
 export function createAcpAgent(deps: AcpAgentDeps): AgentApp {
   const sessions = new Map<string, AcpSession>();
   let clientName = 'acp-client';
-  const host = deps.host as FollowUpHost;
+  const host = deps.host;
 
   deps.onHostEvent((event) => {
     const session = sessions.get(event.sessionId);
@@ -221,6 +210,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AgentApp {
       modelProfile: deps.defaults.modelProfile ?? offered.defaultModelProfile,
       workflow: deps.defaults.workflow ?? chat ?? offered.defaultWorkflow,
       mcpServers: clientMcpServers(servers),
+      changed: { mode: false, workflow: false },
       started,
       turn: null,
       rejectedAlways: new Set(),
@@ -258,6 +248,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AgentApp {
     const session = await newSession(sessionId, workspace, servers, true);
     if (recorded !== undefined) {
       session.workflow = recorded.workflowId;
+      session.mode = recorded.mode;
       if (recorded.modelProfile !== undefined) session.modelProfile = recorded.modelProfile;
     }
     return session;
@@ -494,6 +485,7 @@ export function createAcpAgent(deps: AcpAgentDeps): AgentApp {
           `no mode ${params.modeId} (modes: ${OperatorModeSchema.options.join(', ')})`,
         );
       session.mode = mode.data;
+      session.changed.mode = true;
       await send(session, { sessionUpdate: 'current_mode_update', currentModeId: mode.data });
       return {};
     })
@@ -514,10 +506,19 @@ export function createAcpAgent(deps: AcpAgentDeps): AgentApp {
         );
       if (params.configId === 'mode') {
         session.mode = params.value as OperatorMode;
+        session.changed.mode = true;
         await send(session, { sessionUpdate: 'current_mode_update', currentModeId: session.mode });
-      } else if (params.configId === 'model')
+      } else if (params.configId === 'model') {
+        if (session.started && params.value !== (session.modelProfile ?? 'default'))
+          throw RequestError.invalidParams(
+            { configId: 'model' },
+            'a session keeps the model profile it started with (its configuration is recorded); start a new session for another',
+          );
         session.modelProfile = params.value === 'default' ? null : params.value;
-      else session.workflow = params.value;
+      } else {
+        session.workflow = params.value;
+        session.changed.workflow = true;
+      }
       return { configOptions: await options(session) };
     })
     .onRequest('session/prompt', async ({ params, client }) => {
@@ -548,18 +549,15 @@ export function createAcpAgent(deps: AcpAgentDeps): AgentApp {
           });
           session.started = true;
         } else {
-          if (host.continue === undefined)
-            throw new RequestError(
-              -32601,
-              'this correx takes one prompt per session (follow-up turns are not available yet): start a new session',
-              { sessionId: session.id },
-            );
+          // A follow-up turn: recorded as `turn_requested` by the client, in the same session.
           run = await host.continue(session.id, {
             text,
             requestedBy: clientName,
-            workflow: session.workflow,
-            mode: session.mode,
+            ...(session.changed.workflow ? { workflow: session.workflow } : {}),
+            ...(session.changed.mode ? { mode: session.mode } : {}),
           });
+          session.changed.mode = false;
+          session.changed.workflow = false;
         }
         // A cancel that came while the session was being set up takes effect now.
         if (turn.cancelled) await cancelSession(session, `cancelled in ${clientName}`);

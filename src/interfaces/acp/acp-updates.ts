@@ -187,13 +187,27 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
             },
           ];
         }
+        case 'turn_requested':
+          return [userMessage(payload.text, event.eventId)];
+        case 'turn_workspace_checked':
+          return payload.changed.length === 0
+            ? []
+            : message(
+                `correx: ${payload.changed.length} file(s) changed outside the session since the last turn, taken as they are now: ${payload.changed.map((change) => `${change.path} (${change.kind})`).join(', ')}`,
+                event.eventId,
+              );
+        case 'turn_reply_recorded':
+          // The reply itself came with its accepted artifact; the checks it ran come with it.
+          return payload.checks.length === 0
+            ? []
+            : message(
+                `\n\nChecks: ${payload.checks.map((check) => `${check.name} ${check.passed ? 'passed' : 'FAILED'}`).join(', ')}`,
+                payload.artifactHash,
+              );
         case 'workflow_failed':
           return message(`correx: the session failed: ${payload.message}`, event.eventId);
-        default: {
-          // A follow-up turn's request (recorded by `SessionHost.continue`): the person's words.
-          const followUp = followUpText(payload);
-          return followUp === undefined ? [] : [userMessage(followUp, event.eventId)];
-        }
+        default:
+          return [];
       }
     },
   };
@@ -376,13 +390,4 @@ function answerMessage(answer: InferenceResult): string {
     return JSON.stringify(args);
   }
   return '';
-}
-
-/** The text of a follow-up turn's request event, whatever its exact shape. */
-function followUpText(payload: { readonly type: string }): string | undefined {
-  if (!/follow|turn_requested|continu/.test(payload.type)) return undefined;
-  const fields = payload as unknown as Record<string, unknown>;
-  for (const key of ['text', 'request', 'task'])
-    if (typeof fields[key] === 'string') return fields[key];
-  return undefined;
 }

@@ -176,25 +176,30 @@ describe('correx events as ACP session updates', () => {
         { type: 'approval_denied', callId: 'c3', by: { kind: 'human', id: 'zed' }, reason: 'no' },
       ),
     );
-    expect(updates[0]).toMatchObject({ sessionUpdate: 'user_message_chunk' });
-    expect(updates[1]).toMatchObject({
+    expect(updates[0]).toEqual({
+      sessionUpdate: 'session_info_update',
+      title: 'make it',
+      updatedAt: '2026-12-03T12:00:00.000Z',
+    });
+    expect(updates[1]).toMatchObject({ sessionUpdate: 'user_message_chunk' });
+    expect(updates[2]).toMatchObject({
       sessionUpdate: 'tool_call',
       toolCallId: 'c1',
       kind: 'edit',
       title: 'Write a.txt',
       locations: [{ path: '/ws/a.txt' }],
     });
-    expect(updates[2]).toMatchObject({
+    expect(updates[3]).toMatchObject({
       status: 'completed',
       content: [{ type: 'diff', path: '/ws/a.txt', oldText: null, newText: 'hi\n' }],
     });
-    expect(updates[3]).toMatchObject({ kind: 'execute', title: 'Run false' });
-    expect(updates[4]).toMatchObject({
+    expect(updates[4]).toMatchObject({ kind: 'execute', title: 'Run false' });
+    expect(updates[5]).toMatchObject({
       status: 'failed',
       content: [{ type: 'content', content: { type: 'text', text: 'exited with 1' } }],
       rawOutput: { outcome: 'failed', exitCode: 1 },
     });
-    expect(updates[5]).toMatchObject({
+    expect(updates[6]).toMatchObject({
       toolCallId: 'c3',
       status: 'failed',
       content: [{ type: 'content', content: { type: 'text', text: 'denied by zed: no' } }],

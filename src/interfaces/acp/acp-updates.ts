@@ -80,7 +80,14 @@ export function createAcpUpdateMapper(): AcpUpdateMapper {
       switch (payload.type) {
         case 'session_created':
           workspace = payload.workspace;
-          return [userMessage(payload.task, event.eventId)];
+          return [
+            {
+              sessionUpdate: 'session_info_update',
+              title: payload.task.split('\n')[0]!.slice(0, 120),
+              updatedAt: event.timestamp,
+            },
+            userMessage(payload.task, event.eventId),
+          ];
         case 'session_configured': {
           const configuration = payload.configuration as {
             workflow?: { stages?: { id?: unknown }[] };

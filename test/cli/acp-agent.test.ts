@@ -40,6 +40,8 @@ type Editor = {
   /** How the editor answers the next permission request. */
   answer: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
   readonly stderr: () => string;
+  /** Everything correx wrote on stdout, as it came. */
+  readonly stdout: () => string;
   close(): Promise<void>;
 };
 
@@ -51,7 +53,9 @@ async function startEditor(world: CliWorld, cwd: string, args: string[] = []): P
     { cwd, env: cliEnvironment(world.home, world.env), stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   const editor: Editor = {
     agent: undefined as unknown as ClientContext,
     child,
@@ -59,6 +63,7 @@ async function startEditor(world: CliWorld, cwd: string, args: string[] = []): P
     permissions: [],
     answer: () => Promise.reject(new Error('no permission request was expected')),
     stderr: () => stderr,
+    stdout: () => stdout,
     async close() {
       connection.close();
       child.stdin!.end();
@@ -288,6 +293,16 @@ describe('correx acp, driven by the ACP SDK client as an editor would', () => {
     const shown = await correx(world.home, ['show', sessionId, '--summary', '--json']);
     expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'cancelled' });
     expect((await correx(world.home, ['replay', sessionId, '--verify'])).code).toBe(0);
+
+    // Stdout carried nothing but JSON-RPC messages; correx's own lines went to stderr.
+    const lines = editor
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(editor.updates.length);
+    for (const line of lines)
+      expect(JSON.parse(line) as { jsonrpc: string }).toMatchObject({ jsonrpc: '2.0' });
+    expect(editor.stderr()).toContain('correx acp: serving ACP on stdio');
 
     const live = editor.updates.slice();
     await editor.close();

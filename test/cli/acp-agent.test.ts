@@ -339,6 +339,76 @@ describe('correx acp, driven by the ACP SDK client as an editor would', () => {
     ).toEqual(live);
   });
 
+  it('rejects once, and rejects always: a later call of the same scope is denied without asking, recorded with the editor as the one who denied', async () => {
+    const workspace = world.workspace('ws-reject');
+    writeFileSync(join(workspace, 'notes.txt'), 'one\ntwo\n');
+    world.model.reply(
+      call('r0', 'read_file', { path: 'notes.txt' }),
+      call('r1', 'edit_file', { path: 'notes.txt', search: 'one', replace: 'uno' }),
+      call('r2', 'edit_file', { path: 'notes.txt', search: 'two', replace: 'dos' }),
+      call('r3', 'exec', { command: 'cat notes.txt' }),
+      call('r4', 'finish_change', { summary: 'left it', filesChanged: [] }),
+    );
+    const editor = await startEditor(world, workspace, ['--mode', 'prompt']);
+    open.push(editor);
+    await editor.agent.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {},
+      clientInfo: { name: EDITOR, version: '1.0.0' },
+    });
+    const { sessionId } = await editor.agent.request('session/new', {
+      cwd: workspace,
+      mcpServers: [],
+    });
+    editor.answer = async (request) => {
+      const kind = editor.permissions.length === 1 ? 'reject_always' : 'reject_once';
+      const option = request.options.find((candidate) => candidate.kind === kind)!;
+      if (kind === 'reject_always')
+        expect(option.name).toBe('Always reject edit_file on notes.txt');
+      return { outcome: { outcome: 'selected', optionId: option.optionId } };
+    };
+    const answered = await editor.agent
+      .request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'translate notes.txt' }],
+      })
+      .catch((error: unknown) => {
+        throw new Error(
+          `${JSON.stringify(error)}\n${editor.stderr()}\n${JSON.stringify(editor.permissions)}`,
+        );
+      });
+    expect(answered.stopReason).toBe('end_turn');
+    expect(editor.permissions.map((request) => request.toolCall.title)).toEqual([
+      'Edit notes.txt',
+      'Run cat notes.txt',
+    ]);
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
+    const events = await correx(world.home, ['events', sessionId, '--json']);
+    const denials = events.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { payload: Record<string, unknown> }).payload)
+      .filter((p) => p.type === 'approval_denied')
+      .map((p) => [p.callId, p.by, p.reason]);
+    expect(denials).toEqual([
+      [
+        'implement.1.2.1',
+        { kind: 'human', id: EDITOR },
+        `rejected always in ${EDITOR}: edit_file on notes.txt`,
+      ],
+      [
+        'implement.1.3.1',
+        { kind: 'human', id: EDITOR },
+        `rejected always in ${EDITOR}: edit_file on notes.txt`,
+      ],
+      ['implement.1.4.1', { kind: 'human', id: EDITOR }, `rejected in ${EDITOR}`],
+    ]);
+    const failed = editor.updates
+      .map(({ update }) => update)
+      .filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed');
+    expect(failed).toHaveLength(3);
+  });
+
   it("merges the editor's MCP servers into correx's own: offered, assessed and recorded like a configured server's", async () => {
     const workspace = world.workspace('ws-mcp');
     world.model.reply(

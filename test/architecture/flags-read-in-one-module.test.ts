@@ -25,15 +25,6 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
     'src/core/kernel/features/budget/budget.ts',
     'src/core/kernel/queries/session-spend.ts',
   ],
-  CHECKS_BY_DEFAULT: [
-    'src/core/kernel/decider/stage-step.ts',
-    'src/core/kernel/features/project-checks/evidence-candidates.ts',
-    'src/core/kernel/features/project-checks/stage-checks.ts',
-  ],
-  CLAIMS_AGAINST_LOG: [
-    'src/core/kernel/decider/next-step.ts',
-    'src/core/kernel/features/claims-against-log/claims-against-log.ts',
-  ],
   DECISIONS_FROM_CANONICAL_OUTPUT: [
     'src/core/kernel/decider/call-step.ts',
     'src/core/kernel/decider/kernel-state.ts',
@@ -121,6 +112,18 @@ describe('behaviour flags', () => {
     ]);
     expect(readers('CRITIQUE_OUTCOMES')).toEqual([
       'src/core/kernel/features/critique-outcomes/critique-feature.ts',
+    ]);
+    expect(readers('REVIEW_SEES_CHANGES')).toEqual([
+      'src/core/kernel/features/review-changes/review-feature.ts',
+    ]);
+    expect(readers('CHECKS_BY_DEFAULT')).toEqual([
+      'src/core/kernel/features/project-checks/checks-feature.ts',
+    ]);
+    expect(readers('BRIEF_REFERENCES')).toEqual([
+      'src/core/kernel/features/brief-references/brief-feature.ts',
+    ]);
+    expect(readers('CLAIMS_AGAINST_LOG')).toEqual([
+      'src/core/kernel/features/claims-against-log/claims-feature.ts',
     ]);
   });
 });

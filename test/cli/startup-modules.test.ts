@@ -13,7 +13,10 @@ const run = promisify(execFile);
  * The modules of correx a real CLI process loads for a command line, recorded by a module hook
  * (Node's `module.register`), relative to the compiled sources.
  */
-async function loadedModules(args: readonly string[]): Promise<string[]> {
+async function loadedModules(
+  args: readonly string[],
+  { packages = false }: { packages?: boolean } = {},
+): Promise<string[]> {
   const dir = tempDir('correx-startup-');
   const log = join(dir, 'loaded.txt');
   const hooks = join(dir, 'hooks.mjs');
@@ -36,10 +39,9 @@ export async function load(url, context, next) {
     env: cliEnvironment(dir),
   });
   const root = pathToFileURL(join(CORREX_CLI[0]!, '..', '..')).href;
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((url) => url.startsWith(root))
-    .map((url) => url.slice(root.length + 1));
+  const urls = readFileSync(log, 'utf8').split('\n');
+  if (packages) return urls.filter((url) => url.includes('/node_modules/'));
+  return urls.filter((url) => url.startsWith(root)).map((url) => url.slice(root.length + 1));
 }
 
 /** Issue #37: every command, even `--version`, paid about a second of CPU loading everything. */
@@ -50,6 +52,9 @@ describe('what a correx process loads before it answers', () => {
     expect(loaded.filter((path) => path.includes('/commands/'))).toEqual([]);
     expect(loaded.filter((path) => path.startsWith('core/kernel/'))).toEqual([]);
     expect(loaded).not.toContain('core/event-catalog.js');
+    // Answered by the entry itself: not even the composition root or the option parser loads.
+    expect(loaded).toEqual(['main/cli.js']);
+    expect(await loadedModules(['--version'], { packages: true })).toEqual([]);
   });
 
   it('a command line that names a command loads that command module only', async () => {

@@ -15,14 +15,14 @@ export const approvalRequested = defineEvent({
   type: 'approval_requested',
   description: 'A gated tool call needs approval at the given tier before it may run.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     tool: z.string().min(1),
     tier: ApprovalTierSchema,
     reason: z.string(),
     /** When the wait ends by the policy's approval timeout (denied, never approved); absent: none. */
     deadline: TimestampSchema.optional(),
-  },
+  }),
 });
 
 /** A pending approval was granted, by a human, the operator mode or a grant. */
@@ -31,7 +31,7 @@ export const approvalGranted = defineEvent({
   description: 'An approval request was granted.',
   // A person's answer enters from outside; the engine's (mode, grant, redirect) is decided.
   origin: (payload) => (payload.by.kind === 'human' ? 'command' : 'decision'),
-  fields: { callId: z.string().min(1), by: ApproverSchema, reason: z.string().optional() },
+  fields: () => ({ callId: z.string().min(1), by: ApproverSchema, reason: z.string().optional() }),
 });
 
 /** A pending approval was denied; the call does not run. */
@@ -40,7 +40,7 @@ export const approvalDenied = defineEvent({
   description: 'An approval request was denied; the call does not run.',
   // A person's answer enters from outside; the engine's (mode, grant, redirect) is decided.
   origin: (payload) => (payload.by.kind === 'human' ? 'command' : 'decision'),
-  fields: { callId: z.string().min(1), by: ApproverSchema, reason: z.string() },
+  fields: () => ({ callId: z.string().min(1), by: ApproverSchema, reason: z.string() }),
 });
 
 /**
@@ -51,7 +51,7 @@ export const approvalTimedOut = defineEvent({
   type: 'approval_timed_out',
   description: "A pending approval outlived the policy's approvalTimeoutMs; the call is denied.",
   origin: 'effect_result',
-  fields: { callId: z.string().min(1), deadline: TimestampSchema },
+  fields: () => ({ callId: z.string().min(1), deadline: TimestampSchema }),
 });
 
 /**
@@ -73,7 +73,7 @@ export const approvalGrantAdded = defineEvent({
   type: 'approval_grant_added',
   description: 'A human added a scoped standing approval (command, path glob or host).',
   origin: 'command',
-  fields: {
+  fields: () => ({
     grantId: z.string().min(1),
     scope: GrantScopeSchema,
     /** `stage` grants apply only inside `stageId`. */
@@ -82,7 +82,7 @@ export const approvalGrantAdded = defineEvent({
     expiresAt: TimestampSchema.nullable(),
     by: z.string().min(1),
     reason: z.string(),
-  },
+  }),
 });
 
 /** A person revoked a grant; later calls are asked again. */
@@ -90,7 +90,7 @@ export const approvalGrantRevoked = defineEvent({
   type: 'approval_grant_revoked',
   description: 'A human revoked a standing approval grant.',
   origin: 'command',
-  fields: { grantId: z.string().min(1), by: z.string().min(1), reason: z.string() },
+  fields: () => ({ grantId: z.string().min(1), by: z.string().min(1), reason: z.string() }),
 });
 
 /**
@@ -101,13 +101,13 @@ export const approvalBypassed = defineEvent({
   type: 'approval_bypassed',
   description: 'An approval a human would have been asked for was bypassed by the operator mode.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     tool: z.string().min(1),
     tier: ApprovalTierSchema,
     mode: OperatorModeSchema,
     reason: z.string(),
-  },
+  }),
 });
 
 export const approvalEvents = [

@@ -11,14 +11,14 @@ export const artifactProposed = defineEvent({
   type: 'artifact_proposed',
   description: 'A stage proposed an artifact; validation decides whether it is accepted.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     hash: ArtifactHashSchema,
     kind: z.string().min(1),
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     inferenceEventId: z.string().min(1).nullable(),
     parents: z.array(ArtifactHashSchema),
-  },
+  }),
 });
 
 /**
@@ -29,11 +29,11 @@ export const artifactAccepted = defineEvent({
   type: 'artifact_accepted',
   description: 'An artifact passed the whole validation pipeline.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     hash: ArtifactHashSchema,
     kind: z.string().min(1),
     stageId: z.string().min(1),
-  },
+  }),
 });
 
 export const artifactEvents = [artifactProposed, artifactAccepted] as const;

@@ -11,12 +11,12 @@ export const briefChecked = defineEvent({
   type: 'brief_checked',
   description: "The task's references were extracted and its paths checked against the workspace.",
   origin: 'decision',
-  fields: {
+  fields: () => ({
     references: z.array(BriefReferenceSchema),
     missing: z.array(
       z.strictObject({ path: z.string().min(1), observedSequence: z.number().int().min(1) }),
     ),
-  },
+  }),
 });
 
 /**
@@ -28,12 +28,12 @@ export const briefEchoCompared = defineEvent({
   type: 'brief_echo_compared',
   description: "A plan's restatement of the task was compared with the brief's references.",
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     artifactHash: z.string().min(1),
     dropped: z.array(BriefReferenceSchema),
     invented: z.array(BriefReferenceSchema),
-  },
+  }),
 });
 
 export const briefEvents = [briefChecked, briefEchoCompared] as const;

@@ -6,7 +6,7 @@ export const reviewFindingsRecorded = defineEvent({
   type: 'review_findings_recorded',
   description: 'A review asked for rework; each note is recorded as a finding with an id.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     artifactHash: z.string().min(1),
@@ -17,7 +17,7 @@ export const reviewFindingsRecorded = defineEvent({
         paths: z.array(z.string().min(1)),
       }),
     ),
-  },
+  }),
 });
 
 /**
@@ -29,7 +29,7 @@ export const critiqueOutcomesCorrelated = defineEvent({
   type: 'critique_outcomes_correlated',
   description: "A review's findings correlated with what the rework changed and its checks.",
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     outcomes: z.array(
@@ -40,7 +40,7 @@ export const critiqueOutcomesCorrelated = defineEvent({
         checksPassed: z.boolean().nullable(),
       }),
     ),
-  },
+  }),
 });
 
 export const critiqueEvents = [reviewFindingsRecorded, critiqueOutcomesCorrelated] as const;

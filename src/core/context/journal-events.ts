@@ -10,7 +10,7 @@ export const journalCompacted = defineEvent({
   type: 'journal_compacted',
   description: "A stage attempt's older journal entries were replaced by a recorded summary.",
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     throughSequence: z.number().int().min(1),
@@ -18,7 +18,7 @@ export const journalCompacted = defineEvent({
     summary: z.string().min(1),
     /** The summary request the model answered, when a model wrote the summary. */
     requestId: z.string().min(1).optional(),
-  },
+  }),
 });
 
 /**
@@ -30,7 +30,7 @@ export const journalSummaryRequested = defineEvent({
   type: 'journal_summary_requested',
   description: "A model was asked to summarise a stage attempt's older journal entries.",
   origin: 'decision',
-  fields: {
+  fields: () => ({
     requestId: z.string().min(1),
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
@@ -42,7 +42,7 @@ export const journalSummaryRequested = defineEvent({
     /** SHA-256 of the whole request; a rebuilt request must match it. */
     requestDigest: z.string().regex(/^[0-9a-f]{64}$/),
     tokenEstimate: z.number().int().nonnegative(),
-  },
+  }),
 });
 
 export const journalEvents = [journalCompacted, journalSummaryRequested] as const;

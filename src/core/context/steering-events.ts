@@ -6,11 +6,11 @@ export const steeringNoteAdded = defineEvent({
   type: 'steering_note_added',
   description: 'A steering note was added to a session (optionally for one stage).',
   origin: 'command',
-  fields: {
+  fields: () => ({
     sessionId: z.string().min(1),
     content: z.string().min(1).max(20_000),
     stageId: z.string().min(1).optional(),
-  },
+  }),
 });
 
 export const steeringEvents = [steeringNoteAdded] as const;

@@ -42,14 +42,20 @@ type DefineEventSpec<Type extends string, Shape extends z.ZodRawShape> = {
   readonly origin:
     | EventOrigin
     | ((payload: z.infer<z.ZodObject<Shape & { type: z.ZodLiteral<Type> }>>) => EventOrigin);
-  readonly fields: Shape;
+  /**
+   * The payload's fields, besides `type`. A function is called once, the first time the schema
+   * is used, so a process that never reads or writes an event type never builds its schema
+   * (a short command such as `correx sessions` reads a handful of the catalog's types).
+   */
+  readonly fields: Shape | (() => Shape);
   readonly version?: number;
   readonly upcasters?: readonly Upcaster[];
 };
 
 /**
  * Defines a payload type. The schema is strict (an unknown key is an error, not silently
- * dropped) and carries `type` as a literal, so payloads form a discriminated union.
+ * dropped) and carries `type` as a literal, so payloads form a discriminated union. It is built
+ * on first use of `schema` and kept: the same schema, whenever it is built.
  */
 export function defineEvent<const Type extends string, Shape extends z.ZodRawShape>(
   spec: DefineEventSpec<Type, Shape>,
@@ -66,15 +72,25 @@ export function defineEvent<const Type extends string, Shape extends z.ZodRawSha
   if (upcasters.length !== version - 1) {
     throw new RangeError(`event ${spec.type} v${version}: expected ${version - 1} upcasters`);
   }
-  const schema = z.strictObject({ type: z.literal(spec.type), ...spec.fields });
+  const { fields } = spec;
+  const build = () =>
+    z.strictObject({
+      type: z.literal(spec.type),
+      ...(typeof fields === 'function' ? fields() : fields),
+    });
+  type Schema = ReturnType<typeof build>;
+  let schema: Schema | undefined;
   return {
     type: spec.type,
     version,
     description: spec.description,
-    schema,
+    get schema(): Schema {
+      schema ??= build();
+      return schema;
+    },
     upcasters,
-    origin: spec.origin as EventOrigin | OriginOfPayload<z.infer<typeof schema>>,
-  } satisfies EventDefinition<Type, z.infer<typeof schema>>;
+    origin: spec.origin as EventOrigin | OriginOfPayload<z.infer<Schema>>,
+  } satisfies EventDefinition<Type, z.infer<Schema>>;
 }
 
 /** The origin of a payload under its definition. */

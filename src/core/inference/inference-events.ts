@@ -15,7 +15,7 @@ export const inferenceRequested = defineEvent({
   type: 'inference_requested',
   description: 'A model call was decided: provider, model, pack digest and context manifest.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     requestId: z.string().min(1),
     stageId: z.string().min(1),
     provider: z.string().min(1),
@@ -29,7 +29,7 @@ export const inferenceRequested = defineEvent({
     tokenEstimate: z.number().int().nonnegative(),
     toolNames: z.array(z.string().min(1)),
     manifest: ContextManifestSchema,
-  },
+  }),
 });
 
 /** A model answered. Appended by the effect runner; the full response, usage and latency. */
@@ -37,12 +37,12 @@ export const inferenceCompleted = defineEvent({
   type: 'inference_completed',
   description: 'A model call returned; the full response, token usage and latency.',
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     requestId: z.string().min(1),
     provider: z.string().min(1),
     requestDigest: sha256Field,
     result: InferenceResultSchema,
-  },
+  }),
 });
 
 /** A model call failed. Appended by the effect runner; the retry policy reads `category`. */
@@ -50,14 +50,14 @@ export const inferenceFailed = defineEvent({
   type: 'inference_failed',
   description: 'A model call failed with a categorised, credential-free reason.',
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     requestId: z.string().min(1),
     provider: z.string().min(1),
     model: z.string().min(1),
     category: InferenceFailureCategorySchema,
     message: z.string(),
     retryAfterMs: z.number().int().nonnegative().optional(),
-  },
+  }),
 });
 
 export const inferenceEvents = [inferenceRequested, inferenceCompleted, inferenceFailed] as const;

@@ -17,7 +17,7 @@ export const budgetExhausted = defineEvent({
   description:
     'The session reached a budget (tokens, cost or duration) before its next model call.',
   origin: 'decision',
-  fields: { budget: BudgetKindSchema, limit: amount, used: amount },
+  fields: () => ({ budget: BudgetKindSchema, limit: amount, used: amount }),
 });
 
 /** A person raised a budget of a session that stopped at it (`correx resume --max-…`). */
@@ -25,7 +25,7 @@ export const budgetRaised = defineEvent({
   type: 'budget_raised',
   description: 'A person raised one of the session budgets.',
   origin: 'command',
-  fields: { budget: BudgetKindSchema, limit: amount, by: z.string().min(1) },
+  fields: () => ({ budget: BudgetKindSchema, limit: amount, by: z.string().min(1) }),
 });
 
 export const budgetEvents = [budgetExhausted, budgetRaised] as const;

@@ -16,7 +16,7 @@ export const sessionForked = defineEvent({
   type: 'session_forked',
   description: 'A session was forked from another session at one of its events.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     parentSessionId: z.string().min(1),
     atSequence: z.number().int().min(1),
     /** The parent's chain hash at `atSequence`. */
@@ -31,7 +31,7 @@ export const sessionForked = defineEvent({
     /** Files of the parent's workspace at the event that could not be rebuilt (`--allow-missing`). */
     missing: z.array(z.string().min(1)),
     by: z.string().min(1),
-  },
+  }),
 });
 
 export const forkEvents = [sessionForked] as const;

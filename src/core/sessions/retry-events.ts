@@ -10,13 +10,13 @@ export const sessionRetried = defineEvent({
   type: 'session_retried',
   description: 'A person retried a failed session from the stage that failed.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     /** The new attempt: one past the stage's last, so ids of the earlier attempts stay unique. */
     attempt: z.number().int().min(1),
     by: z.string().min(1),
     reason: z.string(),
-  },
+  }),
 });
 
 export const retryEvents = [sessionRetried] as const;

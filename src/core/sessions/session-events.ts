@@ -14,7 +14,7 @@ export const sessionCreated = defineEvent({
   type: 'session_created',
   description: 'A session was created for a task in a workspace.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     task: z.string().min(1),
     workspace: z.string().min(1),
     workflowId: z.string().min(1),
@@ -37,7 +37,7 @@ export const sessionCreated = defineEvent({
      * command correx runs for it uses (never rediscovered through the workspace's `.git`).
      */
     worktree: RecordedWorktreeSchema.optional(),
-  },
+  }),
 });
 
 /**
@@ -51,7 +51,7 @@ export const sessionConfigured = defineEvent({
   type: 'session_configured',
   description: 'The effective configuration of a session was recorded before its start.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     configuration: z.record(z.string(), z.json()),
     /** SHA-256 of the configuration's canonical JSON. */
     digest: z.string().regex(/^[0-9a-f]{64}$/),
@@ -65,80 +65,84 @@ export const sessionConfigured = defineEvent({
         z.strictObject({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
       )
       .optional(),
-  },
+  }),
 });
 
 export const workflowStarted = defineEvent({
   type: 'workflow_started',
   description: "The session's workflow started at its first stage.",
   origin: 'decision',
-  fields: { workflowId: z.string().min(1), firstStageId: stageId },
+  fields: () => ({ workflowId: z.string().min(1), firstStageId: stageId }),
 });
 
 export const workflowCompleted = defineEvent({
   type: 'workflow_completed',
   description: 'The workflow reached a terminal stage successfully.',
   origin: 'decision',
-  fields: { finalStageId: stageId, summary: z.string().optional() },
+  fields: () => ({ finalStageId: stageId, summary: z.string().optional() }),
 });
 
 export const workflowFailed = defineEvent({
   type: 'workflow_failed',
   description: 'The workflow ended in failure.',
   origin: 'decision',
-  fields: { category: FailureCategorySchema, message: z.string(), stageId: stageId.optional() },
+  fields: () => ({
+    category: FailureCategorySchema,
+    message: z.string(),
+    stageId: stageId.optional(),
+  }),
 });
 
 export const workflowCancelled = defineEvent({
   type: 'workflow_cancelled',
   description: 'Someone cancelled the workflow.',
   origin: 'command',
-  fields: { by: actor, reason: z.string().optional() },
+  fields: () => ({ by: actor, reason: z.string().optional() }),
 });
 
 export const orchestrationPaused = defineEvent({
   type: 'orchestration_paused',
   description: 'The session was paused; nothing runs until it is resumed.',
   origin: 'command',
-  fields: { by: actor, reason: z.string().optional() },
+  fields: () => ({ by: actor, reason: z.string().optional() }),
 });
 
 export const orchestrationResumed = defineEvent({
   type: 'orchestration_resumed',
   description: 'A paused session was resumed.',
   origin: 'command',
-  fields: { by: actor },
+  fields: () => ({ by: actor }),
 });
 
 export const stageStarted = defineEvent({
   type: 'stage_started',
   description: 'A stage attempt began.',
   origin: 'decision',
-  fields: { stageId, attempt: z.number().int().min(1) },
+  fields: () => ({ stageId, attempt: z.number().int().min(1) }),
 });
 
 export const stageCompleted = defineEvent({
   type: 'stage_completed',
   description: 'A stage attempt produced an accepted artifact.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId,
     attempt: z.number().int().min(1),
     artifactHash: z.string().optional(),
     verdict: z.string().optional(),
-  },
+  }),
 });
 
 export const stageFailed = defineEvent({
   type: 'stage_failed',
   description: 'A stage attempt failed; the retry policy decides what follows.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId,
     attempt: z.number().int().min(1),
     category: FailureCategorySchema,
     message: z.string(),
-  },
+  }),
 });
 
 /**
@@ -150,11 +154,11 @@ export const lifecycleRejected = defineEvent({
   type: 'lifecycle_rejected',
   description: 'A lifecycle command was refused in the current session status.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     command: z.enum(LIFECYCLE_COMMANDS),
     status: SessionStatusSchema,
     message: z.string().min(1),
-  },
+  }),
 });
 
 /**
@@ -166,13 +170,13 @@ export const retryDelayStarted = defineEvent({
   type: 'retry_delay_started',
   description: 'The next model call waits until the instant the provider asked for.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     /** The failed request whose provider asked for the delay. */
     requestId: z.string().min(1),
     provider: z.string().min(1),
     delayMs: z.number().int().min(1),
     until: TimestampSchema,
-  },
+  }),
 });
 
 /** The runner waited out a retry delay (recorded once its clock reached `until`). */
@@ -180,7 +184,7 @@ export const retryDelayElapsed = defineEvent({
   type: 'retry_delay_elapsed',
   description: 'A retry delay asked for by a provider has passed; the next model call may run.',
   origin: 'effect_result',
-  fields: { until: TimestampSchema },
+  fields: () => ({ until: TimestampSchema }),
 });
 
 export const sessionEvents = [
@@ -206,7 +210,7 @@ export const redirectRequested = defineEvent({
   type: 'redirect_requested',
   description: 'A person asked to move the running session to another stage.',
   origin: 'command',
-  fields: { to: stageId, by: actor, reason: z.string().optional() },
+  fields: () => ({ to: stageId, by: actor, reason: z.string().optional() }),
 });
 
 /** The kernel ended the running stage attempt for a redirect; `transition_taken` follows. */
@@ -215,13 +219,13 @@ export const stageRedirected = defineEvent({
   description:
     'The running stage attempt was ended by a redirect to a stage its transitions allow.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     from: stageId,
     to: stageId,
     attempt: z.number().int().min(1),
     by: actor,
     reason: z.string().optional(),
-  },
+  }),
 });
 
 /** A redirect the workflow does not allow (no such transition, or its bound is spent). */
@@ -229,7 +233,7 @@ export const redirectRejected = defineEvent({
   type: 'redirect_rejected',
   description: 'A redirect was refused: the workflow has no open transition to that stage.',
   origin: 'decision',
-  fields: { from: stageId.nullable(), to: stageId, by: actor, message: z.string().min(1) },
+  fields: () => ({ from: stageId.nullable(), to: stageId, by: actor, message: z.string().min(1) }),
 });
 
 /**

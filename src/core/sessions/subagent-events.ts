@@ -17,13 +17,13 @@ export const subagentStarted = defineEvent({
   type: 'subagent_started',
   description: 'A stage attempt started a sub-session to produce its artifact.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId,
     attempt: z.number().int().min(1),
     childSessionId: sessionId,
     workflowId: z.string().min(1),
     task: z.string().min(1),
-  },
+  }),
 });
 
 /**
@@ -35,7 +35,7 @@ export const subagentFinished = defineEvent({
   type: 'subagent_finished',
   description: 'A sub-session ended; a completed one hands its final artifact to its parent stage.',
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     childSessionId: sessionId,
     status: z.enum(['completed', 'failed', 'cancelled']),
     /** The child's last accepted artifact (its hash in the child's lineage, and its content). */
@@ -44,7 +44,7 @@ export const subagentFinished = defineEvent({
       .optional(),
     /** Why the child did not complete: its `workflow_failed` (or the cancel). */
     failure: z.strictObject({ category: FailureCategorySchema, message: z.string() }).optional(),
-  },
+  }),
 });
 
 /** Events that link a session to the sub-sessions its stages run. */

@@ -26,7 +26,7 @@ export const transitionTaken = defineEvent({
   type: 'transition_taken',
   description: 'The workflow took a transition out of a stage.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     from: stageId,
     /** The next stage, or absent when the workflow ends. */
     to: stageId.optional(),
@@ -40,7 +40,7 @@ export const transitionTaken = defineEvent({
     traversal: z.number().int().min(1),
     /** The attempt number the next stage runs as (absent when the workflow ends). */
     attempt: z.number().int().min(1).optional(),
-  },
+  }),
 });
 
 /**
@@ -52,13 +52,13 @@ export const transitionRejected = defineEvent({
   type: 'transition_rejected',
   description: 'A stage outcome matched no legal transition; nothing moved.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     from: z.string().min(1),
     reason: TransitionRejectionSchema,
     /** The outcome that was refused, e.g. `verdict:maybe`, `failure:tool`. */
     outcome: z.string().min(1),
     message: z.string().min(1),
-  },
+  }),
 });
 
 export const transitionEvents = [transitionTaken, transitionRejected] as const;

@@ -19,14 +19,14 @@ export const turnRequested = defineEvent({
   type: 'turn_requested',
   description: 'A person asked a finished session for a follow-up turn.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     turn: z.number().int().min(2),
     text: z.string().min(1),
     requestedBy: z.string().min(1),
     workflowId: z.string().min(1),
     workflow: z.record(z.string(), z.json()).optional(),
     mode: OperatorModeSchema.optional(),
-  },
+  }),
 });
 
 /** A file whose bytes differ from what the session's recorded changes left. */
@@ -52,12 +52,12 @@ export const turnWorkspaceChecked = defineEvent({
   type: 'turn_workspace_checked',
   description: 'The workspace compared with what the log left, before a follow-up turn.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     turn: z.number().int().min(2),
     /** How many files were compared. */
     compared: z.number().int().min(0),
     changed: z.array(TurnWorkspaceChangeSchema),
-  },
+  }),
 });
 
 /**
@@ -69,7 +69,7 @@ export const turnReplyRecorded = defineEvent({
   type: 'turn_reply_recorded',
   description: "A conversational stage's reply to the person, with the checks it ran.",
   origin: 'decision',
-  fields: {
+  fields: () => ({
     turn: z.number().int().min(1),
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
@@ -83,7 +83,7 @@ export const turnReplyRecorded = defineEvent({
         sequence: z.number().int().min(1),
       }),
     ),
-  },
+  }),
 });
 
 export const turnEvents = [turnRequested, turnWorkspaceChecked, turnReplyRecorded] as const;

@@ -35,10 +35,10 @@ export const preToolUseHooksRan = defineEvent({
   type: 'pre_tool_use_hooks_ran',
   description: "The user's pre_tool_use hooks answered for a call (or failed closed).",
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     results: z.array(PreToolUseHookResultSchema),
-  },
+  }),
 });
 
 export const hookEvents = [preToolUseHooksRan] as const;

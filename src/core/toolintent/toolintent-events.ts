@@ -38,7 +38,7 @@ export const worldObserved = defineEvent({
   type: 'world_observed',
   description: 'The WorldProbe observed a path on disk; rules read this instead of the disk.',
   origin: 'effect_result',
-  fields: { callId: z.string().min(1).nullable(), observation: WorldObservationSchema },
+  fields: () => ({ callId: z.string().min(1).nullable(), observation: WorldObservationSchema }),
 });
 
 export const FindingSchema = z.strictObject({
@@ -88,7 +88,7 @@ export const toolCallAssessed = defineEvent({
   type: 'tool_call_assessed',
   description: 'A proposed tool call was assessed against the workspace policy rules.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     tool: z.string().min(1),
     verdict: VerdictSchema,
@@ -96,7 +96,7 @@ export const toolCallAssessed = defineEvent({
     risk: RiskLevelSchema,
     findings: z.array(FindingSchema),
     targets: z.array(AssessedTargetSchema),
-  },
+  }),
 });
 
 /**
@@ -107,12 +107,12 @@ export const egressAllowlistChanged = defineEvent({
   type: 'egress_allowlist_changed',
   description: 'Hosts were added to or removed from the session egress allowlist.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     added: z.array(z.string().min(1)),
     removed: z.array(z.string().min(1)),
     by: z.string().min(1),
     reason: z.string(),
-  },
+  }),
 });
 
 export const toolIntentEvents = [worldObserved, toolCallAssessed, egressAllowlistChanged] as const;

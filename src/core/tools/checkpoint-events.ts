@@ -20,12 +20,12 @@ export const stageCheckpointRecorded = defineEvent({
   type: 'stage_checkpoint_recorded',
   description: 'The workspace as the log knows it, recorded at a stage boundary.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     throughSequence: z.number().int().min(0),
     files: z.array(CheckpointFileSchema),
-  },
+  }),
 });
 
 /**
@@ -39,14 +39,14 @@ export const stageStartReconciled = defineEvent({
   type: 'stage_start_reconciled',
   description: 'What a stage entered again starts from, against its earlier checkpoint.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     reason: z.enum(['rework', 'retry', 'redirect']),
     basis: z.enum(['as_left']),
     checkpointSequence: z.number().int().min(1),
     changedSince: z.array(z.string().min(1)),
-  },
+  }),
 });
 
 export const checkpointEvents = [stageCheckpointRecorded, stageStartReconciled] as const;

@@ -31,7 +31,7 @@ export const toolCallRejected = defineEvent({
   description:
     'A proposed tool call was refused before assessment (malformed, unknown, not granted).',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     stageId: z.string().min(1),
     tool: z.string().min(1),
@@ -39,7 +39,7 @@ export const toolCallRejected = defineEvent({
     message: z.string().min(1),
     /** The JSON Schema the arguments must match; null when the tool is unknown. */
     argsSchema: z.record(z.string(), z.json()).nullable(),
-  },
+  }),
 });
 
 /**
@@ -52,7 +52,7 @@ export const toolCallInterrupted = defineEvent({
   description:
     'A started tool call has no receipt: the process running it ended (crash-exact recovery).',
   origin: 'command',
-  fields: { callId: z.string().min(1), tool: z.string().min(1) },
+  fields: () => ({ callId: z.string().min(1), tool: z.string().min(1) }),
 });
 
 export const CallClassificationSchema = z.enum(['not_applied', 'applied', 'unknown']);
@@ -69,7 +69,7 @@ export const toolCallClassified = defineEvent({
   type: 'tool_call_classified',
   description: 'An interrupted tool call was classified as not applied, applied or unknown.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     tool: z.string().min(1),
     classification: CallClassificationSchema,
@@ -82,7 +82,7 @@ export const toolCallClassified = defineEvent({
         observed: sha256Field.nullable(),
       }),
     ),
-  },
+  }),
 });
 
 export const toolCallOutcomeEvents = [

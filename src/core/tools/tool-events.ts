@@ -12,14 +12,14 @@ export const toolCallProposed = defineEvent({
   type: 'tool_call_proposed',
   description: 'A model proposed a tool call; nothing has run yet.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     stageId: z.string().min(1),
     tool: z.string().min(1),
     argsRaw: z.string(),
     /** Set when `argsRaw` is only the head of unreadable text: the whole text's length. */
     argsLength: z.number().int().nonnegative().optional(),
-  },
+  }),
 });
 
 /**
@@ -59,13 +59,13 @@ export const toolCallStarted = defineEvent({
   type: 'tool_call_started',
   description: 'An approved tool call is about to run; targets and their pre-hashes are recorded.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     tool: z.string().min(1),
     targets: z.array(
       z.strictObject({ path: z.string().min(1), sha256: Sha256HexSchema.nullable() }),
     ),
-  },
+  }),
 });
 
 /**
@@ -77,7 +77,7 @@ export const toolReceipt = defineEvent({
   type: 'tool_receipt',
   description: 'A tool call finished (or was refused at execution); its effects are listed.',
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     callId: z.string().min(1),
     tool: z.string().min(1),
     args: z.record(z.string(), z.json()),
@@ -98,7 +98,7 @@ export const toolReceipt = defineEvent({
     egress: z.array(EgressDecisionSchema).optional(),
     /** The real path of the program that ran (exec): argv[0] resolved on the trusted PATH. */
     executable: z.string().min(1).optional(),
-  },
+  }),
 });
 
 /**
@@ -111,14 +111,14 @@ export const workspaceRestored = defineEvent({
   type: 'workspace_restored',
   description: 'Workspace files were restored to a recorded point from stored pre-images.',
   origin: 'command',
-  fields: {
+  fields: () => ({
     by: z.string().min(1),
     /** Every change recorded after this sequence was undone. */
     toSequence: z.number().int().min(0),
     /** The stage whose start the workspace was restored to, when asked by stage. */
     stageId: z.string().min(1).nullable(),
     files: z.array(TouchedFileSchema),
-  },
+  }),
 });
 
 export const toolEvents = [

@@ -12,7 +12,7 @@ export const dodCheckRan = defineEvent({
   type: 'dod_check_ran',
   description: "A stage's definition-of-done check ran; exit code and bounded output are recorded.",
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     name: z.string().min(1),
@@ -25,7 +25,7 @@ export const dodCheckRan = defineEvent({
     durationMs: z.number().int().min(0),
     /** The confinement the check ran under (absent in logs older than the sandbox). */
     sandbox: SandboxProfileSchema.optional(),
-  },
+  }),
 });
 
 /**
@@ -37,11 +37,11 @@ export const projectChecksDetected = defineEvent({
   type: 'project_checks_detected',
   description: "The project's checks found in the workspace at session start.",
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     checks: z.array(ProjectCheckSchema),
     /** Project files that were there but could not be read as expected, with why. */
     problems: z.array(z.strictObject({ file: z.string().min(1), message: z.string().min(1) })),
-  },
+  }),
 });
 
 export const LanguageDiagnosticSchema = z.strictObject({
@@ -64,7 +64,7 @@ export const languageDiagnosticsRecorded = defineEvent({
   type: 'language_diagnostics_recorded',
   description: "A language server's diagnostics for the files the session wrote.",
   origin: 'effect_result',
-  fields: {
+  fields: () => ({
     stageId: z.string().min(1),
     attempt: z.number().int().min(1),
     server: z.string().min(1),
@@ -74,7 +74,7 @@ export const languageDiagnosticsRecorded = defineEvent({
     ),
     error: z.string().nullable(),
     durationMs: z.number().int().min(0),
-  },
+  }),
 });
 
 export const definitionOfDoneEvents = [

@@ -16,13 +16,13 @@ export const validationFailed = defineEvent({
   type: 'validation_failed',
   description: 'A proposed artifact failed a validation phase; it does not advance the workflow.',
   origin: 'decision',
-  fields: {
+  fields: () => ({
     hash: ArtifactHashSchema,
     stageId: z.string().min(1),
     phase: ValidationPhaseSchema,
     validator: z.string().min(1),
     message: z.string().min(1),
-  },
+  }),
 });
 
 export const validationEvents = [validationFailed] as const;

@@ -105,7 +105,7 @@ export function decideCommand(
         );
       }
       // Old sessions replay as recorded: only one recorded with the flag may change its ending.
-      if (!state.acceptsRetry) {
+      if (!state.features.retry.acceptsRetry) {
         throw new KernelCommandError(
           'invalid_command',
           `session ${sessionId} was recorded by a correx that could not retry sessions; start it again with correx run`,

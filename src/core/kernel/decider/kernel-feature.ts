@@ -1,9 +1,12 @@
 import type { OperatorMode } from '../../approvals/approval-tier.js';
 import type { BehaviourFlag } from '../../base/behaviour-flag.js';
+import type { ContextCandidate } from '../../context/context-candidate.js';
 import type { CorrexEvent } from '../../event-catalog.js';
 import type { JsonValue } from '../../events/canonical-json.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
+import type { LayeredRecord } from '../../base/layered-record.js';
 import type { KernelConfig } from '../config/kernel-config.js';
+import type { StageRunState } from './stage-run.js';
 import type { Step } from './step.js';
 
 type Payload = CorrexEvent['payload'];
@@ -21,6 +24,8 @@ export type FeatureView<S> = {
   readonly lastTimestamp: string | null;
   /** The sequence of the last event. */
   readonly lastSequence: number;
+  /** The session's workspace (null before it is recorded). */
+  readonly workspace: string | null;
 };
 
 /** The stage attempt a hook runs for. */
@@ -38,6 +43,34 @@ export type AcceptedArtifactFacts = {
   readonly checkRuns: readonly { readonly sequence: number; readonly passed: boolean }[];
 };
 
+/** What the ladder knows when it builds a stage's context pack. */
+export type PackFacts = {
+  readonly stage: WorkflowStage;
+  readonly run: StageAt;
+  /** Only what was recorded before this sequence goes into the pack (a rebuilt request's). */
+  readonly beforeSequence: number;
+  /** Real paths the session's tool calls wrote, in the order first written. */
+  readonly written: LayeredRecord<true>;
+  /** The latest `stage_failed`, or null. */
+  readonly lastStageFailure: {
+    readonly stageId: string;
+    readonly attempt: number;
+    readonly message: string;
+    readonly eventId: string;
+    readonly sequence: number;
+  } | null;
+};
+
+/** What the ladder knows of an artifact a stage proposed, before it is validated. */
+export type ProposedArtifactFacts = {
+  readonly stage: WorkflowStage;
+  readonly run: StageAt;
+  readonly artifactHash: string;
+  readonly content: JsonValue;
+  /** Real paths the session's tool calls wrote. */
+  readonly written: LayeredRecord<true>;
+};
+
 /**
  * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts) calls the
  * features, in registry order. A hook of a feature whose flag the session did not record is
@@ -49,10 +82,25 @@ export type FeatureHooks<S> = {
    * (a follow-up turn's start), or null.
    */
   readonly beforeWorkflow?: (view: FeatureView<S>) => Step | null;
+  /**
+   * Between stages, before the next one starts: a step (an effect to await, or events), or null
+   * once the feature has nothing more to do there. The ladder asks again after each step.
+   */
+  readonly betweenStages?: (view: FeatureView<S>, next: StageAt, task: string) => Step | null;
   /** Events recorded just before `stage_started` of `next`, in order. */
   readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
   /** Before a model call of a running attempt: a step that replaces the call, or null. */
   readonly beforeModelCall?: (view: FeatureView<S>, run: StageAt) => Step | null;
+  /** Items the feature adds to a stage's context pack, after the transcript, in registry order. */
+  readonly contextCandidates?: (
+    view: FeatureView<S>,
+    pack: PackFacts,
+  ) => readonly ContextCandidate[];
+  /** A proposed artifact, before validation (not a sub-session's): a step, or null. */
+  readonly proposedArtifact?: (
+    view: FeatureView<S>,
+    proposed: ProposedArtifactFacts,
+  ) => Step | null;
   /** After a stage's artifact is accepted and checked, before `stage_completed`: a step, or null. */
   readonly acceptedArtifact?: (
     view: FeatureView<S>,
@@ -72,8 +120,12 @@ export type KernelFeature<Name extends string, S> = {
   readonly events: readonly Payload['type'][];
   readonly state: {
     readonly initial: S;
-    /** Pure; returns `slice` itself when the event changes nothing (the fold relies on it). */
-    readonly evolve: (slice: S, event: CorrexEvent) => S;
+    /**
+     * Pure; returns `slice` itself when the event changes nothing (the fold relies on it).
+     * `run` is the stage attempt running before the event (null outside one), for a slice that
+     * keeps what the event means for the attempt's calls.
+     */
+    readonly evolve: (slice: S, event: CorrexEvent, run: StageRunState | null) => S;
   };
   readonly hooks: FeatureHooks<S>;
 };

@@ -1,5 +1,4 @@
-import { DECISIONS_FROM_CANONICAL_OUTPUT, RETRY_FAILED_SESSION } from '../config/kernel-flags.js';
-import { isSummaryRequestId } from '../features/journal/summary-request-id.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import {
   evolveFeatures,
   initialFeatures,
@@ -26,12 +25,8 @@ import type { StageOutcome } from '../../transitions/evaluate-transition.js';
 import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
-import type { ProjectCheck } from '../../validation/project-check.js';
-import type { BriefReference } from '../../context/brief-references.js';
-import { isFileChangeTool, type RecordedChange } from './recorded-changes.js';
+import { BRIEF_PROBE } from '../features/brief-references/brief-state.js';
 
-/** The call id of the session-start probe of the brief's paths (no tool call has it). */
-export const BRIEF_PROBE = 'brief';
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 import {
   layeredHas,
@@ -99,32 +94,10 @@ export type KernelState = {
    * of-done diagnostics count only these). Layered: it grows with every distinct path written.
    */
   readonly written: LayeredRecord<true>;
-  /**
-   * A delay a provider asked for (`retryAfterMs`): no model call is requested before `until`
-   * (the failure's recorded timestamp plus the delay), in this attempt or the next one.
-   * `started` once `retry_delay_started` is recorded; cleared by `retry_delay_elapsed`.
-   */
-  readonly retryDelay: RetryDelay | null;
   /** A recorded redirect command the kernel has not answered yet. */
   readonly redirect: PendingRedirect | null;
   /** How many sub-sessions each stage started (the next child's id counts on from it). */
   readonly subagents: { readonly [stageId: string]: number };
-  /** The project's checks as recorded at session start (`project_checks_detected`); null before. */
-  readonly projectChecks: RecordedProjectChecks | null;
-  /** Write targets of calls that were denied, with the denial's sequence (claims are checked against them). */
-  readonly deniedWrites: readonly DeniedWrite[];
-  /** How many `exec` calls started in the session (their file changes may not be itemized). */
-  readonly commandsRan: number;
-  /** Every recorded check run of the session, in order (what `show` and the review pack report). */
-  readonly checkRuns: readonly RecordedCheckRun[];
-  /** The task's references and missing paths (`brief_checked`); null before. */
-  readonly brief: RecordedBrief | null;
-  /** What the session-start probe of the brief's paths found, by path. */
-  readonly briefObservations: { readonly [path: string]: BriefObservation };
-  /** The latest plan-versus-brief comparison (`brief_echo_compared`). */
-  readonly briefEcho: RecordedBriefEcho | null;
-  /** Successful `write_file`/`edit_file` calls with their arguments: the diff a reviewer sees. */
-  readonly changes: readonly RecordedChange[];
   /** The latest `stage_failed`: its message goes into the next pack and names a workflow failure. */
   readonly lastStageFailure: RecordedStageFailure | null;
   /** The timestamp of the last event: the only clock `decide` reads. */
@@ -133,47 +106,8 @@ export type KernelState = {
   readonly lastInputSequence: number;
   /** Each registered feature's own slice (features/kernel-features.ts): budgets, checkpoints, … */
   readonly features: FeatureStates;
-  /** Whether the session was recorded with `retry-failed-session`: a failed one may be retried. */
-  readonly acceptsRetry: boolean;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
-};
-
-export type RecordedProjectChecks = {
-  readonly checks: readonly ProjectCheck[];
-  readonly sequence: number;
-};
-
-export type RecordedBrief = {
-  readonly references: readonly BriefReference[];
-  readonly missing: readonly { readonly path: string; readonly observedSequence: number }[];
-  readonly sequence: number;
-};
-
-export type BriefObservation = { readonly exists: boolean; readonly sequence: number };
-
-export type RecordedBriefEcho = {
-  readonly stageId: string;
-  readonly artifactHash: string;
-  readonly dropped: readonly BriefReference[];
-  readonly invented: readonly BriefReference[];
-  readonly sequence: number;
-};
-
-export type DeniedWrite = {
-  readonly path: string;
-  readonly callId: string;
-  readonly sequence: number;
-};
-
-export type RecordedCheckRun = {
-  readonly stageId: string;
-  readonly attempt: number;
-  readonly name: string;
-  readonly command: string;
-  readonly passed: boolean;
-  readonly exitCode: number | null;
-  readonly sequence: number;
 };
 
 export type RecordedStageFailure = {
@@ -190,14 +124,6 @@ export type PendingRedirect = {
   readonly reason?: string;
 };
 
-export type RetryDelay = {
-  readonly requestId: string;
-  readonly provider: string;
-  readonly delayMs: number;
-  readonly until: string;
-  readonly started: boolean;
-};
-
 export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> = {
   name: 'kernel',
   // 5: checkpoints (stage-checkpoints) and acceptsRetry (retry-failed-session).
@@ -209,7 +135,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 11: the budget and the stage checkpoints are slices of `features` (registered features).
   // 12: the critique outcomes are a slice of `features`.
   // 13: the follow-up turns slice (`features.turns`, flag follow-up-turns).
-  version: 13,
+  // 14: review changes, project checks, brief references, claims and retry are slices of `features`.
+  version: 14,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -220,27 +147,16 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     accepted: [],
     steering: [],
     written: layeredRecord(),
-    retryDelay: null,
     redirect: null,
     subagents: {},
-    projectChecks: null,
-    deniedWrites: [],
-    commandsRan: 0,
-    checkRuns: [],
     lastStageFailure: null,
-    brief: null,
-    briefObservations: {},
-    briefEcho: null,
-    changes: [],
     lastTimestamp: null,
     lastInputSequence: 0,
     features: initialFeatures(),
-    acceptsRetry: false,
     canonicalOutput: false,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
-    const payload = (event as CorrexEvent).payload;
     // Every field listed, not `{ ...evolved, ... }`: V8 copies a spread of this many fields
     // with overrides on its slow path (about 5 µs against 0.1), twice for every replayed event.
     const next: KernelState = {
@@ -253,30 +169,12 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       accepted: evolved.accepted,
       steering: evolved.steering,
       written: writtenBy(state.written, event as CorrexEvent),
-      retryDelay: evolved.retryDelay,
       redirect: evolved.redirect,
       subagents: evolved.subagents,
-      projectChecks: evolved.projectChecks,
-      deniedWrites: evolved.deniedWrites,
-      commandsRan:
-        payload.type === 'tool_call_started' && payload.tool === 'exec'
-          ? state.commandsRan + 1
-          : state.commandsRan,
-      checkRuns: evolved.checkRuns,
-      brief: evolved.brief,
-      briefObservations: evolved.briefObservations,
-      briefEcho: evolved.briefEcho,
-      changes:
-        payload.type === 'tool_receipt' &&
-        payload.outcome === 'succeeded' &&
-        isFileChangeTool(payload.tool)
-          ? [...state.changes, { tool: payload.tool, args: payload.args, sequence: event.sequence }]
-          : state.changes,
       lastStageFailure: evolved.lastStageFailure,
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
-      features: evolveFeatures(state.features, event as CorrexEvent),
-      acceptsRetry: evolved.acceptsRetry,
+      features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
       canonicalOutput: evolved.canonicalOutput,
     };
     return next;
@@ -290,6 +188,7 @@ export function featureCoreOf(config: KernelConfig, state: KernelState): Feature
     mode: state.mode,
     lastTimestamp: state.lastTimestamp,
     lastSequence: state.session.lastSequence,
+    workspace: state.session.workspace,
     features: state.features,
   };
 }
@@ -364,24 +263,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'workflow_failed':
     case 'workflow_cancelled':
       return { ...state, phase: { kind: 'final' } };
-    case 'inference_failed': {
-      const next = withRun(state, event);
-      const delayMs = payload.retryAfterMs ?? 0;
-      // A failed summary falls back to lines at once: no delay before the next call.
-      if (delayMs <= 0 || isSummaryRequestId(payload.requestId)) return next;
-      // The recorded failure's timestamp is the only clock: the delay runs from it.
-      const until = new Date(Date.parse(event.timestamp) + delayMs).toISOString();
-      return {
-        ...next,
-        retryDelay: {
-          requestId: payload.requestId,
-          provider: payload.provider,
-          delayMs,
-          until,
-          started: false,
-        },
-      };
-    }
+    case 'inference_failed': // also the retry feature's (features/retry)
+      return withRun(state, event);
     case 'tool_call_assessed': {
       const run = runOf(state);
       if (run === null) return state;
@@ -409,77 +292,15 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
           [payload.stageId]: (state.subagents[payload.stageId] ?? 0) + 1,
         },
       };
-    case 'brief_checked':
-      return {
-        ...state,
-        brief: {
-          references: payload.references,
-          missing: payload.missing,
-          sequence: event.sequence,
-        },
-      };
-    case 'brief_echo_compared':
-      return {
-        ...withRun(state, event),
-        briefEcho: {
-          stageId: payload.stageId,
-          artifactHash: payload.artifactHash,
-          dropped: payload.dropped,
-          invented: payload.invented,
-          sequence: event.sequence,
-        },
-      };
+    case 'brief_echo_compared': // also the brief feature's (features/brief-references)
+      return withRun(state, event);
     case 'world_observed':
-      return payload.callId === BRIEF_PROBE
-        ? {
-            ...state,
-            briefObservations: {
-              ...state.briefObservations,
-              [payload.observation.path]: {
-                exists: payload.observation.kind !== 'missing',
-                sequence: event.sequence,
-              },
-            },
-          }
-        : withRun(state, event);
-    case 'project_checks_detected':
-      return { ...state, projectChecks: { checks: payload.checks, sequence: event.sequence } };
-    case 'dod_check_ran':
-      return {
-        ...withRun(state, event),
-        checkRuns: [
-          ...state.checkRuns,
-          {
-            stageId: payload.stageId,
-            attempt: payload.attempt,
-            name: payload.name,
-            command: payload.command,
-            passed: payload.outcome === 'completed' && payload.exitCode === 0,
-            exitCode: payload.exitCode,
-            sequence: event.sequence,
-          },
-        ],
-      };
-    case 'approval_denied': {
-      const run = runOf(state);
-      const turn = run?.turn;
-      const call =
-        turn?.status === 'acting' ? turn.calls.find((c) => c.callId === payload.callId) : undefined;
-      const denied = (call?.writeTargets ?? []).map((path) => ({
-        path,
-        callId: payload.callId,
-        sequence: event.sequence,
-      }));
-      return denied.length === 0
-        ? withRun(state, event)
-        : { ...withRun(state, event), deniedWrites: [...state.deniedWrites, ...denied] };
-    }
-    case 'retry_delay_started':
-      return state.retryDelay === null
-        ? state
-        : { ...state, retryDelay: { ...state.retryDelay, started: true } };
-    case 'retry_delay_elapsed':
-      return { ...state, retryDelay: null };
+      // The session-start probe of the brief's paths is the brief feature's alone.
+      return payload.callId === BRIEF_PROBE ? state : withRun(state, event);
+    case 'dod_check_ran': // also the checks feature's (features/project-checks)
+      return withRun(state, event);
+    case 'approval_denied': // also the claims feature's (features/claims-against-log)
+      return withRun(state, event);
     case 'steering_note_added':
       return {
         ...state,
@@ -508,7 +329,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'session_configured':
       return {
         ...withRun(state, event),
-        acceptsRetry: recordsFlag(payload.configuration.flags, RETRY_FAILED_SESSION.name),
         canonicalOutput: recordsFlag(
           payload.configuration.flags,
           DECISIONS_FROM_CANONICAL_OUTPUT.name,
@@ -558,6 +378,10 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'budget_raised':
     case 'stage_checkpoint_recorded':
     case 'stage_start_reconciled':
+    case 'project_checks_detected':
+    case 'brief_checked':
+    case 'retry_delay_started':
+    case 'retry_delay_elapsed':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     case 'session_forked': // the fork's own session_created already names its workspace and mode
@@ -584,22 +408,12 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     accepted: state.accepted,
     steering: state.steering,
     written: state.written,
-    retryDelay: state.retryDelay,
     redirect: state.redirect,
     subagents: state.subagents,
-    projectChecks: state.projectChecks,
-    deniedWrites: state.deniedWrites,
-    commandsRan: state.commandsRan,
-    checkRuns: state.checkRuns,
-    brief: state.brief,
-    briefObservations: state.briefObservations,
-    briefEcho: state.briefEcho,
-    changes: state.changes,
     lastStageFailure: state.lastStageFailure,
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,
     features: state.features,
-    acceptsRetry: state.acceptsRetry,
     canonicalOutput: state.canonicalOutput,
   };
 }

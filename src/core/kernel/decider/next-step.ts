@@ -9,13 +9,15 @@ import { featureCoreOf, type KernelState } from './kernel-state.js';
 import { canCreateFiles } from './reference-strikes.js';
 import { decideRedirect } from '../features/redirect/redirect.js';
 import { nextInStage } from './stage-step.js';
-import { awaitEffect, emit, IDLE, type BuiltRequests, type Step } from './step.js';
-import { nextForBrief } from '../features/brief-references/brief-step.js';
+import { emit, IDLE, type BuiltRequests, type Step } from './step.js';
 import { checkSummary } from '../features/project-checks/check-summary.js';
-import { CLAIMS_AGAINST_LOG } from '../config/kernel-flags.js';
-import { beforeWorkflow, eventsBeforeStage } from '../features/kernel-features.js';
+import {
+  beforeWorkflow,
+  eventsBeforeStage,
+  featureEnabled,
+  stepBetweenStages,
+} from '../features/kernel-features.js';
 import { turnConfig } from '../features/follow-up-turns/turn-step.js';
-import { needsCheckDetection } from '../features/project-checks/stage-checks.js';
 
 /**
  * The one ladder of the kernel: what the session does next, from its state alone (see `Step`).
@@ -47,9 +49,9 @@ export function nextStep(configured: KernelConfig, state: KernelState, built: Bu
   switch (phase.kind) {
     case 'ending': {
       const finalStageId = session.lastStageId ?? config.workflow.initialStage;
-      const cite = config.behaviour.flags.has(CLAIMS_AGAINST_LOG.name);
+      const cite = featureEnabled(config, 'claims');
       if (phase.ending.result === 'completed') {
-        const summary = cite ? checkSummary(state.checkRuns) : null;
+        const summary = cite ? checkSummary(state.features.checks.checkRuns) : null;
         return emit({
           type: 'workflow_completed',
           finalStageId,
@@ -104,11 +106,15 @@ export function nextStep(configured: KernelConfig, state: KernelState, built: Bu
       return nextInStage(config, state, phase.run, built);
     case 'between_stages': {
       if (session.nextStage === null) return IDLE;
-      // The project's checks are recorded once, before the first stage (a recorded observation).
-      if (needsCheckDetection(config, state)) return awaitEffect({ type: 'detect_checks' });
-      // The task's references, checked against the workspace before planning.
-      const brief = nextForBrief(config, state);
-      if (brief !== null) return brief;
+      // What the features do before a stage: the project's checks are recorded once, before
+      // the first stage (a recorded observation), then the task's references are checked
+      // against the workspace before planning.
+      const before = stepBetweenStages(
+        featureCoreOf(config, state),
+        session.nextStage,
+        session.task ?? '',
+      );
+      if (before !== null) return before;
       return emit(...eventsBeforeStage(featureCoreOf(config, state), session.nextStage), {
         type: 'stage_started',
         stageId: session.nextStage.stageId,

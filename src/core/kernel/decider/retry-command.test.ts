@@ -8,7 +8,7 @@ function failedState(acceptsRetry: boolean, attempts = 3): KernelState {
   const initial = kernelProjection.initial();
   return {
     ...initial,
-    acceptsRetry,
+    features: { ...initial.features, retry: { ...initial.features.retry, acceptsRetry } },
     phase: { kind: 'final' },
     session: {
       ...initial.session,

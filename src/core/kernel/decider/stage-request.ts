@@ -28,15 +28,14 @@ import {
   finishingToolDefinition,
   finishingToolName,
 } from '../features/finishing-tool/finishing-tool.js';
-import { briefCandidates } from '../features/brief-references/brief-step.js';
-import { evidenceCandidates } from '../features/project-checks/evidence-candidates.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
   FINISHING_TOOL,
   NATIVE_TOOL_TRANSCRIPT,
 } from '../config/kernel-flags.js';
-import type { KernelState, StageRunState } from './kernel-state.js';
+import { featureCoreOf, type KernelState, type StageRunState } from './kernel-state.js';
+import { featureCandidates } from '../features/kernel-features.js';
 import { renderNativeTranscript } from '../features/native-transcript/native-transcript.js';
 import type { NativeTurn } from './transcript.js';
 import { turnCandidates, turnTask } from '../features/follow-up-turns/turn-step.js';
@@ -262,8 +261,15 @@ function candidatesFor(
       role: entry.role,
     });
   }
-  candidates.push(...evidenceCandidates(config, state, stage, run, beforeSequence));
-  candidates.push(...briefCandidates(config, state, beforeSequence));
+  candidates.push(
+    ...featureCandidates(featureCoreOf(config, state), {
+      stage,
+      run,
+      beforeSequence,
+      written: state.written,
+      lastStageFailure: state.lastStageFailure,
+    }),
+  );
   return candidates;
 }
 

@@ -10,11 +10,14 @@ import { nextForCall, refuseTheRest } from './call-step.js';
 import { journalStep } from '../features/journal/journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
 import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
-import { afterAcceptedArtifact, beforeModelCall } from '../features/kernel-features.js';
-import { briefEchoEvent } from '../features/brief-references/brief-step.js';
-import { filesChangedFailure } from '../features/claims-against-log/claims-against-log.js';
+import {
+  afterAcceptedArtifact,
+  beforeModelCall,
+  beforeValidation,
+  featureEnabled,
+} from '../features/kernel-features.js';
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
-import { CHECKS_BY_DEFAULT, DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
+import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import { checksForStage } from '../features/project-checks/stage-checks.js';
 import { diagnosticsVerdict } from '../features/language-diagnostics/language-diagnostics-step.js';
 import { verdictFailure } from '../features/verdict-from-evidence/verdict-from-evidence.js';
@@ -119,7 +122,7 @@ function nextTurn(context: StageContext): Step {
     );
   }
   // A provider asked for a delay: the next model call waits for `retry_delay_elapsed`.
-  const delay = state.retryDelay;
+  const delay = state.features.retry.delay;
   if (delay !== null) {
     return delay.started
       ? awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs })
@@ -176,7 +179,7 @@ function act(context: StageContext, turn: ActingTurn): Step {
         run.checks,
         Object.keys(layeredEntries(state.written)),
         state.session.workspace ?? '/',
-        config.behaviour.flags.has(CHECKS_BY_DEFAULT.name),
+        featureEnabled(config, 'checks'),
       );
       if (!checks.done)
         return awaitEffect({
@@ -194,15 +197,13 @@ function act(context: StageContext, turn: ActingTurn): Step {
     const content = answerContent(config, turn.result);
     const unproven = verdictFailure(config, stage, run, content);
     if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
-    const echo = briefEchoEvent(config, state, stage, proposed.hash, content);
-    if (echo !== null) return emit(echo);
     const reviewed = afterAcceptedArtifact(featureCoreOf(config, state), {
       stage,
       run,
       artifactHash: proposed.hash,
       content,
       workspace: state.session.workspace,
-      checkRuns: state.checkRuns,
+      checkRuns: state.features.checks.checkRuns,
     });
     if (reviewed !== null) return reviewed;
     const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
@@ -230,16 +231,14 @@ function act(context: StageContext, turn: ActingTurn): Step {
   }
   // A sub-session's writes are in its own log, where its own claim was checked.
   if (proposed.status === 'proposed' && stage.subagent === undefined) {
-    const falseClaim = filesChangedFailure(config, state, answerContent(config, turn.result));
-    if (falseClaim !== null)
-      return emit({
-        type: 'validation_failed',
-        hash: proposed.hash,
-        stageId: stage.id,
-        phase: 'semantic',
-        validator: 'claims-against-log',
-        message: falseClaim,
-      });
+    const refused = beforeValidation(featureCoreOf(config, state), {
+      stage,
+      run,
+      artifactHash: proposed.hash,
+      content: answerContent(config, turn.result),
+      written: state.written,
+    });
+    if (refused !== null) return refused;
   }
   const workspace = state.session.workspace ?? '/';
   const result = validateArtifact({

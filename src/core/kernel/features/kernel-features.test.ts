@@ -32,6 +32,7 @@ function core(flags: readonly string[]): FeatureCore {
     mode: 'prompt',
     lastTimestamp: null,
     lastSequence: 7,
+    workspace: null,
     features: initialFeatures(),
   };
 }
@@ -43,6 +44,11 @@ describe('kernel features', () => {
       'budget',
       'checkpoints',
       'critique',
+      'review',
+      'checks',
+      'brief',
+      'claims',
+      'retry',
       'turns',
     ]);
   });
@@ -59,10 +65,11 @@ describe('kernel features', () => {
       type: 'steering_note_added',
       content: 'x',
     } as CorrexEvent['payload']);
-    expect(evolveFeatures(features, steered)).toBe(features);
+    expect(evolveFeatures(features, steered, null)).toBe(features);
     const exhausted = evolveFeatures(
       features,
       event(3, { type: 'budget_exhausted', budget: 'tokens', limit: 10, used: 11 }),
+      null,
     );
     expect(exhausted.budget.stop).toEqual({ budget: 'tokens', limit: 10 });
     expect(exhausted.checkpoints).toBe(features.checkpoints);

@@ -1,11 +1,15 @@
+import type { ContextCandidate } from '../../context/context-candidate.js';
 import type { CorrexEvent } from '../../event-catalog.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import type {
   AcceptedArtifactFacts,
   FeatureView,
   KernelFeature,
+  PackFacts,
+  ProposedArtifactFacts,
   StageAt,
 } from '../decider/kernel-feature.js';
+import type { StageRunState } from '../decider/stage-run.js';
 import type { Step } from '../decider/step.js';
 import { budgetFeature } from './budget/budget-feature.js';
 import type { BudgetState } from './budget/budget.js';
@@ -13,6 +17,13 @@ import { stageCheckpointsFeature } from './stage-checkpoints/stage-checkpoints-f
 import type { CheckpointState } from './stage-checkpoints/stage-checkpoint.js';
 import { critiqueFeature } from './critique-outcomes/critique-feature.js';
 import type { CritiqueState } from './critique-outcomes/critique-state.js';
+import { reviewFeature, type ReviewState } from './review-changes/review-feature.js';
+import { checksFeature } from './project-checks/checks-feature.js';
+import type { ChecksState } from './project-checks/checks-state.js';
+import { briefFeature } from './brief-references/brief-feature.js';
+import type { BriefState } from './brief-references/brief-state.js';
+import { claimsFeature, type ClaimsState } from './claims-against-log/claims-feature.js';
+import { retryFeature, type RetryState } from './retry/retry-feature.js';
 import { followUpTurnsFeature } from './follow-up-turns/follow-up-feature.js';
 import type { TurnsState } from './follow-up-turns/turns-state.js';
 
@@ -21,6 +32,11 @@ export type FeatureStates = {
   readonly budget: BudgetState;
   readonly checkpoints: CheckpointState;
   readonly critique: CritiqueState;
+  readonly review: ReviewState;
+  readonly checks: ChecksState;
+  readonly brief: BriefState;
+  readonly claims: ClaimsState;
+  readonly retry: RetryState;
   readonly turns: TurnsState;
 };
 
@@ -37,6 +53,11 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   budgetFeature,
   stageCheckpointsFeature,
   critiqueFeature,
+  reviewFeature,
+  checksFeature,
+  briefFeature,
+  claimsFeature,
+  retryFeature,
   followUpTurnsFeature,
 ];
 
@@ -51,12 +72,25 @@ export function initialFeatures(): FeatureStates {
   ) as FeatureStates;
 }
 
-/** Folds one event into every slice; the same object back when no slice changed. */
-export function evolveFeatures(features: FeatureStates, event: CorrexEvent): FeatureStates {
+/** Whether the session runs the hooks of the feature named `name` (read through `featureOn`). */
+export function featureEnabled(config: KernelConfig, name: keyof FeatureStates): boolean {
+  const feature = KERNEL_FEATURES.find((f) => f.name === name);
+  return feature !== undefined && featureOn(config, feature);
+}
+
+/**
+ * Folds one event into every slice (`run`: the stage attempt running before it); the same object
+ * back when no slice changed.
+ */
+export function evolveFeatures(
+  features: FeatureStates,
+  event: CorrexEvent,
+  run: StageRunState | null,
+): FeatureStates {
   let next: Record<string, unknown> | null = null;
   for (const feature of KERNEL_FEATURES) {
     const slice = features[feature.name];
-    const evolved = (feature as KernelFeature<string, unknown>).state.evolve(slice, event);
+    const evolved = (feature as KernelFeature<string, unknown>).state.evolve(slice, event, run);
     if (evolved !== slice) {
       next ??= { ...features };
       next[feature.name] = evolved;
@@ -77,7 +111,44 @@ function viewOf<S>(core: FeatureCore, slice: S): FeatureView<S> {
     mode: core.mode,
     lastTimestamp: core.lastTimestamp,
     lastSequence: core.lastSequence,
+    workspace: core.workspace,
   };
+}
+
+/**
+ * The first feature's step between stages, before the next stage starts (an effect to await or
+ * events), or null when every feature is done there.
+ */
+export function stepBetweenStages(core: FeatureCore, next: StageAt, task: string): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.betweenStages;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), next, task);
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** What the features add to a stage's context pack, in registry order. */
+export function featureCandidates(core: FeatureCore, pack: PackFacts): ContextCandidate[] {
+  const candidates: ContextCandidate[] = [];
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.contextCandidates;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    candidates.push(...hook(viewOf(core, core.features[feature.name]), pack));
+  }
+  return candidates;
+}
+
+/** The first feature's step for a proposed artifact, before validation, or null. */
+export function beforeValidation(core: FeatureCore, proposed: ProposedArtifactFacts): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.proposedArtifact;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), proposed);
+    if (step !== null) return step;
+  }
+  return null;
 }
 
 /** The events the features record just before `stage_started` of `next`, in registry order. */

@@ -1,4 +1,4 @@
-import type { RecordedCheckRun } from '../../decider/kernel-state.js';
+import type { RecordedCheckRun } from './checks-state.js';
 
 /** The latest run of each check, in the order the checks first ran. */
 export function latestCheckRuns(runs: readonly RecordedCheckRun[]): RecordedCheckRun[] {

@@ -2,7 +2,7 @@ import type { WorkflowStage } from '../../../transitions/workflow.js';
 import { effectiveProjectChecks } from '../../../validation/project-check.js';
 import { definitionOfDoneChecks, type StageCheck } from './dod-checks.js';
 import type { KernelConfig } from '../../config/kernel-config.js';
-import { CHECKS_BY_DEFAULT } from '../../config/kernel-flags.js';
+import { featureEnabled } from '../kernel-features.js';
 import type { KernelState } from '../../decider/kernel-state.js';
 import { conversationalRunsChecks } from '../follow-up-turns/turn-step.js';
 
@@ -25,25 +25,16 @@ export function checksForStage(
   // with its reply: advisory, the person decides what a failure means.
   if (conversationalRunsChecks(state.features.turns, stage)) {
     const named = new Set(own.map((check) => check.name));
-    const project = effectiveProjectChecks(state.projectChecks?.checks ?? [], config.checks)
+    const project = effectiveProjectChecks(state.features.checks.projectChecks?.checks ?? [], config.checks)
       .filter((check) => !named.has(check.name))
       .map((check) => ({ ...check, advisory: true, forgivesUnwritten: false }));
     return [...own, ...project];
   }
-  if (!config.behaviour.flags.has(CHECKS_BY_DEFAULT.name) || !CHECKED_ROLES.has(stage.role))
-    return own;
+  if (!featureEnabled(config, 'checks') || !CHECKED_ROLES.has(stage.role)) return own;
   const named = new Set(own.map((check) => check.name));
-  const project = effectiveProjectChecks(state.projectChecks?.checks ?? [], config.checks)
+  const recorded = state.features.checks.projectChecks;
+  const project = effectiveProjectChecks(recorded?.checks ?? [], config.checks)
     .filter((check) => !named.has(check.name))
     .map((check) => ({ ...check, forgivesUnwritten: false }));
   return [...own, ...project];
-}
-
-/** Whether the session still has to record its project's checks before the first stage. */
-export function needsCheckDetection(config: KernelConfig, state: KernelState): boolean {
-  return (
-    config.behaviour.flags.has(CHECKS_BY_DEFAULT.name) &&
-    state.projectChecks === null &&
-    state.session.workspace !== null
-  );
 }

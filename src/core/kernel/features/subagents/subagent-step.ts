@@ -31,7 +31,7 @@ export function nextForSubagent(
   const turn = run.turn;
   if (subagent.status === 'running') {
     // A provider's delay from an earlier attempt is still waited out first.
-    const delay = state.retryDelay;
+    const delay = state.features.retry.delay;
     if (delay?.started === true && (turn === null || isTurnFinished(turn)))
       return awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs });
     return awaitEffect({

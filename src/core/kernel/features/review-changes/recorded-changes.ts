@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../events/canonical-json.js';
+import type { JsonValue } from '../../../events/canonical-json.js';
 
 /** A successful `write_file` or `edit_file` call, with the arguments its receipt recorded. */
 export type RecordedChange = {

@@ -1,27 +1,21 @@
 import type { ContextCandidate } from '../../../context/context-candidate.js';
 import { briefEchoDiff } from '../../../context/brief-echo-diff.js';
 import { extractBriefReferences } from '../../../context/brief-references.js';
-import type { CorrexEvent } from '../../../event-catalog.js';
-import type { JsonValue } from '../../../events/canonical-json.js';
 import { isPathInside, normalizeAbsolute } from '../../../tools/tool-path.js';
-import type { WorkflowStage } from '../../../transitions/workflow.js';
-import type { KernelConfig } from '../../config/kernel-config.js';
 import { BRIEF_REFERENCES } from '../../config/kernel-flags.js';
-import { BRIEF_PROBE, type KernelState } from '../../decider/kernel-state.js';
+import type { FeatureView, KernelFeature } from '../../decider/kernel-feature.js';
 import { awaitEffect, emit, type Step } from '../../decider/step.js';
-
-type Payload = CorrexEvent['payload'];
+import { BRIEF_PROBE, evolveBrief, INITIAL_BRIEF, type BriefState } from './brief-state.js';
 
 /**
- * Before the first stage (`brief-references`): the task's references are extracted, the paths
- * it names inside the workspace are probed (a recorded observation each), then `brief_checked`
- * records them with the missing ones. Null once it is recorded, or without the flag.
+ * Before the first stage: the task's references are extracted, the paths it names inside the
+ * workspace are probed (a recorded observation each), then `brief_checked` records them with
+ * the missing ones. Null once it is recorded.
  */
-export function nextForBrief(config: KernelConfig, state: KernelState): Step | null {
-  if (!config.behaviour.flags.has(BRIEF_REFERENCES.name) || state.brief !== null) return null;
-  const workspace = state.session.workspace;
-  if (workspace === null) return null;
-  const references = extractBriefReferences(state.session.task ?? '');
+function nextForBrief(view: FeatureView<BriefState>, task: string): Step | null {
+  const { slice, workspace } = view;
+  if (slice.brief !== null || workspace === null) return null;
+  const references = extractBriefReferences(task);
   const paths = [
     ...new Set(
       references
@@ -34,49 +28,27 @@ export function nextForBrief(config: KernelConfig, state: KernelState): Step | n
         .filter((path) => isPathInside(path, workspace) && path !== workspace),
     ),
   ];
-  const unobserved = paths.filter((path) => state.briefObservations[path] === undefined);
+  const unobserved = paths.filter((path) => slice.observations[path] === undefined);
   if (unobserved.length > 0)
     return awaitEffect({ type: 'probe', callId: BRIEF_PROBE, paths: unobserved });
   return emit({
     type: 'brief_checked',
     references,
     missing: paths.flatMap((path) => {
-      const observed = state.briefObservations[path]!;
+      const observed = slice.observations[path]!;
       return observed.exists ? [] : [{ path, observedSequence: observed.sequence }];
     }),
   });
 }
 
-/** A planner's accepted artifact compared with the brief, once per artifact; null when done or off. */
-export function briefEchoEvent(
-  config: KernelConfig,
-  state: KernelState,
-  stage: WorkflowStage,
-  artifactHash: string,
-  content: JsonValue,
-): Payload | null {
-  if (!config.behaviour.flags.has(BRIEF_REFERENCES.name) || stage.role !== 'planner') return null;
-  if (state.brief === null || state.briefEcho?.artifactHash === artifactHash) return null;
-  const echo = briefEchoDiff(state.brief.references, content);
-  return {
-    type: 'brief_echo_compared',
-    stageId: stage.id,
-    artifactHash,
-    dropped: [...echo.dropped],
-    invented: [...echo.invented],
-  };
-}
-
 /** What the brief's check and the plan's echo tell every later stage's model. */
-export function briefCandidates(
-  config: KernelConfig,
-  state: KernelState,
+function briefCandidates(
+  view: FeatureView<BriefState>,
   beforeSequence: number,
 ): ContextCandidate[] {
-  if (!config.behaviour.flags.has(BRIEF_REFERENCES.name)) return [];
   const candidates: ContextCandidate[] = [];
-  const brief = state.brief;
-  const workspace = state.session.workspace ?? '/';
+  const brief = view.slice.brief;
+  const workspace = view.workspace ?? '/';
   if (brief !== null && brief.missing.length > 0 && brief.sequence < beforeSequence)
     candidates.push({
       id: 'brief:missing',
@@ -91,7 +63,7 @@ export function briefCandidates(
       order: brief.sequence,
       pinned: true,
     });
-  const echo = state.briefEcho;
+  const echo = view.slice.echo;
   if (
     echo !== null &&
     echo.sequence < beforeSequence &&
@@ -118,3 +90,32 @@ export function briefCandidates(
   }
   return candidates;
 }
+
+/**
+ * Brief references (flag `brief-references`): the task's references are checked against the
+ * workspace before the first stage, a planner's accepted artifact is compared with them once
+ * (`brief_echo_compared`), and every later pack says which named paths are missing and what the
+ * plan dropped or invented.
+ */
+export const briefFeature: KernelFeature<'brief', BriefState> = {
+  name: 'brief',
+  flag: BRIEF_REFERENCES,
+  events: ['brief_checked', 'brief_echo_compared'],
+  state: { initial: INITIAL_BRIEF, evolve: evolveBrief },
+  hooks: {
+    betweenStages: (view, _next, task) => nextForBrief(view, task),
+    contextCandidates: (view, pack) => briefCandidates(view, pack.beforeSequence),
+    acceptedArtifact({ slice }, { stage, artifactHash, content }) {
+      if (stage.role !== 'planner') return null;
+      if (slice.brief === null || slice.echo?.artifactHash === artifactHash) return null;
+      const echo = briefEchoDiff(slice.brief.references, content);
+      return emit({
+        type: 'brief_echo_compared',
+        stageId: stage.id,
+        artifactHash,
+        dropped: [...echo.dropped],
+        invented: [...echo.invented],
+      });
+    },
+  },
+};

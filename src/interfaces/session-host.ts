@@ -8,6 +8,7 @@ import type {
 import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import type { LiveOutputObserver } from '../core/base/live-output.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
+import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
 
 /** What a person asks for when starting a session (CLI flags, a REST body). */
 export type StartSessionRequest = {
@@ -32,6 +33,18 @@ export type StartSessionRequest = {
    * is recorded; throwing refuses the start (`correx run` without a terminal in prompt mode).
    */
   readonly checkMode?: (mode: OperatorMode) => void;
+  /**
+   * The id the new session gets, chosen by the caller from the same id source (`correx acp`
+   * names a session before its first prompt); refused when that session already has events.
+   * Absent: a fresh id.
+   */
+  readonly sessionId?: string;
+  /**
+   * MCP servers a client brought (an editor's, over ACP), merged into the configured ones under
+   * the same policy, sandbox and approval rules; a name the configuration uses already is
+   * refused. The host remembers them for the session's later drives in this process.
+   */
+  readonly mcpServers?: McpServersConfig;
 };
 
 /** Where an isolated session works, and what of the original tree it does not see. */

@@ -121,6 +121,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const resuming = new Map<string, Promise<HostedRun>>();
   /** Sessions this process started or resumed: the ones a recorded answer wakes here. */
   const owned = new Set<string>();
+  /** MCP servers a client brought to a session started here (ACP), for its later drives. */
+  const clientServers = new Map<string, McpServersConfig>();
   const stop = new AbortController();
   let stopping = false;
   const attended = createAttendedSessions(store);
@@ -349,7 +351,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         config,
         state.workspace,
         providers,
-        harness.mcpServers,
+        { ...harness.mcpServers, ...clientServers.get(sessionId) },
         undefined,
         lock,
       );
@@ -397,6 +399,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
       names: providerNames(setup.config),
       env: options.env,
     });
+    if (request.mcpServers !== undefined && Object.keys(request.mcpServers).length > 0)
+      clientServers.set(sessionId, request.mcpServers);
     const run = await drive(
       sessionId,
       setup.config,
@@ -415,7 +419,9 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
   const host: SessionHost = {
     async start(request: StartSessionRequest) {
       if (stopping) throw new SessionSetupError('this host is shutting down');
-      const sessionId = ids.next();
+      const sessionId = request.sessionId ?? ids.next();
+      if (request.sessionId !== undefined && (await store.lastSequence(sessionId)) > 0)
+        throw new SessionSetupError(`session ${sessionId} exists already`);
       const isolated = request.worktree === true ? isolate(request, sessionId, options) : null;
       try {
         return await begin(request, sessionId, isolated);

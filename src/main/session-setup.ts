@@ -104,8 +104,9 @@ export async function prepareSession(
   options: SessionSetupOptions,
 ): Promise<SessionSetup> {
   const workspace = resolveWorkspace(request.workspace, options);
-  const harness = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
-  requireTrustedWorkspace(options.correxHome, harness);
+  const configured = await loadHarnessConfig({ correxHome: options.correxHome, workspace });
+  requireTrustedWorkspace(options.correxHome, configured);
+  const harness = withClientMcpServers(configured, request.mcpServers);
   const { workflow, file: workflowFile } = await resolveWorkflow(
     request.workflow ?? harness.defaults.workflow,
     harness,
@@ -161,6 +162,24 @@ export async function prepareSession(
     harness,
     mcpServers,
   };
+}
+
+/**
+ * The configuration with the MCP servers a client brought (an editor over ACP) beside the
+ * configured ones: listed, sandboxed, tiered and approval-gated exactly like them. A client's
+ * server may not take a configured server's name.
+ */
+function withClientMcpServers(
+  harness: HarnessConfig,
+  servers: StartSessionRequest['mcpServers'],
+): HarnessConfig {
+  if (servers === undefined || Object.keys(servers).length === 0) return harness;
+  for (const name of Object.keys(servers))
+    if (name in harness.mcpServers)
+      throw new SessionSetupError(
+        `the client's MCP server "${name}" has the name of a configured one (mcpServers: in harness.yaml); rename it`,
+      );
+  return { ...harness, mcpServers: { ...harness.mcpServers, ...servers } };
 }
 
 /**

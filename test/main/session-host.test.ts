@@ -101,6 +101,68 @@ describe('SessionHost', () => {
     await host.shutdown();
   });
 
+  it("starts a session under the id its caller chose (refusing one that exists), and refuses a client's MCP server named like a configured one", async () => {
+    model.reply(...writeThenFinish('named.txt', 'named\n'));
+    const workspace = join(root, 'workspace-named');
+    const correxHome = join(root, 'home-named');
+    mkdirSync(workspace, { recursive: true });
+    mkdirSync(correxHome, { recursive: true });
+    writeFileSync(
+      join(correxHome, 'harness.yaml'),
+      'mcpServers:\n  tools:\n    command: /nonexistent/mcp-server\n',
+    );
+    const workflowFile = join(root, 'write-once.yaml');
+    writeFileSync(workflowFile, WRITE_ONCE_WORKFLOW);
+    const host = createSessionHost({
+      store,
+      correxHome,
+      homeDirectory: realpathSync(root),
+      env: { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' },
+      sandbox: 'bubblewrap',
+      clock: createSteppingClock('2026-11-30T12:00:00.000Z', 1),
+      ids: createCountingIdSource('named'),
+      ports: ({ workspace: where, providers }) => ({
+        providers,
+        tools: createBuiltinToolRunner(),
+        probe: createDiskWorldProbe({ hashOnlyUnder: [where] }),
+        checks: createDiskProjectCheckDetector(),
+      }),
+    });
+    const request = {
+      task: 'write named.txt',
+      workspace,
+      workflow: workflowFile,
+      mode: 'yolo' as const,
+      sessionId: 'chosen-by-the-editor',
+    };
+    await expect(
+      host.start({
+        ...request,
+        mcpServers: {
+          tools: {
+            command: '/bin/true',
+            args: [],
+            env: {},
+            passEnv: [],
+            egress: [],
+            defaultTier: 'T2',
+            timeoutMs: 1000,
+            startupTimeoutMs: 1000,
+            maxResultBytes: 1024,
+          },
+        },
+      }),
+    ).rejects.toThrow(/MCP server "tools" has the name of a configured one/);
+    expect(await store.lastSequence('chosen-by-the-editor')).toBe(0);
+    const started = await host.start(request);
+    expect(started.sessionId).toBe('chosen-by-the-editor');
+    expect((await started.done).status).toBe('completed');
+    await expect(host.start(request)).rejects.toThrow(
+      /session chosen-by-the-editor exists already/,
+    );
+    await host.shutdown();
+  });
+
   it("wakes a session waiting for a person at its policy's approval timeout and denies the call", async () => {
     const [writeCall] = writeThenFinish('late.txt', 'late\n');
     model.reply(

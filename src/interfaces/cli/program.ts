@@ -83,6 +83,7 @@ const COMMAND_MODULES: readonly {
     names: ['store'],
     load: async () => (await import('./commands/store-command.js')).storeCommand,
   },
+  { names: ['acp'], load: async () => (await import('./commands/acp-command.js')).acpCommand },
   { names: ['mcp'], load: async () => (await import('./commands/mcp-command.js')).mcpCommand },
   {
     names: ['export'],

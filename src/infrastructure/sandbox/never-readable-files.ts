@@ -19,19 +19,22 @@ export function findNeverReadableFiles(
 ): string[] {
   const globs = patterns.filter((pattern) => !pattern.startsWith('~') && !pattern.startsWith('/'));
   if (globs.length === 0) return [];
-  const names = nameFilter(globs);
-  const matches = (path: string, name: string) => {
-    const candidates = names(name);
-    if (candidates.length === 0) return false;
-    const subject = relative(workspaceRoot, path);
-    return candidates.some((glob) => matchGlob(glob, subject, { foldCase: true }));
-  };
-  const key = JSON.stringify([workspaceRoot, globs, limit]);
-  const cache = workspaceWalks.get(key) ?? new Map<string, ScannedFolder>();
+  const key = `${workspaceRoot}\0${limit}\0${globs.join('\0')}`;
+  let walk = workspaceWalks.get(key);
+  if (walk === undefined) {
+    const names = nameFilter(globs);
+    const matches = (path: string, name: string) => {
+      const candidates = names(name);
+      if (candidates.length === 0) return false;
+      const subject = relative(workspaceRoot, path);
+      return candidates.some((glob) => matchGlob(glob, subject, { foldCase: true }));
+    };
+    walk = { matches, folders: new Map() };
+  }
   workspaceWalks.delete(key);
-  workspaceWalks.set(key, cache);
+  workspaceWalks.set(key, walk);
   if (workspaceWalks.size > 8) workspaceWalks.delete(workspaceWalks.keys().next().value!);
-  return scanFilesReusing(workspaceRoot, limit, matches, cache);
+  return scanFilesReusing(workspaceRoot, limit, walk.matches, walk.folders);
 }
 
 /** One folder of a workspace walk: what its entries gave, while its stamp stays the same. */
@@ -45,7 +48,13 @@ type ScannedFolder = {
 };
 
 /** By workspace, globs and limit: the last walk's folders (a server runs a few workspaces). */
-const workspaceWalks = new Map<string, Map<string, ScannedFolder>>();
+const workspaceWalks = new Map<
+  string,
+  {
+    readonly matches: (path: string, name: string) => boolean;
+    readonly folders: Map<string, ScannedFolder>;
+  }
+>();
 let foldersRead = 0;
 
 /** How many folders workspace walks have read so far (tests tell a reused walk by it). */
@@ -67,10 +76,6 @@ function scanFilesReusing(
   matches: (path: string, name: string) => boolean,
   cache: Map<string, ScannedFolder>,
 ): string[] {
-  if (stampOf(root) === null) {
-    cache.clear();
-    return scanFiles(root, limit, matches);
-  }
   const found: string[] = [];
   const pending = [root];
   const visited = new Set<string>();
@@ -78,6 +83,10 @@ function scanFilesReusing(
   while (pending.length > 0 && seen < limit) {
     const dir = pending.pop()!;
     const stamp = stampOf(dir);
+    if (stamp === null && dir === root) {
+      cache.clear();
+      return scanFiles(root, limit, matches);
+    }
     if (stamp === null) continue; // vanished, or no folder any more
     let folder = cache.get(dir);
     if (folder === undefined || !folder.settled || !sameStamp(folder.stamp, stamp)) {

@@ -7,7 +7,7 @@ import {
   foldersUnchanged,
   lstatWatched,
   resolveWatched,
-  stampFolders,
+  stampOf,
   type FolderStamp,
 } from './watched-folders.js';
 
@@ -221,8 +221,16 @@ function hostFolders(input: HostReadViewInput): HostFolders {
   }
   hostScans.delete(key);
   const startedAt = Date.now();
-  const watched = new Set<string>();
-  const watch = (folder: string) => void watched.add(folder);
+  // Each folder is stamped when first met, before its entries are read: a change after that
+  // moment, even one during the scan, leaves a different stamp for the next call to see.
+  const stamps = new Map<string, FolderStamp>();
+  let unstamped = false;
+  const watch = (folder: string) => {
+    if (stamps.has(folder)) return;
+    const stamp = stampOf(folder);
+    if (stamp === null) unstamped = true;
+    else stamps.set(folder, stamp);
+  };
   const systemArgs: string[] = [];
   const shown: string[] = [];
   for (const folder of systemFolders) {
@@ -255,8 +263,7 @@ function hostFolders(input: HostReadViewInput): HostFolders {
   }
   hostScanCount += 1;
   const scan = { systemArgs, shown, toolchains };
-  const stamps = stampFolders(watched);
-  if (stamps === null || changedRecently(stamps, startedAt)) return scan;
+  if (unstamped || changedRecently(stamps, startedAt)) return scan;
   hostScans.set(key, { ...scan, stamps });
   // A long-lived server sees few workspaces at once; the oldest scan goes past a handful.
   if (hostScans.size > 16) hostScans.delete(hostScans.keys().next().value!);

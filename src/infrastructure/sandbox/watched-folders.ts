@@ -32,17 +32,6 @@ export function stampOf(folder: string): FolderStamp | null {
   return { dev: stat.dev, ino: stat.ino, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs };
 }
 
-/** Stamps of every folder a result was read from; null when one of them cannot be stamped. */
-export function stampFolders(folders: Iterable<string>): Map<string, FolderStamp> | null {
-  const stamps = new Map<string, FolderStamp>();
-  for (const folder of folders) {
-    const stamp = stampOf(folder);
-    if (stamp === null) return null;
-    stamps.set(folder, stamp);
-  }
-  return stamps;
-}
-
 /** True while every folder still has the stamp it had. */
 export function foldersUnchanged(stamps: ReadonlyMap<string, FolderStamp>): boolean {
   for (const [folder, was] of stamps) {

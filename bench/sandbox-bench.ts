@@ -23,8 +23,9 @@ import { cpuMillis, measure, row, type BenchRow } from './bench-table.js';
  * forwarder for the call). Empty where this machine has no bubblewrap. The deny-by-default read
  * view (issue #41) is measured against the profile before it (the host's root bound read-only,
  * home and /tmp hidden) and against plain exec, each built and run per exec, in the same run,
- * with the CPU time of each (this process and bwrap's) beside the wall time; and the cost of
- * one mount, as bwrap with one bind against bwrap with seventeen.
+ * with the CPU time of each (this process and bwrap's) beside the wall time, after one warm-up
+ * call each (the view's first call in a process, which prepares the /etc view, has a row of its
+ * own); and the cost of one mount, as bwrap with one bind against bwrap with seventeen.
  */
 export async function runSandboxBench(options: { quick: boolean }): Promise<BenchRow[]> {
   const availability = await detectSandbox();
@@ -61,23 +62,31 @@ export async function runSandboxBench(options: { quick: boolean }): Promise<Benc
       ...['--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/run', '--tmpfs', home],
       ...['--bind', workspace, workspace, '--chdir', workspace, '--'],
     ]);
-  const denyByDefault = () =>
-    bwrap(
-      buildBubblewrapProfile({
-        bwrapPath: availability.bwrapPath,
-        userNamespace: availability.userNamespace,
-        workspaceRoot: workspace,
-        cwd: workspace,
-        homeDirectory: home,
-        neverWritable: [],
-        neverReadable: [...DEFAULT_NEVER_READABLE],
-        hiddenPaths: [],
-        readablePaths: [],
-        searchPath,
-        proxySocket: null,
-        allowedHosts: [],
-      }).args,
-    );
+  // The profile's construction, timed apart: correx's own CPU and wall time per call.
+  const building = { cpu: 0, wall: 0, count: 0 };
+  const denyByDefault = () => {
+    const cpuStart = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    const { args } = buildBubblewrapProfile({
+      bwrapPath: availability.bwrapPath,
+      userNamespace: availability.userNamespace,
+      workspaceRoot: workspace,
+      cwd: workspace,
+      homeDirectory: home,
+      neverWritable: [],
+      neverReadable: [...DEFAULT_NEVER_READABLE],
+      hiddenPaths: [],
+      readablePaths: [],
+      searchPath,
+      proxySocket: null,
+      allowedHosts: [],
+    });
+    const cpu = process.cpuUsage(cpuStart);
+    building.cpu += (cpu.user + cpu.system) / 1000;
+    building.wall += Number(process.hrtime.bigint() - start) / 1e6;
+    building.count += 1;
+    return bwrap(args);
+  };
   // The cost of one mount: bwrap on the same minimal root with one bind, and with MOUNTS more
   // (/dev/null over files of the workspace), alternated.
   const MOUNTS = 16;
@@ -107,6 +116,13 @@ export async function runSandboxBench(options: { quick: boolean }): Promise<Benc
   try {
     const plainRun = await measureWithCpu(count, runTrue(undefined, []));
     const plain = row('exec `true`, no sandbox', plainRun.rate, 'runs/s', undefined, plainRun.cpu);
+    // The view's first call in a process prepares the /etc view and scans the host's folders
+    // (read-view.ts, etc-view.ts), which later calls reuse: measured on its own, then each
+    // profile runs once more as a warm-up, so the rows below are the cost of every later call.
+    const first = await measureWithCpu(1, denyByDefault);
+    await hostReadOnly();
+    await denyByDefault();
+    Object.assign(building, { cpu: 0, wall: 0, count: 0 });
     // Alternated run by run, so a busy machine slows both alike.
     const [host, view] = await measureAlternating(count * 2, hostReadOnly, denyByDefault);
     const before = row(
@@ -127,6 +143,20 @@ export async function runSandboxBench(options: { quick: boolean }): Promise<Benc
       before,
       row('bwrap `true`, deny-by-default view', view.rate, 'runs/s', before, view.cpu),
       row('bwrap `true`, deny-by-default view ', view.rate, 'runs/s', plain, view.cpu),
+      row(
+        'building the deny-by-default profile (correx alone, per call)',
+        (building.count * 1000) / building.wall,
+        'builds/s',
+        undefined,
+        building.cpu / building.count,
+      ),
+      row(
+        'bwrap `true`, deny-by-default view, first call (prepares /etc)',
+        first.rate,
+        'runs/s',
+        before,
+        first.cpu,
+      ),
       oneBind,
       row(
         `bwrap \`true\`, ${1 + MOUNTS} binds (${perMount(one, many)})`,

@@ -9,10 +9,28 @@ export function matchGlob(
   options?: { foldCase?: boolean },
 ): boolean {
   const fold = options?.foldCase === true;
-  const normalize = (text: string) => (fold ? text.normalize('NFC').toLowerCase() : text);
-  const patternSegments = splitSegments(normalize(pattern));
-  const pathSegments = splitSegments(normalize(path));
+  const patternSegments = splitSegments(normalizeGlobText(pattern, fold));
+  const pathSegments = splitSegments(normalizeGlobText(path, fold));
   return matchSegments(patternSegments, 0, pathSegments, 0);
+}
+
+/**
+ * The text matchGlob compares when folding case (NFC, lower case), or the text itself: a caller
+ * that folds a name once and matches it against many patterns folded once too (without
+ * `foldCase` then) gets matchGlob's answers.
+ */
+export function normalizeGlobText(text: string, fold: boolean): string {
+  return fold ? text.normalize('NFC').toLowerCase() : text;
+}
+
+/**
+ * The segment a path's last segment must match for the whole path to match `pattern` (its last
+ * segment), or null when that is `**`, which any last segment passes. A cheap test to run first
+ * on a file's name: matchGlob(pattern, path) implies matchGlob(lastGlobSegment(pattern), name).
+ */
+export function lastGlobSegment(pattern: string): string | null {
+  const last = splitSegments(pattern).at(-1)!;
+  return last === '**' ? null : last;
 }
 
 function splitSegments(text: string): string[] {

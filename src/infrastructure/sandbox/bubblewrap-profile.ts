@@ -162,7 +162,9 @@ function isDirectory(path: string): boolean {
 
 function lstatOrNull(path: string) {
   try {
-    return lstatSync(path);
+    // No exception for a path that is not there (most of them): building one costs more than
+    // the lstat itself.
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

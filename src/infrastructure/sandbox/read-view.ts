@@ -2,6 +2,14 @@ import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'nod
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { copiesUnchanged, prepareEtcView, type PreparedEtcView } from './etc-view.js';
 import { findNeverReadableFilesUnder } from './never-readable-files.js';
+import {
+  changedRecently,
+  foldersUnchanged,
+  lstatWatched,
+  resolveWatched,
+  stampOf,
+  type FolderStamp,
+} from './watched-folders.js';
 
 /**
  * The host folders every confined process sees, read-only: programs, libraries and the system's
@@ -83,21 +91,10 @@ export type HostReadView = {
  * returns (and the workspace, the private home and /tmp the profile adds) exists inside it.
  */
 export function buildHostReadView(input: HostReadViewInput): HostReadView {
-  const systemFolders = input.systemFolders ?? SYSTEM_READABLE_FOLDERS;
-  const systemArgs: string[] = [];
-  const shown: string[] = [];
+  const host = hostFolders(input);
+  const systemArgs = [...host.systemArgs];
+  const shown = host.shown;
   const hidden: string[] = [];
-  for (const folder of systemFolders) {
-    const stat = lstatOrNull(folder);
-    if (stat === null) continue;
-    if (stat.isSymbolicLink() && dirname(folder) === '/') {
-      // Merged /usr: `/bin -> usr/bin` stays a link, so paths resolve as on the host.
-      systemArgs.push('--symlink', readlinkSync(folder), folder);
-    } else if (stat.isDirectory()) {
-      systemArgs.push('--ro-bind', folder, folder);
-      shown.push(folder);
-    }
-  }
   const cover = (args: string[], path: string) => {
     const stat = lstatOrNull(path);
     if (stat === null || hidden.includes(path)) return;
@@ -129,21 +126,24 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
   const granted: string[] = [];
   const visible = (real: string) =>
     shown.some((dir) => inside(real, dir)) || granted.some((dir) => inside(real, dir));
-  const grant = (path: string): string | null => {
-    if (!existsSync(path)) return null;
-    const real = realpathSync(path);
-    if (real === '/' || visible(real)) return null;
+  const bindResolved = (real: string, named: string): boolean => {
+    if (real === '/' || visible(real)) return false;
     grantArgs.push('--ro-bind', real, real);
     granted.push(real);
     // Reached through a link (a linked node_modules): the program names the linked path, which
     // exists inside only if it is bound too.
-    const named = resolve(path);
     if (named !== real && !visible(named)) {
       grantArgs.push('--ro-bind', real, named);
       granted.push(named);
     }
-    return real;
+    return true;
   };
+  const grant = (path: string): string | null => {
+    if (!existsSync(path)) return null;
+    const real = realpathSync(path);
+    return bindResolved(real, resolve(path)) ? real : null;
+  };
+  // Grants are looked at afresh on every call, their never-readable walk included.
   for (const path of input.readablePaths) {
     const real = grant(expandHome(path, input.homeDirectory));
     if (real === null) continue;
@@ -153,13 +153,121 @@ export function buildHostReadView(input: HostReadViewInput): HostReadView {
   // Outer folders first, so a worktree's gitdir inside the common .git costs no mount of its own.
   const repositories = [...(input.repositoryPaths ?? [])].sort((a, b) => a.length - b.length);
   for (const path of repositories) grant(path);
-  const programDirs = [...input.searchPath.split(':'), dirname(process.execPath)];
-  for (const dir of programDirs.filter((entry) => isAbsolute(entry) && existsSync(entry))) {
-    const folder = toolchainFolder(resolve(dir), input);
-    if (folder === null || grant(folder) === null) continue;
-    for (const name of TOOLCHAIN_SECRET_FILES) cover(grantArgs, join(folder, name));
+  for (const toolchain of host.toolchains) {
+    if (!bindResolved(toolchain.real, toolchain.named)) continue;
+    for (const secret of toolchain.secrets) {
+      if (hidden.includes(secret.path)) continue;
+      if (secret.folder) grantArgs.push('--tmpfs', secret.path, '--remount-ro', secret.path);
+      else grantArgs.push('--ro-bind', '/dev/null', secret.path);
+      hidden.push(secret.path);
+    }
   }
   return { systemArgs, grantArgs, granted, hidden };
+}
+
+/** The part of a view that depends on the host's folders only, not on the call or the policy. */
+type HostFolders = {
+  /** The system folders' mounts, `etc` still bound as itself. */
+  readonly systemArgs: readonly string[];
+  readonly shown: readonly string[];
+  /** The toolchain folder of each trusted PATH entry, in PATH order. */
+  readonly toolchains: readonly Toolchain[];
+};
+
+type Toolchain = {
+  /** Its real path, and the path the PATH names it by (bound too when they differ). */
+  readonly real: string;
+  readonly named: string;
+  /** Registry credentials at its top that exist now: shown empty. */
+  readonly secrets: readonly { readonly path: string; readonly folder: boolean }[];
+};
+
+type HostFoldersScan = HostFolders & {
+  /** Every folder whose entries the scan depended on, as it was. */
+  readonly stamps: ReadonlyMap<string, FolderStamp>;
+};
+
+/** By system folders, trusted PATH, home and workspace (which decide the toolchain folders). */
+const hostScans = new Map<string, HostFoldersScan>();
+let hostScanCount = 0;
+let hostReuseCount = 0;
+
+/** How often the host's folders were scanned and how often a scan was reused (for tests). */
+export function hostFolderScanCounts(): { readonly scans: number; readonly reuses: number } {
+  return { scans: hostScanCount, reuses: hostReuseCount };
+}
+
+/**
+ * The system folders and the toolchains on the trusted PATH, resolved once and reused while
+ * every folder the resolution read is unchanged (watched-folders.ts): a folder created,
+ * removed, renamed or swapped for a link anywhere on the way changes a watched folder's ctime,
+ * and the next call scans again. Checking costs one lstat per watched folder (five for the
+ * default PATH) instead of resolving every system folder and PATH entry on each call. A scan
+ * that read a folder changed in the last RECENT_CHANGE_MARGIN_MS is not kept.
+ */
+function hostFolders(input: HostReadViewInput): HostFolders {
+  const systemFolders = input.systemFolders ?? SYSTEM_READABLE_FOLDERS;
+  const key = JSON.stringify([
+    systemFolders,
+    input.searchPath,
+    process.execPath,
+    input.homeDirectory,
+    input.workspaceRoot,
+  ]);
+  const cached = hostScans.get(key);
+  if (cached !== undefined && foldersUnchanged(cached.stamps)) {
+    hostReuseCount += 1;
+    return cached;
+  }
+  hostScans.delete(key);
+  const startedAt = Date.now();
+  // Each folder is stamped when first met, before its entries are read: a change after that
+  // moment, even one during the scan, leaves a different stamp for the next call to see.
+  const stamps = new Map<string, FolderStamp>();
+  let unstamped = false;
+  const watch = (folder: string) => {
+    if (stamps.has(folder)) return;
+    const stamp = stampOf(folder);
+    if (stamp === null) unstamped = true;
+    else stamps.set(folder, stamp);
+  };
+  const systemArgs: string[] = [];
+  const shown: string[] = [];
+  for (const folder of systemFolders) {
+    const stat = lstatWatched(folder, watch);
+    if (stat === null) continue;
+    if (stat.isSymbolicLink() && dirname(folder) === '/') {
+      // Merged /usr: `/bin -> usr/bin` stays a link, so paths resolve as on the host.
+      systemArgs.push('--symlink', readlinkSync(folder), folder);
+    } else if (stat.isDirectory()) {
+      systemArgs.push('--ro-bind', folder, folder);
+      shown.push(folder);
+    }
+  }
+  const toolchains: Toolchain[] = [];
+  const programDirs = [...input.searchPath.split(':'), dirname(process.execPath)];
+  for (const dir of programDirs) {
+    if (!isAbsolute(dir) || resolveWatched(dir, watch) === null) continue;
+    const folder = toolchainFolder(resolve(dir), input);
+    if (folder === null) continue;
+    const real = resolveWatched(folder, watch);
+    if (real === null || real === '/') continue;
+    const secrets: { path: string; folder: boolean }[] = [];
+    for (const name of TOOLCHAIN_SECRET_FILES) {
+      const path = join(folder, name);
+      const stat = lstatWatched(path, watch);
+      if (stat?.isDirectory() === true) secrets.push({ path, folder: true });
+      else if (stat?.isFile() === true) secrets.push({ path, folder: false });
+    }
+    toolchains.push({ real, named: resolve(folder), secrets });
+  }
+  hostScanCount += 1;
+  const scan = { systemArgs, shown, toolchains };
+  if (unstamped || changedRecently(stamps, startedAt)) return scan;
+  hostScans.set(key, { ...scan, stamps });
+  // A long-lived server sees few workspaces at once; the oldest scan goes past a handful.
+  if (hostScans.size > 16) hostScans.delete(hostScans.keys().next().value!);
+  return scan;
 }
 
 type EtcState = {
@@ -267,7 +375,7 @@ function inside(path: string, dir: string): boolean {
 
 function lstatOrNull(path: string) {
   try {
-    return lstatSync(path);
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

@@ -80,7 +80,9 @@ function inside(path: string, dir: string): boolean {
 
 function lstatOrNull(path: string) {
   try {
-    return lstatSync(path);
+    // No exception for a path that is not there (most of them): building one costs more than
+    // the lstat itself.
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

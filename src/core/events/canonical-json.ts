@@ -37,6 +37,24 @@ export function canonicalJson(value: unknown): string {
 
 // Deep enough for any event; a cycle is reported as "nested too deep" instead of overflowing the stack.
 const MAX_DEPTH = 256;
+/** How deep canonicalJson nests objects and arrays before it refuses a value. */
+export const MAX_CANONICAL_DEPTH = MAX_DEPTH;
+
+/**
+ * canonicalJson's text for `value` found `depth` levels down in a value being encoded (so the
+ * depth limit counts from the top), or undefined when it has none. For encoders that write the
+ * levels above themselves (payload-encoder.ts).
+ */
+export function canonicalJsonAt(value: unknown, depth: number): string | undefined {
+  const copy = sortedCopy(value, depth);
+  if (copy !== NOT_COPIED) return JSON.stringify(copy);
+  try {
+    return encode(value, depth);
+  } catch (error) {
+    if (error instanceof PathedProblem) return undefined;
+    throw error;
+  }
+}
 
 // RFC 8785 encodes I-JSON, whose strings are Unicode text: a lone surrogate has no canonical form.
 // `isWellFormed` is false exactly when a string holds one, at a fraction of a regex's cost.
@@ -56,6 +74,12 @@ const NOT_COPIED = Symbol('not copied');
 // order, so an object holding one cannot carry sorted order; such keys (and `__proto__`, which
 // assignment would not create) leave the fast path. Any ten-digit-or-shorter integer counts.
 const INDEX_LIKE_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
+
+/** INDEX_LIKE_KEY's test, with the regular expression run only on a key that starts with a digit. */
+function isIndexLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && INDEX_LIKE_KEY.test(key);
+}
 
 /**
  * A copy of `value` that JSON.stringify writes canonically: plain objects rebuilt with sorted
@@ -91,8 +115,7 @@ function sortedCopy(value: unknown, depth: number): unknown {
       for (const key of sortedKeys(record)) {
         const member = record[key];
         if (member === undefined) continue;
-        if (!key.isWellFormed() || key === '__proto__' || INDEX_LIKE_KEY.test(key))
-          return NOT_COPIED;
+        if (!key.isWellFormed() || key === '__proto__' || isIndexLike(key)) return NOT_COPIED;
         const memberCopy = sortedCopy(member, depth + 1);
         if (memberCopy === NOT_COPIED) return NOT_COPIED;
         copy[key] = memberCopy;

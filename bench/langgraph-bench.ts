@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { correxEventCatalog } from '../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
@@ -36,9 +37,8 @@ export async function runLangGraphLoop(
 ): Promise<void> {
   const { StateGraph, MessagesAnnotation, Annotation, START, END } =
     await import('@langchain/langgraph');
-  const { BaseMessage } = await import('@langchain/core/messages');
   const ConstantAnnotation = Annotation.Root({
-    messages: Annotation<InstanceType<typeof BaseMessage>[]>({
+    messages: Annotation<BaseMessage[]>({
       reducer: (_previous, next) => next,
       default: () => [],
     }),

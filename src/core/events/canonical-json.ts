@@ -37,24 +37,6 @@ export function canonicalJson(value: unknown): string {
 
 // Deep enough for any event; a cycle is reported as "nested too deep" instead of overflowing the stack.
 const MAX_DEPTH = 256;
-/** How deep canonicalJson nests objects and arrays before it refuses a value. */
-export const MAX_CANONICAL_DEPTH = MAX_DEPTH;
-
-/**
- * canonicalJson's text for `value` found `depth` levels down in a value being encoded (so the
- * depth limit counts from the top), or undefined when it has none. For encoders that write the
- * levels above themselves (payload-encoder.ts).
- */
-export function canonicalJsonAt(value: unknown, depth: number): string | undefined {
-  const copy = sortedCopy(value, depth);
-  if (copy !== NOT_COPIED) return JSON.stringify(copy);
-  try {
-    return encode(value, depth);
-  } catch (error) {
-    if (error instanceof PathedProblem) return undefined;
-    throw error;
-  }
-}
 
 // RFC 8785 encodes I-JSON, whose strings are Unicode text: a lone surrogate has no canonical form.
 // `isWellFormed` is false exactly when a string holds one, at a fraction of a regex's cost.

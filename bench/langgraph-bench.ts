@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { correxEventCatalog } from '../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
@@ -23,11 +24,25 @@ async function timed(work: () => Promise<unknown>): Promise<Timed> {
 
 /**
  * The same agent loop in LangGraph.js: a model node that proposes `calls` list_dir calls a turn for `turns` turns and then answers, LangGraph's prebuilt ToolNode running a no-op
- * tool, the state a growing message list, checkpointed after every super-step by
- * SqliteSaver (WAL, SQLite's default FULL sync) into a file.
+ * tool, checkpointed after every super-step by SqliteSaver (WAL, SQLite's default FULL sync)
+ * into a file. `state`: a growing message list (LangGraph's MessagesAnnotation), or `constant`,
+ * a message channel each step replaces (the last answer or the last tool results only), so a
+ * checkpoint stays the same size however long the session: LangGraph's floor.
  */
-async function runLangGraphLoop(path: string, turns: number, calls: number): Promise<void> {
-  const { StateGraph, MessagesAnnotation, START, END } = await import('@langchain/langgraph');
+export async function runLangGraphLoop(
+  path: string,
+  turns: number,
+  calls: number,
+  state: 'messages' | 'constant' = 'messages',
+): Promise<void> {
+  const { StateGraph, MessagesAnnotation, Annotation, START, END } =
+    await import('@langchain/langgraph');
+  const ConstantAnnotation = Annotation.Root({
+    messages: Annotation<BaseMessage[]>({
+      reducer: (_previous, next) => next,
+      default: () => [],
+    }),
+  });
   const { ToolNode } = await import('@langchain/langgraph/prebuilt');
   const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
   const { AIMessage } = await import('@langchain/core/messages');
@@ -43,7 +58,7 @@ async function runLangGraphLoop(path: string, turns: number, calls: number): Pro
   const defaultMaxListeners = EventEmitter.defaultMaxListeners;
   EventEmitter.defaultMaxListeners = Math.max(defaultMaxListeners, calls + 10);
   let turn = 0;
-  const graph = new StateGraph(MessagesAnnotation)
+  const graph = new StateGraph(state === 'constant' ? ConstantAnnotation : MessagesAnnotation)
     .addNode('model', () => {
       turn += 1;
       if (turn > turns) return { messages: [new AIMessage('looked')] };
@@ -70,8 +85,9 @@ async function runLangGraphLoop(path: string, turns: number, calls: number): Pro
     .addEdge('tools', 'model')
     .compile({ checkpointer });
   try {
+    const { HumanMessage } = await import('@langchain/core/messages');
     await graph.invoke(
-      { messages: [{ role: 'user', content: 'look around' }] },
+      { messages: [new HumanMessage('look around')] },
       { configurable: { thread_id: 'bench' }, recursionLimit: 2 * turns + 10 },
     );
   } finally {
@@ -151,7 +167,7 @@ export async function runLangGraphBench(options: { quick?: boolean } = {}): Prom
   }
 }
 
-async function recordCorrex(
+export async function recordCorrex(
   path: string,
   turns: number,
   callsPerTurn: number,

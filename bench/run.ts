@@ -1,4 +1,5 @@
 import { printTable } from './bench-table.js';
+import { printCallCostTable, runCallCostBench } from './call-cost-bench.js';
 import { runChangeRecordBench } from './change-record-bench.js';
 import { runContextBench } from './context-bench.js';
 import { runEventStoreBench } from './event-store-bench.js';
@@ -21,7 +22,7 @@ const quick = process.argv.includes('--quick');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 /**
- * `--only kernel` (or store, postgres, context, langgraph, replay, server, sandbox, changes, local,
+ * `--only kernel` (or store, postgres, context, langgraph, calls, replay, server, sandbox, changes, local,
  * lsp, workers) runs one section; `--huge` adds the 1M-event session to `replay`.
  */
 const wanted = (section: string) => only === undefined || only === section;
@@ -38,6 +39,7 @@ if (wanted('langgraph')) {
   if (langgraph.length > 0)
     printTable('Kernel against LangGraph.js (SQLite checkpoints, per tool call)', langgraph);
 }
+if (wanted('calls')) printCallCostTable(await runCallCostBench({ quick }));
 if (wanted('local')) {
   const local = await runLocalModelBench({ quick });
   if (local.length > 0) printTable('Local model (node-llama-cpp, tiny GGUF)', local);

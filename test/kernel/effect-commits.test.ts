@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import type { CorrexEvent, CorrexEventStore } from '../../src/core/event-catalog.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  correxEventCatalog,
+  type CorrexEvent,
+  type CorrexEventStore,
+} from '../../src/core/event-catalog.js';
 import { effectResultTypes } from '../../src/core/kernel/decider/effect.js';
 import { recordCommand, runSession, startSession } from '../../src/core/kernel/index.js';
 import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
@@ -229,6 +233,27 @@ describe('what the live runner commits per effect', () => {
     // The runner's state, folded while the work was held, is the state replay derives.
     const report = await expectReplayIdentical(base, 's-held', config);
     expect(outcome.state).toEqual(report.state);
+  });
+
+  it('validates each held read-only result once: folded while held, appended as folded', async () => {
+    const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const base = openStore(storePath);
+    stores.push(base);
+    const { store, batches } = recordingStore(base);
+    const parse = vi.spyOn(correxEventCatalog, 'safeParsePayload');
+    try {
+      const { run, config } = startTurn(store, 's-held-once', workspace, 'read');
+      expect((await run.done).status).toBe('completed');
+      const parsed = parse.mock.calls.length;
+      const events = await eventsOf(base, 's-held-once');
+      // Some of the turn was held (folded before it was committed)...
+      expect(batches.some((batch) => batch.length > 10)).toBe(true);
+      // ...and yet every event went through its schema exactly once, not once more on append.
+      expect(parsed).toBe(events.length);
+      await expectReplayIdentical(base, 's-held-once', config);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('commits held read-only work before a call that can change the world runs', async () => {

@@ -57,6 +57,12 @@ const NOT_COPIED = Symbol('not copied');
 // assignment would not create) leave the fast path. Any ten-digit-or-shorter integer counts.
 const INDEX_LIKE_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 
+/** INDEX_LIKE_KEY's test, with the regular expression run only on a key that starts with a digit. */
+function isIndexLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && INDEX_LIKE_KEY.test(key);
+}
+
 /**
  * A copy of `value` that JSON.stringify writes canonically: plain objects rebuilt with sorted
  * keys (undefined members dropped), arrays with undefined as null. NOT_COPIED for anything else
@@ -91,8 +97,7 @@ function sortedCopy(value: unknown, depth: number): unknown {
       for (const key of sortedKeys(record)) {
         const member = record[key];
         if (member === undefined) continue;
-        if (!key.isWellFormed() || key === '__proto__' || INDEX_LIKE_KEY.test(key))
-          return NOT_COPIED;
+        if (!key.isWellFormed() || key === '__proto__' || isIndexLike(key)) return NOT_COPIED;
         const memberCopy = sortedCopy(member, depth + 1);
         if (memberCopy === NOT_COPIED) return NOT_COPIED;
         copy[key] = memberCopy;

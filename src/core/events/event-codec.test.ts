@@ -67,6 +67,37 @@ describe('event codec', () => {
     );
   });
 
+  it('validates a payload once: what normalize returned is taken as it is when offered again', () => {
+    let checks = 0;
+    const counted = defineEvent({
+      type: 'counted',
+      origin: 'command',
+      description: 'counts its schema passes',
+      fields: { name: z.string().refine(() => (checks += 1) > 0) },
+    });
+    const catalog = createEventCatalog([counted]);
+    const codec = createEventCodec(catalog);
+    const raw = { type: 'counted' as const, name: 'a' };
+    const first = codec.normalize({ ...base, payload: raw });
+    expect(checks).toBe(1);
+    // The normalized payload, offered again (through another codec over the same catalog, as the
+    // kernel folds held results through its own): not parsed again, and the same bytes.
+    const again = createEventCodec(catalog).normalize({ ...base, payload: first.payload });
+    expect(checks).toBe(1);
+    expect(again.payload).toBe(first.payload);
+    expect(codec.encode(again, 1)).toBe(codec.encode(first, 1));
+    // A caller's own object is always parsed (it could change), and so is a payload another
+    // catalog validated.
+    codec.normalize({ ...base, payload: raw });
+    expect(checks).toBe(2);
+    createEventCodec(createEventCatalog([counted])).normalize({ ...base, payload: first.payload });
+    expect(checks).toBe(3);
+    // The envelope is still checked.
+    expect(() => codec.normalize({ ...base, timestamp: 'noon', payload: first.payload })).toThrow(
+      InvalidEventError,
+    );
+  });
+
   it('refuses an upcaster chain with holes', () => {
     expect(() =>
       defineEvent({

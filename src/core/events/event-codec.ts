@@ -66,6 +66,18 @@ export type EventCodec<Payload extends PayloadShape> = {
 
 type EnvelopeFields = z.infer<typeof EnvelopeFieldsSchema>;
 
+/**
+ * Payloads a codec's `normalize` produced, with the catalog that validated them (at the type's
+ * current version). Offered again (a held result appended after it was folded, a batch retried
+ * after a conflict), such a payload is taken as it is instead of going through its schema a
+ * second time: validate once. Only objects the schema pass created are listed, never one a
+ * caller handed in, so what is trusted is what a codec itself wrote; events are immutable values
+ * (their types are readonly all the way down), so it is still exactly what was validated.
+ * Shared by every codec in the process: the kernel folds held results through its own codec and
+ * the store appends them through another, both over the same catalog.
+ */
+const validatedPayloads = new WeakMap<object, EventCatalog<PayloadShape>>();
+
 export function createEventCodec<Payload extends PayloadShape>(
   catalog: EventCatalog<Payload>,
 ): EventCodec<Payload> {
@@ -100,8 +112,14 @@ export function createEventCodec<Payload extends PayloadShape>(
       if (!fields.success)
         throw new InvalidEventError(sessionId, eventId, describeIssue(fields.error.issues));
     }
-    const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version);
-    if (!parsed.ok) throw new InvalidEventError(sessionId, eventId, parsed.problem.detail);
+    let payload: Payload;
+    if (validatedPayloads.get(rawPayload) === catalog) payload = rawPayload as Payload;
+    else {
+      const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version);
+      if (!parsed.ok) throw new InvalidEventError(sessionId, eventId, parsed.problem.detail);
+      payload = parsed.payload;
+      if (payload !== rawPayload) validatedPayloads.set(payload, catalog);
+    }
     return {
       eventId: candidate.eventId,
       sessionId: candidate.sessionId,
@@ -109,7 +127,7 @@ export function createEventCodec<Payload extends PayloadShape>(
       version,
       causationId: candidate.causationId,
       correlationId: candidate.correlationId,
-      payload: parsed.payload,
+      payload,
     };
   }
 

@@ -84,24 +84,48 @@ export function withinHoldLimits(held: HeldResults | undefined, count: number, n
 // Folds events the way the store will return them (normalized by the catalog).
 const codec = createEventCodec(correxEventCatalog);
 
-/** `state` with `events` of `sessionId` folded in as the store will return them, and the last. */
+/**
+ * `state` with `events` of `sessionId` folded in as the store will return them, and the last.
+ * `events` are the same events with their payloads as the catalog normalized them: appended in
+ * place of the originals, they are not validated a second time (see `validatedPayloads` in
+ * event-codec.ts), and they are the same events, so the same bytes.
+ */
 export function foldProvisional(
   state: KernelState,
   sessionId: string,
   events: readonly (AppendInput & { readonly timestamp: string })[],
-): { readonly state: KernelState; readonly last: CorrexEvent | undefined } {
+): {
+  readonly state: KernelState;
+  readonly last: CorrexEvent | undefined;
+  readonly events: readonly (AppendInput & { readonly timestamp: string })[];
+} {
   let folded = state;
   let last: CorrexEvent | undefined;
+  const normalized: (AppendInput & { readonly timestamp: string })[] = [];
   for (const event of events) {
+    const envelope = codec.normalize({ ...event, sessionId });
+    normalized.push({
+      eventId: envelope.eventId,
+      causationId: envelope.causationId,
+      correlationId: envelope.correlationId,
+      payload: envelope.payload,
+      timestamp: envelope.timestamp,
+    });
     last = {
-      ...codec.normalize({ ...event, sessionId }),
+      eventId: envelope.eventId,
+      sessionId: envelope.sessionId,
       sequence: folded.session.lastSequence + 1,
+      timestamp: envelope.timestamp,
+      version: envelope.version,
+      causationId: envelope.causationId,
+      correlationId: envelope.correlationId,
+      payload: envelope.payload,
       position: 0,
       hash: '',
     };
     folded = kernelProjection.evolve(folded, last);
   }
-  return { state: folded, last };
+  return { state: folded, last, events: normalized };
 }
 
 /**

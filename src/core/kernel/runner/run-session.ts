@@ -334,7 +334,8 @@ async function drive(
       return appendResultsAndDecide(from, failed, held);
     }
     const decisions = decision.events.map((event) => ({ ...event, timestamp }));
-    const next = holdInputs(held, inputs, state.session.lastSequence, timestamp);
+    // The inputs as folded (normalized by the catalog): appended as they are, not validated again.
+    const next = holdInputs(held, answered.events, state.session.lastSequence, timestamp);
     if (
       decision.effect !== null &&
       decision.artifacts.length === 0 &&
@@ -342,10 +343,10 @@ async function drive(
       changesNothing(config, decision.effect) &&
       withinHoldLimits(held, inputs.length + decisions.length, timestamp)
     ) {
-      const decided = foldProvisional(answered.state, sessionId, decisions).state;
+      const decided = foldProvisional(answered.state, sessionId, decisions);
       return {
         effect: decision.effect,
-        held: { ...next, decided: [...next.decided, ...decisions], state: decided },
+        held: { ...next, decided: [...next.decided, ...decided.events], state: decided.state },
       };
     }
     try {

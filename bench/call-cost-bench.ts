@@ -1,0 +1,253 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { correxEventCatalog } from '../src/core/event-catalog.js';
+import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
+import { benchEvent, rawEventRow, type RawEventRow } from './bench-events.js';
+import { recordCorrex, runLangGraphLoop } from './langgraph-bench.js';
+
+/*
+ * The rows of issue #38's table (cost per tool call), each a ratio against its baseline measured
+ * in the same run: both sides alternate round by round, so a burst of load from elsewhere hits
+ * both alike, and CPU time is given beside wall time (the machine may be shared). Each ratio is
+ * baseline cost / subject cost, so above 1 the subject is cheaper; min, median and max over the
+ * rounds. `npm run bench -- --only calls` (`--quick` for fewer turns).
+ */
+
+type Cost = { readonly wallMs: number; readonly cpuMs: number };
+
+async function costOf(work: () => Promise<unknown> | unknown): Promise<Cost> {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  await work();
+  const used = process.cpuUsage(cpu);
+  return {
+    wallMs: Number(process.hrtime.bigint() - start) / 1e6,
+    cpuMs: (used.user + used.system) / 1000,
+  };
+}
+
+/** One row: per-operation costs of both sides per round. */
+export type CallCostRow = {
+  readonly name: string;
+  readonly baseline: string;
+  readonly unit: string;
+  /** Per round, per operation. */
+  readonly subject: readonly Cost[];
+  readonly against: readonly Cost[];
+};
+
+const stats = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    min: sorted[0]!,
+    median: sorted[Math.floor(sorted.length / 2)]!,
+    max: sorted.at(-1)!,
+  };
+};
+
+export function printCallCostTable(rows: readonly CallCostRow[]): void {
+  console.log('\nCost per tool call (issue #38): baseline cost / subject cost, min / median / max');
+  const width = Math.max(...rows.map((row) => row.name.length));
+  console.log(
+    `${'row'.padEnd(width)}  ${'wall ratio'.padEnd(20)}  ${'CPU ratio'.padEnd(20)}  ${'subject CPU'.padStart(12)}  ${'baseline CPU'.padStart(12)}  baseline`,
+  );
+  const cell = (values: readonly number[]) => {
+    const { min, median, max } = stats(values);
+    return `${min.toFixed(2)} / ${median.toFixed(2)} / ${max.toFixed(2)}`.padEnd(20);
+  };
+  for (const row of rows) {
+    const wall = row.subject.map((cost, index) => row.against[index]!.wallMs / cost.wallMs);
+    const cpu = row.subject.map((cost, index) => row.against[index]!.cpuMs / cost.cpuMs);
+    const subjectCpu = stats(row.subject.map((cost) => cost.cpuMs)).median;
+    const baselineCpu = stats(row.against.map((cost) => cost.cpuMs)).median;
+    const amount = (ms: number) =>
+      `${row.unit === 'KB' ? ms.toFixed(2) : (ms * 1000).toFixed(0)} ${row.unit === 'KB' ? 'KB' : 'µs'}`.padStart(
+        12,
+      );
+    console.log(
+      `${row.name.padEnd(width)}  ${cell(wall)}  ${cell(cpu)}  ${amount(subjectCpu)}  ${amount(baselineCpu)}  ${row.baseline}`,
+    );
+  }
+  console.log(
+    '  (the bytes row: subject and baseline columns are KB stored per tool call, the ratio baseline / subject)',
+  );
+}
+
+/** Bytes correx stored for a session: its events' canonical bytes and hashes. */
+function correxBytes(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    const row = db
+      .prepare<[], { bytes: number }>(
+        'SELECT sum(length(bytes)) + sum(length(hash)) AS bytes FROM events',
+      )
+      .get()!;
+    return row.bytes;
+  } finally {
+    db.close();
+  }
+}
+
+/** Bytes LangGraph's SqliteSaver stored: every checkpoint, its metadata and every pending write. */
+function langgraphBytes(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    const checkpoints = db
+      .prepare<[], { bytes: number }>(
+        'SELECT sum(length(checkpoint)) + sum(length(metadata)) AS bytes FROM checkpoints',
+      )
+      .get()!;
+    const writes = db
+      .prepare<[], { bytes: number | null }>('SELECT sum(length(value)) AS bytes FROM writes')
+      .get()!;
+    return checkpoints.bytes + (writes.bytes ?? 0);
+  } finally {
+    db.close();
+  }
+}
+
+export async function runCallCostBench(
+  options: { quick?: boolean; rounds?: number } = {},
+): Promise<CallCostRow[]> {
+  const available = await import('@langchain/langgraph-checkpoint-sqlite').then(
+    () => true,
+    () => false,
+  );
+  const rounds = Math.max(3, options.rounds ?? 3);
+  const dir = mkdtempSync(join(tmpdir(), 'correx-call-cost-'));
+  const rows: CallCostRow[] = [];
+  try {
+    let file = 0;
+    const next = (name: string) => join(dir, `${name}-${(file += 1)}.db`);
+    if (available) {
+      // Warm both up, so neither pays for loading and compiling its code in a measured round.
+      await runLangGraphLoop(next('warm'), 2, 50, 'constant');
+      await runLangGraphLoop(next('warm'), 2, 50, 'messages');
+      await recordCorrex(next('warm'), 2, 50);
+      for (const calls of [50, 1]) {
+        const turns = calls === 50 ? (options.quick ? 4 : 20) : options.quick ? 40 : 300;
+        const steps = calls * turns;
+        const correx: Cost[] = [];
+        const constant: Cost[] = [];
+        const messages: Cost[] = [];
+        const bytes: { correx: number; constant: number; messages: number }[] = [];
+        for (let round = 0; round < rounds; round++) {
+          const paths = { correx: next('correx'), constant: next('lg'), messages: next('lg') };
+          const per = (cost: Cost): Cost => ({
+            wallMs: cost.wallMs / steps,
+            cpuMs: cost.cpuMs / steps,
+          });
+          constant.push(
+            per(await costOf(() => runLangGraphLoop(paths.constant, turns, calls, 'constant'))),
+          );
+          correx.push(per(await costOf(() => recordCorrex(paths.correx, turns, calls))));
+          messages.push(
+            per(await costOf(() => runLangGraphLoop(paths.messages, turns, calls, 'messages'))),
+          );
+          bytes.push({
+            correx: correxBytes(paths.correx) / steps,
+            constant: langgraphBytes(paths.constant) / steps,
+            messages: langgraphBytes(paths.messages) / steps,
+          });
+        }
+        rows.push(
+          {
+            name: `kernel + SQLite, ${calls} call(s) per answer, per call`,
+            baseline: 'LangGraph.js ToolNode + SqliteSaver, constant state',
+            unit: 'µs',
+            subject: correx,
+            against: constant,
+          },
+          {
+            name: `kernel + SQLite, ${calls} call(s) per answer, per call`,
+            baseline: 'LangGraph.js ToolNode + SqliteSaver, message-list state',
+            unit: 'µs',
+            subject: correx,
+            against: messages,
+          },
+        );
+        // Bytes in both ratio columns: there is no wall or CPU in a byte count.
+        const kb = (value: number): Cost => ({ wallMs: value / 1024, cpuMs: value / 1024 });
+        rows.push({
+          name: `bytes stored per tool call, ${calls} call(s) per answer`,
+          baseline: 'LangGraph.js SqliteSaver, constant state',
+          unit: 'KB',
+          subject: bytes.map((b) => kb(b.correx)),
+          against: bytes.map((b) => kb(b.constant)),
+        });
+      }
+    } else {
+      console.log('  (LangGraph.js is not installed: the rows against it are left out)');
+    }
+    rows.push(await appendAllRow(dir, rounds, options.quick === true));
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** SQLite appendAll of 100 events (NORMAL) against raw inserts of the same bytes, per event. */
+async function appendAllRow(dir: string, rounds: number, quick: boolean): Promise<CallCostRow> {
+  const perRound = quick ? 10 : 40;
+  const batches = perRound * (rounds + 1);
+  const db = new Database(join(dir, 'raw.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`CREATE TABLE raw_events (
+    position INTEGER PRIMARY KEY, session_id TEXT NOT NULL, sequence INTEGER NOT NULL,
+    event_id TEXT NOT NULL UNIQUE, bytes TEXT NOT NULL, UNIQUE (session_id, sequence))`);
+  const insert = db.prepare(
+    'INSERT INTO raw_events (session_id, sequence, event_id, bytes) VALUES (@sessionId, @sequence, @eventId, @bytes)',
+  );
+  const insertMany = db.transaction((rows: RawEventRow[]) => {
+    for (const row of rows) insert.run(row);
+  });
+  const store = openSqliteEventStore(join(dir, 'store.db'), {
+    catalog: correxEventCatalog,
+    synchronous: 'normal',
+  });
+  const raw = Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: 100 }, (_, i) => rawEventRow('raw', b * 100 + i + 1)),
+  );
+  const events = Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: 100 }, (_, i) => benchEvent('s', b * 100 + i + 1)),
+  );
+  const subject: Cost[] = [];
+  const against: Cost[] = [];
+  const per = (cost: Cost): Cost => ({
+    wallMs: cost.wallMs / (perRound * 100),
+    cpuMs: cost.cpuMs / (perRound * 100),
+  });
+  try {
+    // Round 0 warms both up and is not counted.
+    for (let round = 0; round <= rounds; round++) {
+      const from = round * perRound;
+      const baseline = per(
+        await costOf(() => {
+          for (let b = from; b < from + perRound; b++) insertMany(raw[b]!);
+        }),
+      );
+      const measured = per(
+        await costOf(async () => {
+          for (let b = from; b < from + perRound; b++)
+            await store.appendAll(events[b]!, { expectedSequence: b * 100 });
+        }),
+      );
+      if (round === 0) continue;
+      against.push(baseline);
+      subject.push(measured);
+    }
+  } finally {
+    db.close();
+    await store.close();
+  }
+  return {
+    name: 'SQLite appendAll of 100 (NORMAL), per event',
+    baseline: 'raw better-sqlite3 inserts of the same bytes, 100 a transaction',
+    unit: 'µs',
+    subject,
+    against,
+  };
+}

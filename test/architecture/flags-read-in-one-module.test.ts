@@ -32,11 +32,11 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
   ],
   EXEC_BASH: [
     'src/core/kernel/runner/run-effect.ts',
-    'src/core/toolintent/exec-command-analysis.ts',
+    'src/core/toolintent/shell-analysis/exec-command-analysis.ts',
   ],
   EXEC_SIBLING_CLASSIFICATION: [
-    'src/core/toolintent/exec-command-analysis.ts',
     'src/core/toolintent/rules/write-rules.ts',
+    'src/core/toolintent/shell-analysis/exec-command-analysis.ts',
   ],
   FILE_TOOL_TARGETS_REGULAR: [
     'src/core/toolintent/rules/path-rules.ts',

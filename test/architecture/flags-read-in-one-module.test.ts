@@ -122,6 +122,12 @@ describe('behaviour flags', () => {
     expect(readers('BRIEF_REFERENCES')).toEqual([
       'src/core/kernel/features/brief-references/brief-feature.ts',
     ]);
+    expect(readers('LSP_DIAGNOSTICS')).toEqual([
+      'src/core/kernel/features/language-diagnostics/diagnostics-feature.ts',
+    ]);
+    expect(readers('VERDICT_FROM_EVIDENCE')).toEqual([
+      'src/core/kernel/features/verdict-from-evidence/verdict-feature.ts',
+    ]);
     expect(readers('CLAIMS_AGAINST_LOG')).toEqual([
       'src/core/kernel/features/claims-against-log/claims-feature.ts',
     ]);

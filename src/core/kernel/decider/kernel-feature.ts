@@ -41,6 +41,10 @@ export type AcceptedArtifactFacts = {
   readonly workspace: string | null;
   /** Every recorded check run of the session, in order. */
   readonly checkRuns: readonly { readonly sequence: number; readonly passed: boolean }[];
+  /** The running attempt as folded (its recorded commands, diagnostics, checks). */
+  readonly attempt: StageRunState;
+  /** Real paths the session's tool calls wrote. */
+  readonly written: LayeredRecord<true>;
 };
 
 /** What the ladder knows when it builds a stage's context pack. */
@@ -96,6 +100,11 @@ export type FeatureHooks<S> = {
     view: FeatureView<S>,
     proposed: ProposedArtifactFacts,
   ) => Step | null;
+  /**
+   * After a stage's definition of done passed, before `acceptedArtifact`: a step that holds the
+   * stage (an effect to await) or fails it, or null when the feature lets it complete.
+   */
+  readonly acceptedChecks?: (view: FeatureView<S>, accepted: AcceptedArtifactFacts) => Step | null;
   /** After a stage's artifact is accepted and checked, before `stage_completed`: a step, or null. */
   readonly acceptedArtifact?: (
     view: FeatureView<S>,

@@ -49,6 +49,8 @@ describe('kernel features', () => {
       'brief',
       'claims',
       'retry',
+      'diagnostics',
+      'verdict',
     ]);
   });
 

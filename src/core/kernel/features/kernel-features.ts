@@ -24,6 +24,8 @@ import { briefFeature } from './brief-references/brief-feature.js';
 import type { BriefState } from './brief-references/brief-state.js';
 import { claimsFeature, type ClaimsState } from './claims-against-log/claims-feature.js';
 import { retryFeature, type RetryState } from './retry/retry-feature.js';
+import { diagnosticsFeature } from './language-diagnostics/diagnostics-feature.js';
+import { verdictFeature } from './verdict-from-evidence/verdict-feature.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -35,6 +37,8 @@ export type FeatureStates = {
   readonly brief: BriefState;
   readonly claims: ClaimsState;
   readonly retry: RetryState;
+  readonly diagnostics: null;
+  readonly verdict: null;
 };
 
 type RegisteredFeature = {
@@ -55,6 +59,8 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   briefFeature,
   claimsFeature,
   retryFeature,
+  diagnosticsFeature,
+  verdictFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
@@ -164,6 +170,20 @@ export function beforeModelCall(core: FeatureCore, run: StageAt): Step | null {
     const hook = (feature as KernelFeature<string, unknown>).hooks.beforeModelCall;
     if (hook === undefined || !featureOn(core.config, feature)) continue;
     const step = hook(viewOf(core, core.features[feature.name]), run);
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's step once an accepted artifact's checks passed (a hold or a failure), or null. */
+export function afterAcceptedChecks(
+  core: FeatureCore,
+  accepted: AcceptedArtifactFacts,
+): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.acceptedChecks;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), accepted);
     if (step !== null) return step;
   }
   return null;

@@ -51,7 +51,6 @@ describe('kernel features', () => {
       'retry',
       'diagnostics',
       'verdict',
-      'journal',
     ]);
   });
 

@@ -6,16 +6,13 @@ import type { SummaryRequest } from '../../decider/stage-run.js';
 import { awaitEffect, emit, type Step } from '../../decider/step.js';
 import type { TranscriptEntry } from '../../decider/transcript.js';
 
-/** What the journal's step reads of a running stage. */
-type JournalContext = Pick<StageContext, 'config' | 'run' | 'stage' | 'built'>;
-
 /**
  * Journal compaction between turns, or null when none is due. With `journal.summary: model`
  * the stage's model is asked for the summary first (`journal_summary_requested`), and its
  * answer is recorded as `journal_compacted`; a failed call, an empty answer or no profile to ask
  * leaves the summary to lines, so compaction never stops a stage.
  */
-export function journalStep(context: JournalContext): Step | null {
+export function journalStep(context: StageContext): Step | null {
   const { config, run } = context;
   const pending = run.summary;
   if (pending !== null) {
@@ -43,7 +40,7 @@ export function journalStep(context: JournalContext): Step | null {
 
 /** The model call a pending summary waits on: the request as recorded, rebuilt after a restart. */
 function summaryEffect(
-  context: JournalContext,
+  context: StageContext,
   pending: SummaryRequest,
   older: readonly TranscriptEntry[],
 ) {

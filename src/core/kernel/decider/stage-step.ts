@@ -7,7 +7,6 @@ import { answer } from './stage-answer.js';
 import { canonicalValue } from '../features/canonical-output/canonical-model-output.js';
 import type { InferenceResult } from '../../inference/inference-result.js';
 import { nextForCall, refuseTheRest } from './call-step.js';
-import { journalStep } from '../features/journal/journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
 import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
 import {
@@ -133,10 +132,12 @@ function nextTurn(context: StageContext): Step {
           until: delay.until,
         });
   }
-  const spent = beforeModelCall(featureCoreOf(config, state), run);
-  if (spent !== null) return spent;
-  const compaction = journalStep(context);
-  if (compaction !== null) return compaction;
+  // The budget's stop, then the journal's compaction.
+  const before = beforeModelCall(featureCoreOf(config, state), run, {
+    stage,
+    built: context.built,
+  });
+  if (before !== null) return before;
   const requestId = `${run.stageId}.${run.attempt}.${run.turns + 1}`;
   const request = buildStageRequest(config, state, stage, run, requestId);
   if (!request.ok) return emit(stageFailed(run, request.category, request.message));

@@ -51,6 +51,7 @@ describe('kernel features', () => {
       'retry',
       'diagnostics',
       'verdict',
+      'journal',
     ]);
   });
 

@@ -5,6 +5,7 @@ import type {
   AcceptedArtifactFacts,
   FeatureView,
   KernelFeature,
+  ModelCallFacts,
   PackFacts,
   ProposedArtifactFacts,
   StageAt,
@@ -26,6 +27,7 @@ import { claimsFeature, type ClaimsState } from './claims-against-log/claims-fea
 import { retryFeature, type RetryState } from './retry/retry-feature.js';
 import { diagnosticsFeature } from './language-diagnostics/diagnostics-feature.js';
 import { verdictFeature } from './verdict-from-evidence/verdict-feature.js';
+import { journalFeature } from './journal/journal-feature.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -39,6 +41,7 @@ export type FeatureStates = {
   readonly retry: RetryState;
   readonly diagnostics: null;
   readonly verdict: null;
+  readonly journal: null;
 };
 
 type RegisteredFeature = {
@@ -61,6 +64,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   retryFeature,
   diagnosticsFeature,
   verdictFeature,
+  journalFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
@@ -165,11 +169,15 @@ export function eventsBeforeStage(core: FeatureCore, next: StageAt): CorrexEvent
 }
 
 /** The first feature's step that replaces the next model call, or null. */
-export function beforeModelCall(core: FeatureCore, run: StageAt): Step | null {
+export function beforeModelCall(
+  core: FeatureCore,
+  run: StageRunState,
+  call: ModelCallFacts,
+): Step | null {
   for (const feature of KERNEL_FEATURES) {
     const hook = (feature as KernelFeature<string, unknown>).hooks.beforeModelCall;
     if (hook === undefined || !featureOn(core.config, feature)) continue;
-    const step = hook(viewOf(core, core.features[feature.name]), run);
+    const step = hook(viewOf(core, core.features[feature.name]), run, call);
     if (step !== null) return step;
   }
   return null;

@@ -104,6 +104,17 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/core/kernel/', '\\.test\\.ts$'] },
       to: { path: '^src/core/kernel/', pathNot: '^src/core/kernel/index\\.ts$' },
     },
+    {
+      name: 'shell-analysis-only-through-its-face',
+      comment:
+        'outside src/core/toolintent/shell-analysis the shell analyzer is imported only through its index.ts (tests may reach inside)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/core/toolintent/shell-analysis/', '\\.test\\.ts$'] },
+      to: {
+        path: '^src/core/toolintent/shell-analysis/',
+        pathNot: '^src/core/toolintent/shell-analysis/index\\.ts$',
+      },
+    },
     ...layerRules,
     {
       name: 'no-circular',

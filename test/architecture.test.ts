@@ -65,6 +65,9 @@ function writeViolationFixtures(): string {
     'src/core/router/reaches-kernel.ts':
       "import { k } from '../kernel/k.js';\nexport const r = k;\n",
     'src/core/kernel/k.ts': 'export const k = 1;\n',
+    'src/core/toolintent/shell-analysis/inner.ts': 'export const inner = 1;\n',
+    'src/core/toolintent/reaches-inside-shell-analysis.ts':
+      "import { inner } from './shell-analysis/inner.js';\nexport const w = inner;\n",
     'src/interfaces/reaches-inside-kernel.ts':
       "import { k } from '../core/kernel/k.js';\nexport const i = k;\n",
     'src/infrastructure/reaches-interfaces.ts':

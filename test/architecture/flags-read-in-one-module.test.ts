@@ -32,11 +32,11 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
   ],
   EXEC_BASH: [
     'src/core/kernel/runner/run-effect.ts',
-    'src/core/toolintent/exec-command-analysis.ts',
+    'src/core/toolintent/shell-analysis/exec-command-analysis.ts',
   ],
   EXEC_SIBLING_CLASSIFICATION: [
-    'src/core/toolintent/exec-command-analysis.ts',
     'src/core/toolintent/rules/write-rules.ts',
+    'src/core/toolintent/shell-analysis/exec-command-analysis.ts',
   ],
   FILE_TOOL_TARGETS_REGULAR: [
     'src/core/toolintent/rules/path-rules.ts',
@@ -121,6 +121,12 @@ describe('behaviour flags', () => {
     ]);
     expect(readers('BRIEF_REFERENCES')).toEqual([
       'src/core/kernel/features/brief-references/brief-feature.ts',
+    ]);
+    expect(readers('LSP_DIAGNOSTICS')).toEqual([
+      'src/core/kernel/features/language-diagnostics/diagnostics-feature.ts',
+    ]);
+    expect(readers('VERDICT_FROM_EVIDENCE')).toEqual([
+      'src/core/kernel/features/verdict-from-evidence/verdict-feature.ts',
     ]);
     expect(readers('CLAIMS_AGAINST_LOG')).toEqual([
       'src/core/kernel/features/claims-against-log/claims-feature.ts',

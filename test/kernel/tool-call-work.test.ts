@@ -1,18 +1,21 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type * as ExecCommandAnalysis from '../../src/core/toolintent/exec-command-analysis.js';
+import type * as ExecCommandAnalysis from '../../src/core/toolintent/shell-analysis/exec-command-analysis.js';
 
 // Every shell analysis goes through analyzeExecCall: counted here, behaviour unchanged.
 const analyses = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/core/toolintent/exec-command-analysis.js', async (importOriginal) => {
-  const original = await importOriginal<typeof ExecCommandAnalysis>();
-  return {
-    ...original,
-    analyzeExecCall: (...args: Parameters<typeof original.analyzeExecCall>) => {
-      analyses.count++;
-      return original.analyzeExecCall(...args);
-    },
-  };
-});
+vi.mock(
+  '../../src/core/toolintent/shell-analysis/exec-command-analysis.js',
+  async (importOriginal) => {
+    const original = await importOriginal<typeof ExecCommandAnalysis>();
+    return {
+      ...original,
+      analyzeExecCall: (...args: Parameters<typeof original.analyzeExecCall>) => {
+        analyses.count++;
+        return original.analyzeExecCall(...args);
+      },
+    };
+  },
+);
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -64,6 +64,8 @@ export const ERROR_CODES = [
   'kernel_invariant',
   'kernel_wiring',
   'unknown_behaviour',
+  'invalid_kernel_version_table',
+  'flag_still_recorded',
   'session_configuration_mismatch',
   'configuration_not_recorded',
   'replay_missing_recording',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostAllowed, parseUrlTarget } from './host-match.js';
-import { findSedScriptIssues } from './sed-script.js';
+import { findSedScriptIssues } from './shell-analysis/index.js';
 
 describe('hostAllowed', () => {
   const list = ['api.example.com', '*.cdn.example.org'];

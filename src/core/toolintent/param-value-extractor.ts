@@ -10,7 +10,7 @@ import {
   analyzeExecCall,
   type ExecAnalysis,
   type ExecAnalysisOptions,
-} from './exec-command-analysis.js';
+} from './shell-analysis/index.js';
 
 /** A path the call names, resolved by ToolPath.resolve. */
 export type ExtractedPath = {

@@ -80,6 +80,8 @@ export const EXIT_OUTCOME_OF: Readonly<
   kernel_invariant: 'failed',
   kernel_wiring: 'failed',
   unknown_behaviour: 'failed',
+  invalid_kernel_version_table: 'failed',
+  flag_still_recorded: 'failed',
   session_configuration_mismatch: 'failed',
   configuration_not_recorded: 'failed',
   replay_missing_recording: 'failed',

@@ -35,7 +35,13 @@ import {
   type KernelConfig,
   type KernelLimits,
 } from './kernel-config.js';
-import { recordedBehaviour, UnknownBehaviourError, type KernelBehaviour } from './behaviour.js';
+import {
+  KERNEL_VERSIONS,
+  recordedBehaviour,
+  UnknownBehaviourError,
+  type KernelBehaviour,
+} from './behaviour.js';
+import { flagsToRecord } from './kernel-versions.js';
 
 const positive = z.number().int().min(1);
 
@@ -235,7 +241,12 @@ export function describeKernelConfig(config: KernelConfig): SessionConfiguration
       ? {}
       : {
           kernelVersion: config.behaviour.kernelVersion,
-          flags: [...config.behaviour.flags].sort(),
+          // The flags its version implies are not named (none until a release folds some).
+          flags: flagsToRecord(
+            KERNEL_VERSIONS,
+            config.behaviour.kernelVersion,
+            config.behaviour.flags,
+          ),
         }),
     ...(config.instructions === undefined ? {} : { instructions: asJson(config.instructions) }),
     ...(config.hooks === undefined ? {} : { hooks: asJson(config.hooks) }),

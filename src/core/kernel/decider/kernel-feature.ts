@@ -7,7 +7,7 @@ import type { WorkflowStage } from '../../transitions/workflow.js';
 import type { LayeredRecord } from '../../base/layered-record.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import type { StageRunState } from './stage-run.js';
-import type { Step } from './step.js';
+import type { BuiltRequests, Step } from './step.js';
 
 type Payload = CorrexEvent['payload'];
 
@@ -41,6 +41,16 @@ export type AcceptedArtifactFacts = {
   readonly workspace: string | null;
   /** Every recorded check run of the session, in order. */
   readonly checkRuns: readonly { readonly sequence: number; readonly passed: boolean }[];
+  /** The running attempt as folded (its recorded commands, diagnostics, checks). */
+  readonly attempt: StageRunState;
+  /** Real paths the session's tool calls wrote. */
+  readonly written: LayeredRecord<true>;
+};
+
+/** What a `beforeModelCall` hook may use besides the attempt: its stage and the built requests. */
+export type ModelCallFacts = {
+  readonly stage: WorkflowStage;
+  readonly built: BuiltRequests;
 };
 
 /** What the ladder knows when it builds a stage's context pack. */
@@ -89,8 +99,16 @@ export type FeatureHooks<S> = {
   readonly betweenStages?: (view: FeatureView<S>, next: StageAt, task: string) => Step | null;
   /** Events recorded just before `stage_started` of `next`, in order. */
   readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
-  /** Before a model call of a running attempt: a step that replaces the call, or null. */
-  readonly beforeModelCall?: (view: FeatureView<S>, run: StageAt) => Step | null;
+  /**
+   * Before a model call of a running attempt: a step that replaces the call, or null. `run` is
+   * the attempt as folded; `call` the stage and the requests this decision has built (a step
+   * that requests a model call of its own records its request there).
+   */
+  readonly beforeModelCall?: (
+    view: FeatureView<S>,
+    run: StageRunState,
+    call: ModelCallFacts,
+  ) => Step | null;
   /** Items the feature adds to a stage's context pack, after the transcript, in registry order. */
   readonly contextCandidates?: (
     view: FeatureView<S>,
@@ -101,6 +119,11 @@ export type FeatureHooks<S> = {
     view: FeatureView<S>,
     proposed: ProposedArtifactFacts,
   ) => Step | null;
+  /**
+   * After a stage's definition of done passed, before `acceptedArtifact`: a step that holds the
+   * stage (an effect to await) or fails it, or null when the feature lets it complete.
+   */
+  readonly acceptedChecks?: (view: FeatureView<S>, accepted: AcceptedArtifactFacts) => Step | null;
   /** After a stage's artifact is accepted and checked, before `stage_completed`: a step, or null. */
   readonly acceptedArtifact?: (
     view: FeatureView<S>,

@@ -1,3 +1,4 @@
+import { recordedFlagsInForce } from '../config/behaviour.js';
 import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import {
   evolveFeatures,
@@ -329,8 +330,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'session_configured':
       return {
         ...withRun(state, event),
-        canonicalOutput: recordsFlag(
-          payload.configuration.flags,
+        canonicalOutput: recordedFlagsInForce(payload.configuration).has(
           DECISIONS_FROM_CANONICAL_OUTPUT.name,
         ),
       };
@@ -431,9 +431,4 @@ function writtenBy(written: LayeredRecord<true>, event: CorrexEvent): LayeredRec
   let next = written;
   for (const path of targets) if (!layeredHas(next, path)) next = layeredSet(next, path, true);
   return next;
-}
-
-/** Whether a recorded configuration's `flags` list names `flag`. */
-function recordsFlag(flags: unknown, flag: string): boolean {
-  return Array.isArray(flags) && flags.includes(flag);
 }

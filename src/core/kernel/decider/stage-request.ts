@@ -16,19 +16,15 @@ import { canonicalJson } from '../../events/canonical-json.js';
 import type { PayloadOf } from '../../events/event-definition.js';
 import type { inferenceRequested } from '../../inference/inference-events.js';
 import type { InferenceRequest } from '../../inference/inference-request.js';
-import { ModelCapabilitySchema, type ModelCapability } from '../../inference/model-capability.js';
 import { inferenceRequestDigest } from '../../inference/request-digest.js';
-import type { ModelProfile } from '../../inference/model-profile.js';
-import {
-  toolArgsJsonSchema,
-  type ToolDefinition as ToolContract,
-} from '../../tools/tool-contract.js';
+import { toolArgsJsonSchema } from '../../tools/tool-contract.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
 import {
   finishingToolDefinition,
   finishingToolName,
 } from '../features/finishing-tool/finishing-tool.js';
 import type { KernelConfig } from '../config/kernel-config.js';
+import { routeStage } from './route-stage.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
   FINISHING_TOOL,
@@ -135,32 +131,6 @@ export function buildStageRequest(
       toolNames: request.tools.map((tool) => tool.name),
       manifest: built.pack.manifest,
     },
-  };
-}
-
-/** The model profile that serves `stage`, and the stage's tools. */
-export function routeStage(
-  config: KernelConfig,
-  stage: WorkflowStage,
-):
-  | { readonly ok: true; readonly profile: ModelProfile; readonly tools: readonly ToolContract[] }
-  | { readonly ok: false; readonly message: string } {
-  const tools = stage.allowedTools.flatMap((name) => {
-    const tool = config.tools.get(name);
-    return tool === undefined ? [] : [tool];
-  });
-  const route = config.router.route({
-    stageId: stage.id,
-    requiredCapabilities: stage.capabilities.filter(isCapability),
-    allowedTools: tools.map((tool) => tool.name),
-  });
-  if (route.ok) return { ok: true, profile: route.profile, tools };
-  const why = route.rejections
-    .map((r) => `${r.profileId}: missing ${r.missingCapabilities.join(', ') || 'nothing'}`)
-    .join('; ');
-  return {
-    ok: false,
-    message: `no model profile can serve stage ${stage.id} (needs ${route.requiredCapabilities.join(', ')}): ${why || 'no profiles configured'}`,
   };
 }
 
@@ -299,8 +269,4 @@ function projectInstructionCandidates(
     return relative === undefined ? [] : [relative];
   });
   return instructionCandidates(config.instructions, touched);
-}
-
-function isCapability(value: string): value is ModelCapability {
-  return ModelCapabilitySchema.safeParse(value).success;
 }

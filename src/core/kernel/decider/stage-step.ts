@@ -7,11 +7,11 @@ import { answer } from './stage-answer.js';
 import { canonicalValue } from '../features/canonical-output/canonical-model-output.js';
 import type { InferenceResult } from '../../inference/inference-result.js';
 import { nextForCall, refuseTheRest } from './call-step.js';
-import { journalStep } from '../features/journal/journal-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
 import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
 import {
   afterAcceptedArtifact,
+  afterAcceptedChecks,
   beforeModelCall,
   beforeValidation,
   featureEnabled,
@@ -19,8 +19,6 @@ import {
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
 import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import { checksForStage } from '../features/project-checks/stage-checks.js';
-import { diagnosticsVerdict } from '../features/language-diagnostics/language-diagnostics-step.js';
-import { verdictFailure } from '../features/verdict-from-evidence/verdict-from-evidence.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import { featureCoreOf, type KernelState } from './kernel-state.js';
 import type { StageContext } from './stage-context.js';
@@ -134,10 +132,12 @@ function nextTurn(context: StageContext): Step {
           until: delay.until,
         });
   }
-  const spent = beforeModelCall(featureCoreOf(config, state), run);
-  if (spent !== null) return spent;
-  const compaction = journalStep(context);
-  if (compaction !== null) return compaction;
+  // The budget's stop, then the journal's compaction.
+  const before = beforeModelCall(featureCoreOf(config, state), run, {
+    stage,
+    built: context.built,
+  });
+  if (before !== null) return before;
   const requestId = `${run.stageId}.${run.attempt}.${run.turns + 1}`;
   const request = buildStageRequest(config, state, stage, run, requestId);
   if (!request.ok) return emit(stageFailed(run, request.category, request.message));
@@ -191,20 +191,22 @@ function act(context: StageContext, turn: ActingTurn): Step {
       if (checks.failures.length > 0)
         return emit(stageFailed(run, 'validation', checks.failures.join('\n\n')));
     }
-    const language = diagnosticsVerdict(config, state, stage, run);
-    if (language.kind === 'await') return awaitEffect(language.effect);
-    if (language.kind === 'failed') return emit(stageFailed(run, 'validation', language.message));
     const content = answerContent(config, turn.result);
-    const unproven = verdictFailure(config, stage, run, content);
-    if (unproven !== null) return emit(stageFailed(run, 'validation', unproven));
-    const reviewed = afterAcceptedArtifact(featureCoreOf(config, state), {
+    const core = featureCoreOf(config, state);
+    const accepted = {
       stage,
       run,
       artifactHash: proposed.hash,
       content,
       workspace: state.session.workspace,
       checkRuns: state.features.checks.checkRuns,
-    });
+      attempt: run,
+      written: state.written,
+    };
+    // Language diagnostics, then the verdict from evidence, may hold or fail the stage.
+    const checked = afterAcceptedChecks(core, accepted);
+    if (checked !== null) return checked;
+    const reviewed = afterAcceptedArtifact(core, accepted);
     if (reviewed !== null) return reviewed;
     const verdict = stage.verdicts.length > 0 ? verdictOf(content) : undefined;
     return emit({

@@ -49,6 +49,9 @@ describe('kernel features', () => {
       'brief',
       'claims',
       'retry',
+      'diagnostics',
+      'verdict',
+      'journal',
       'turns',
     ]);
   });

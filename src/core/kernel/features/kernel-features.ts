@@ -5,6 +5,7 @@ import type {
   AcceptedArtifactFacts,
   FeatureView,
   KernelFeature,
+  ModelCallFacts,
   PackFacts,
   ProposedArtifactFacts,
   StageAt,
@@ -24,6 +25,9 @@ import { briefFeature } from './brief-references/brief-feature.js';
 import type { BriefState } from './brief-references/brief-state.js';
 import { claimsFeature, type ClaimsState } from './claims-against-log/claims-feature.js';
 import { retryFeature, type RetryState } from './retry/retry-feature.js';
+import { diagnosticsFeature } from './language-diagnostics/diagnostics-feature.js';
+import { verdictFeature } from './verdict-from-evidence/verdict-feature.js';
+import { journalFeature } from './journal/journal-feature.js';
 import { followUpTurnsFeature } from './follow-up-turns/follow-up-feature.js';
 import type { TurnsState } from './follow-up-turns/turns-state.js';
 
@@ -37,6 +41,9 @@ export type FeatureStates = {
   readonly brief: BriefState;
   readonly claims: ClaimsState;
   readonly retry: RetryState;
+  readonly diagnostics: null;
+  readonly verdict: null;
+  readonly journal: null;
   readonly turns: TurnsState;
 };
 
@@ -58,6 +65,9 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   briefFeature,
   claimsFeature,
   retryFeature,
+  diagnosticsFeature,
+  verdictFeature,
+  journalFeature,
   followUpTurnsFeature,
 ];
 
@@ -174,11 +184,29 @@ export function beforeWorkflow(core: FeatureCore): Step | null {
 }
 
 /** The first feature's step that replaces the next model call, or null. */
-export function beforeModelCall(core: FeatureCore, run: StageAt): Step | null {
+export function beforeModelCall(
+  core: FeatureCore,
+  run: StageRunState,
+  call: ModelCallFacts,
+): Step | null {
   for (const feature of KERNEL_FEATURES) {
     const hook = (feature as KernelFeature<string, unknown>).hooks.beforeModelCall;
     if (hook === undefined || !featureOn(core.config, feature)) continue;
-    const step = hook(viewOf(core, core.features[feature.name]), run);
+    const step = hook(viewOf(core, core.features[feature.name]), run, call);
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's step once an accepted artifact's checks passed (a hold or a failure), or null. */
+export function afterAcceptedChecks(
+  core: FeatureCore,
+  accepted: AcceptedArtifactFacts,
+): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.acceptedChecks;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), accepted);
     if (step !== null) return step;
   }
   return null;

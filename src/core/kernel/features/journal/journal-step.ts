@@ -1,10 +1,21 @@
 import { dueForCompaction, linesCompaction, modelCompaction } from './compact-journal.js';
 import { buildSummaryRequest } from './journal-summary-request.js';
 import { recordedInferEffect } from '../../decider/recorded-infer-effect.js';
-import type { StageContext } from '../../decider/stage-context.js';
+import type { KernelConfig } from '../../config/kernel-config.js';
+import type { WorkflowStage } from '../../../transitions/workflow.js';
+import type { StageRunState } from '../../decider/stage-run.js';
+import type { BuiltRequests } from '../../decider/step.js';
 import type { SummaryRequest } from '../../decider/stage-run.js';
 import { awaitEffect, emit, type Step } from '../../decider/step.js';
 import type { TranscriptEntry } from '../../decider/transcript.js';
+
+/** What the journal's step reads of a running stage. */
+type JournalContext = {
+  readonly config: KernelConfig;
+  readonly run: StageRunState;
+  readonly stage: WorkflowStage;
+  readonly built: BuiltRequests;
+};
 
 /**
  * Journal compaction between turns, or null when none is due. With `journal.summary: model`
@@ -12,7 +23,7 @@ import type { TranscriptEntry } from '../../decider/transcript.js';
  * answer is recorded as `journal_compacted`; a failed call, an empty answer or no profile to ask
  * leaves the summary to lines, so compaction never stops a stage.
  */
-export function journalStep(context: StageContext): Step | null {
+export function journalStep(context: JournalContext): Step | null {
   const { config, run } = context;
   const pending = run.summary;
   if (pending !== null) {
@@ -40,7 +51,7 @@ export function journalStep(context: StageContext): Step | null {
 
 /** The model call a pending summary waits on: the request as recorded, rebuilt after a restart. */
 function summaryEffect(
-  context: StageContext,
+  context: JournalContext,
   pending: SummaryRequest,
   older: readonly TranscriptEntry[],
 ) {

@@ -4,7 +4,7 @@ import type { InferenceRequest } from '../../../inference/inference-request.js';
 import { inferenceRequestDigest } from '../../../inference/request-digest.js';
 import type { WorkflowStage } from '../../../transitions/workflow.js';
 import type { KernelConfig } from '../../config/kernel-config.js';
-import { routeStage } from '../../decider/stage-request.js';
+import { routeStage } from '../../decider/route-stage.js';
 import type { StageRunState } from '../../decider/stage-run.js';
 import { summaryRequestId } from './summary-request-id.js';
 import type { TranscriptEntry } from '../../decider/transcript.js';

@@ -1,10 +1,7 @@
 import type { WorkflowStage } from '../../../transitions/workflow.js';
 import type { Effect } from '../../decider/effect.js';
-import type { KernelConfig } from '../../config/kernel-config.js';
-import { LSP_DIAGNOSTICS } from '../../config/kernel-flags.js';
-import type { KernelState } from '../../decider/kernel-state.js';
 import type { StageRunState } from '../../decider/stage-run.js';
-import { layeredEntries } from '../../../base/layered-record.js';
+import { layeredEntries, type LayeredRecord } from '../../../base/layered-record.js';
 
 const CHECKED_ROLES: ReadonlySet<string> = new Set(['verifier', 'reviewer']);
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
@@ -16,19 +13,18 @@ export type DiagnosticsVerdict =
 
 /**
  * Where a verifier or reviewer attempt stands on the language server's diagnostics of the
- * TypeScript/JavaScript files the session wrote (`lsp-diagnostics`): not asked yet (await),
+ * TypeScript/JavaScript files the session wrote (`lsp-diagnostics`, diagnostics-feature.ts): not asked yet (await),
  * an error in one of them (failed, with the diagnostics for the model), or nothing to stop it.
  * A server that was unavailable is recorded and reported, not a failure of the work.
  */
 export function diagnosticsVerdict(
-  config: KernelConfig,
-  state: KernelState,
   stage: WorkflowStage,
   run: StageRunState,
+  written: LayeredRecord<true>,
+  workspaceRoot: string | null,
 ): DiagnosticsVerdict {
-  if (!config.behaviour.flags.has(LSP_DIAGNOSTICS.name) || !CHECKED_ROLES.has(stage.role))
-    return { kind: 'none' };
-  const files = Object.keys(layeredEntries(state.written)).filter((path) => SOURCE.test(path));
+  if (!CHECKED_ROLES.has(stage.role)) return { kind: 'none' };
+  const files = Object.keys(layeredEntries(written)).filter((path) => SOURCE.test(path));
   if (files.length === 0) return { kind: 'none' };
   const recorded = run.diagnostics;
   if (recorded === null)
@@ -36,7 +32,7 @@ export function diagnosticsVerdict(
       kind: 'await',
       effect: { type: 'run_diagnostics', stageId: run.stageId, attempt: run.attempt, files },
     };
-  const workspace = state.session.workspace ?? '/';
+  const workspace = workspaceRoot ?? '/';
   const errors = recorded.files.flatMap((file) =>
     file.diagnostics
       .filter((d) => d.severity === 'error')

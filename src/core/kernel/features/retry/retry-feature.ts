@@ -1,4 +1,5 @@
 import type { CorrexEvent } from '../../../event-catalog.js';
+import { recordedFlagsInForce } from '../../config/behaviour.js';
 import { RETRY_FAILED_SESSION } from '../../config/kernel-flags.js';
 import type { KernelFeature } from '../../decider/kernel-feature.js';
 import { isSummaryRequestId } from '../journal/summary-request-id.js';
@@ -50,13 +51,11 @@ export function evolveRetry(retry: RetryState, event: CorrexEvent): RetryState {
         : { delay: { ...retry.delay, started: true }, acceptsRetry: retry.acceptsRetry };
     case 'retry_delay_elapsed':
       return { delay: null, acceptsRetry: retry.acceptsRetry };
-    case 'session_configured': {
-      const flags: unknown = payload.configuration.flags;
+    case 'session_configured':
       return {
         delay: retry.delay,
-        acceptsRetry: Array.isArray(flags) && flags.includes(RETRY_FAILED_SESSION.name),
+        acceptsRetry: recordedFlagsInForce(payload.configuration).has(RETRY_FAILED_SESSION.name),
       };
-    }
     default:
       return retry;
   }

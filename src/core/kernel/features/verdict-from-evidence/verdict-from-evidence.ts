@@ -1,7 +1,5 @@
 import type { JsonValue } from '../../../events/canonical-json.js';
 import type { WorkflowStage } from '../../../transitions/workflow.js';
-import type { KernelConfig } from '../../config/kernel-config.js';
-import { VERDICT_FROM_EVIDENCE } from '../../config/kernel-flags.js';
 import type { CommandRun, StageRunState } from '../../decider/stage-run.js';
 
 /**
@@ -11,13 +9,11 @@ import type { CommandRun, StageRunState } from '../../decider/stage-run.js';
  * command line. Failed checks already failed the attempt before this is asked.
  */
 export function verdictFailure(
-  config: KernelConfig,
   stage: WorkflowStage,
   run: StageRunState,
   content: JsonValue,
 ): string | null {
-  if (!config.behaviour.flags.has(VERDICT_FROM_EVIDENCE.name) || stage.role !== 'verifier')
-    return null;
+  if (stage.role !== 'verifier') return null;
   const claim =
     typeof content === 'object' && content !== null && !Array.isArray(content)
       ? (content as { passed?: unknown; summary?: unknown })

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseWorkspacePolicy } from '../policies/workspace-policy.js';
+import { parseWorkspacePolicy } from '../../policies/workspace-policy.js';
 import { analyzeExecCall } from './exec-command-analysis.js';
 
 const policy = parseWorkspacePolicy({

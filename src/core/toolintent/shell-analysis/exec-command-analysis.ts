@@ -1,18 +1,18 @@
-import type { BehaviourFlags } from '../base/behaviour-flag.js';
-import type { SandboxKind } from '../policies/sandbox-profile.js';
-import type { WorkspacePolicy } from '../policies/workspace-policy.js';
+import type { BehaviourFlags } from '../../base/behaviour-flag.js';
+import type { SandboxKind } from '../../policies/sandbox-profile.js';
+import type { WorkspacePolicy } from '../../policies/workspace-policy.js';
 import type { HeredocInput } from './exec-judgement.js';
 import { judgeProgram, type ExecJudgement } from './exec-program-checks.js';
 import { confinedExecStop, execStopClass } from './exec-stop-classes.js';
 import { parseShellCommandLine, type ShellCommand, type ShellWord } from './shell-syntax.js';
-import { finding } from './finding.js';
+import { finding } from '../finding.js';
 import {
   CONFINEMENT_BY_CONSTRUCTION,
   EXEC_BASH,
   EXEC_SIBLING_CLASSIFICATION,
   SANDBOX_CONTAINMENT,
-} from './toolintent-flags.js';
-import type { Finding } from './toolintent-events.js';
+} from '../toolintent-flags.js';
+import type { Finding } from '../toolintent-events.js';
 
 export const EXEC_RULE_ID = 'exec-interpreter';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseWorkspacePolicy } from '../policies/workspace-policy.js';
+import { parseWorkspacePolicy } from '../../policies/workspace-policy.js';
 import { analyzeExecCall } from './exec-command-analysis.js';
 import { parseShellCommandLine } from './shell-syntax.js';
-import { EXEC_BASH, SANDBOX_CONTAINMENT } from './toolintent-flags.js';
+import { EXEC_BASH, SANDBOX_CONTAINMENT } from '../toolintent-flags.js';
 
 /**
  * Flag `exec-bash`: a command line runs as `bash -c`, so the parser reads bash. Each case is

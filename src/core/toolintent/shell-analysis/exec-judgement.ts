@@ -1,4 +1,4 @@
-import type { WorkspacePolicy } from '../policies/workspace-policy.js';
+import type { WorkspacePolicy } from '../../policies/workspace-policy.js';
 import type { ShellWord } from './shell-syntax.js';
 
 /** Standard input fed by a here-document: `literal` when the shell expands nothing in it. */

@@ -36,6 +36,7 @@ import type {
   StartSessionRequest,
 } from '../interfaces/session-host.js';
 import { prepareSession, SessionSetupError, type SessionSetupOptions } from './session-setup.js';
+import { forkConfiguration } from './fork-configuration.js';
 import { describeWorktree, isolate, recordWorktree, withStageCommits } from './session-worktree.js';
 import {
   derivedSessionWorktree,
@@ -464,6 +465,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         defaultMode: harness.mode,
       };
     },
+
+    forkConfiguration: (change) => forkConfiguration(options, change),
 
     running: () => [...active.keys()],
 

@@ -4,6 +4,7 @@ import {
   CreateSessionResponseSchema,
   ErrorResponseSchema,
   EventsPageResponseSchema,
+  ForkSessionResponseSchema,
   GetSessionResponseSchema,
   ListApprovalsResponseSchema,
   ListSessionsResponseSchema,
@@ -13,6 +14,8 @@ import {
   type CreateSessionRequest,
   type DecideApprovalRequest,
   type EventsPageResponse,
+  type ForkSessionRequest,
+  type ForkSessionResponse,
   type LifecycleRequest,
   type ListApprovalsResponse,
   type ListSessionsResponse,
@@ -153,6 +156,9 @@ export function createApi(token: string, base = '') {
       body: LifecycleRequest,
     ): Promise<CommandResponse> =>
       call('POST', `${sessionPath(sessionId)}/${action}`, CommandResponseSchema, body),
+    /** Fork the session at an event, stage or call (as `correx fork`); the server starts the fork. */
+    forkSession: (sessionId: string, body: ForkSessionRequest): Promise<ForkSessionResponse> =>
+      call('POST', `${sessionPath(sessionId)}/fork`, ForkSessionResponseSchema, body),
     replayVerify: (sessionId: string): Promise<ReplayVerifyResponse> =>
       call('POST', `${sessionPath(sessionId)}/replay-verify`, ReplayVerifyResponseSchema, {}),
     /** The real diff of the session's recorded changes, call by call (as `correx diff`). */

@@ -14,6 +14,7 @@ import { kernelConfigFromConfiguration, sessionConfiguredPayload } from '../core
 import { planUndo, recordedChanges, type UndoStep } from '../core/kernel/index.js';
 import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import { restoreWorkspace } from '../infrastructure/sandbox/restore-workspace.js';
+import { recordedFileContent } from './recorded-file-content.js';
 import { ForkPointError, isForkPoint, nearestForkPoints, resolveForkPoint } from './fork-point.js';
 
 export { ForkPointError } from './fork-point.js';
@@ -165,11 +166,13 @@ export async function forkSession(
   if (!existsSync(parentWorkspace))
     throw new ForkWorkspaceError(`the parent's workspace ${parentWorkspace} is gone`, []);
 
-  // Which files need bytes that were never kept, named before anything is written.
+  // Which files need bytes that were never kept, named before anything is written. A content
+  // the log itself holds at k (a whole read, the writes and edits after it) needs no pre-image.
   const plan = planUndo(events, { toSequence: k });
   if (!plan.ok) throw new ForkPointError(plan.message);
+  const preimages = withLoggedContents(deps.preimages, events, k, plan.steps);
   const missing = plan.steps
-    .filter((step) => step.restore !== null && !deps.preimages.has(step.restore))
+    .filter((step) => step.restore !== null && !preimages.has(step.restore))
     .map((step) => relative(parentWorkspace, step.path));
   if (missing.length > 0 && request.allowMissing !== true)
     throw new ForkWorkspaceError(
@@ -194,7 +197,7 @@ export async function forkSession(
     parentWorkspace,
     workspace,
     plan.steps.filter((step) => !missing.includes(relative(parentWorkspace, step.path))),
-    deps.preimages,
+    preimages,
     new Set(missing),
   );
 
@@ -258,6 +261,35 @@ export async function forkSession(
     restored: rebuilt.restored,
     missing: rebuilt.missing,
     copied: k,
+  };
+}
+
+/**
+ * The pre-image store, plus the contents at k that the log itself holds for the files to restore
+ * (`recordedFileContent`: a whole `read_file`, then the writes and edits after it), each used
+ * only when its SHA-256 is the one the undo plan restores. Nothing is written to the store.
+ */
+function withLoggedContents(
+  store: PreimageStore,
+  events: readonly CorrexEvent[],
+  k: number,
+  steps: readonly UndoStep[],
+): PreimageStore {
+  const logged = new Map<string, Buffer>();
+  for (const step of steps) {
+    if (step.restore === null || store.has(step.restore)) continue;
+    const content = recordedFileContent(events, step.path, k + 1);
+    if (content === undefined) continue;
+    const bytes = Buffer.from(content, 'utf8');
+    if (createHash('sha256').update(bytes).digest('hex') === step.restore)
+      logged.set(step.restore, bytes);
+  }
+  if (logged.size === 0) return store;
+  return {
+    directory: store.directory,
+    put: (bytes) => store.put(bytes),
+    get: (sha256) => logged.get(sha256) ?? store.get(sha256),
+    has: (sha256) => logged.has(sha256) || store.has(sha256),
   };
 }
 

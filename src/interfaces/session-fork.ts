@@ -14,12 +14,18 @@ import { kernelConfigFromConfiguration, sessionConfiguredPayload } from '../core
 import { planUndo, recordedChanges, type UndoStep } from '../core/kernel/index.js';
 import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import { restoreWorkspace } from '../infrastructure/sandbox/restore-workspace.js';
-import { isForkPoint, nearestForkPoints } from './fork-point.js';
+import { recordedFileContent } from './recorded-file-content.js';
+import { ForkPointError, isForkPoint, nearestForkPoints, resolveForkPoint } from './fork-point.js';
+
+export { ForkPointError } from './fork-point.js';
 
 export type ForkRequest = {
   readonly parentSessionId: string;
-  /** The parent's event the fork starts after (its events 1..atSequence are copied). */
-  readonly atSequence: number;
+  /**
+   * The parent's event the fork starts after (its events 1..k are copied): a sequence, or a
+   * stage or call as `correx fork --at` takes it (see resolveForkPoint).
+   */
+  readonly at: number | string;
   /** The fork's new session id. */
   readonly forkSessionId: string;
   /** Where the rebuilt workspace goes (default: `<parent workspace>-fork-<short id>` beside it). */
@@ -27,17 +33,45 @@ export type ForkRequest = {
   readonly mode?: OperatorMode;
   /** The model profile the fork runs on, named in `session_forked`. */
   readonly modelProfile?: string;
-  /** The fork's kernel config from the parent's recorded one (another model); default: the parent's. */
-  readonly configure?: (parent: KernelConfig) => KernelConfig | Promise<KernelConfig>;
+  /**
+   * The fork's kernel config from the parent's recorded one (another model, policy or workflow);
+   * default: the parent's. Told the fork's workspace and the parent's state at k, so it can
+   * check that the fork can go on under it; throwing refuses the fork before anything is written.
+   */
+  readonly configure?: (
+    parent: KernelConfig,
+    fork: ForkContext,
+  ) => KernelConfig | Promise<KernelConfig>;
+  /** What the fork changed besides the model, named in `session_forked`. */
+  readonly changed?: ForkChanges;
   /** Go on without the files whose content at the event cannot be rebuilt. */
   readonly allowMissing?: boolean;
   readonly by: string;
+};
+
+/** What `configure` is told about the fork it configures. */
+export type ForkContext = {
+  readonly workspace: string;
+  /** The parent's events 1..k. */
+  readonly prefix: readonly CorrexEvent[];
+};
+
+/** The fork's changes besides the model, as `session_forked` names them. */
+export type ForkChanges = {
+  /** The model profiles the fork routes among (`--profile`). */
+  readonly profiles?: readonly string[];
+  /** The policy file the fork runs under (`--policy`), and its SHA-256. */
+  readonly policy?: { readonly path: string; readonly sha256: string };
+  /** The workflow the fork goes on with (`--workflow`): its id. */
+  readonly workflow?: string;
 };
 
 export type ForkResult = {
   readonly sessionId: string;
   readonly parentSessionId: string;
   readonly atSequence: number;
+  /** What `at` named, in words (`#25`, `stage implement#1 (started at #19)`). */
+  readonly named: string;
   readonly parentHash: string;
   readonly workspace: string;
   /** Files (workspace-relative) restored to their content at the event. */
@@ -47,13 +81,6 @@ export type ForkResult = {
   /** The events copied from the parent. */
   readonly copied: number;
 };
-
-/** The fork cannot start at the asked event. */
-export class ForkPointError extends CorrexError {
-  constructor(message: string) {
-    super('fork_point_invalid', message);
-  }
-}
 
 /** The workspace at the event cannot be rebuilt: the files whose content was never kept. */
 export class ForkWorkspaceError extends CorrexError {
@@ -89,9 +116,10 @@ export async function forkSession(
   request: ForkRequest,
 ): Promise<ForkResult> {
   const { store } = deps;
-  const { parentSessionId: parentId, atSequence: k } = request;
+  const { parentSessionId: parentId } = request;
   const events = await store.read(parentId);
   if (events.length === 0) throw new UnknownSessionError(parentId);
+  const { sequence: k, named } = resolveForkPoint(events, parentId, request.at);
   const chain = await store.verify(parentId);
   if (!chain.ok)
     throw new ForkPointError(
@@ -138,11 +166,13 @@ export async function forkSession(
   if (!existsSync(parentWorkspace))
     throw new ForkWorkspaceError(`the parent's workspace ${parentWorkspace} is gone`, []);
 
-  // Which files need bytes that were never kept, named before anything is written.
+  // Which files need bytes that were never kept, named before anything is written. A content
+  // the log itself holds at k (a whole read, the writes and edits after it) needs no pre-image.
   const plan = planUndo(events, { toSequence: k });
   if (!plan.ok) throw new ForkPointError(plan.message);
+  const preimages = withLoggedContents(deps.preimages, events, k, plan.steps);
   const missing = plan.steps
-    .filter((step) => step.restore !== null && !deps.preimages.has(step.restore))
+    .filter((step) => step.restore !== null && !preimages.has(step.restore))
     .map((step) => relative(parentWorkspace, step.path));
   if (missing.length > 0 && request.allowMissing !== true)
     throw new ForkWorkspaceError(
@@ -154,7 +184,10 @@ export async function forkSession(
   const parentConfig = kernelConfigFromConfiguration(configured.payload.configuration, {
     sha256: deps.sha256,
   });
-  const forkConfig = request.configure === undefined ? null : await request.configure(parentConfig);
+  const forkConfig =
+    request.configure === undefined
+      ? null
+      : await request.configure(parentConfig, { workspace, prefix: events.slice(0, k) });
   const forkConfigured =
     forkConfig === null ? configured.payload : sessionConfiguredPayload(forkConfig);
 
@@ -164,7 +197,7 @@ export async function forkSession(
     parentWorkspace,
     workspace,
     plan.steps.filter((step) => !missing.includes(relative(parentWorkspace, step.path))),
-    deps.preimages,
+    preimages,
     new Set(missing),
   );
 
@@ -205,6 +238,11 @@ export async function forkSession(
       parentMode: createdPayload.mode,
       mode,
       ...(request.modelProfile === undefined ? {} : { modelProfile: request.modelProfile }),
+      ...(request.changed?.profiles === undefined
+        ? {}
+        : { profiles: [...request.changed.profiles] }),
+      ...(request.changed?.policy === undefined ? {} : { policy: { ...request.changed.policy } }),
+      ...(request.changed?.workflow === undefined ? {} : { workflow: request.changed.workflow }),
       missing: rebuilt.missing,
       by: request.by,
     },
@@ -217,11 +255,41 @@ export async function forkSession(
     sessionId: request.forkSessionId,
     parentSessionId: parentId,
     atSequence: k,
+    named,
     parentHash,
     workspace,
     restored: rebuilt.restored,
     missing: rebuilt.missing,
     copied: k,
+  };
+}
+
+/**
+ * The pre-image store, plus the contents at k that the log itself holds for the files to restore
+ * (`recordedFileContent`: a whole `read_file`, then the writes and edits after it), each used
+ * only when its SHA-256 is the one the undo plan restores. Nothing is written to the store.
+ */
+function withLoggedContents(
+  store: PreimageStore,
+  events: readonly CorrexEvent[],
+  k: number,
+  steps: readonly UndoStep[],
+): PreimageStore {
+  const logged = new Map<string, Buffer>();
+  for (const step of steps) {
+    if (step.restore === null || store.has(step.restore)) continue;
+    const content = recordedFileContent(events, step.path, k + 1);
+    if (content === undefined) continue;
+    const bytes = Buffer.from(content, 'utf8');
+    if (createHash('sha256').update(bytes).digest('hex') === step.restore)
+      logged.set(step.restore, bytes);
+  }
+  if (logged.size === 0) return store;
+  return {
+    directory: store.directory,
+    put: (bytes) => store.put(bytes),
+    get: (sha256) => logged.get(sha256) ?? store.get(sha256),
+    has: (sha256) => logged.has(sha256) || store.has(sha256),
   };
 }
 

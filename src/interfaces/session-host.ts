@@ -9,6 +9,7 @@ import type { OperatorMode } from '../core/approvals/approval-tier.js';
 import type { LiveOutputObserver } from '../core/base/live-output.js';
 import type { CorrexEvent } from '../core/event-catalog.js';
 import type { McpServersConfig } from '../infrastructure/mcp/mcp-server-config.js';
+import type { ForkChanges, ForkRequest } from './session-fork.js';
 
 /** What a person asks for when starting a session (CLI flags, a REST body). */
 export type StartSessionRequest = {
@@ -69,6 +70,25 @@ export type ContinueSessionRequest = {
   readonly mode?: OperatorMode;
 };
 
+/** What a fork changes of its parent's configuration (`correx fork`, the REST fork). */
+export type ForkConfigurationChange = {
+  /** One model profile runs every stage. */
+  readonly model?: string;
+  /** The router holds these profiles and routes each stage among them. */
+  readonly profiles?: readonly string[];
+  /** A `harness.yaml` or policy document the fork runs under. */
+  readonly policyFile?: string;
+  /** A configured workflow's name or a workflow YAML file. */
+  readonly workflow?: string;
+};
+
+/** The fork's configuration, checked: what `forkSession` builds it with and records. */
+export type ForkConfiguration = {
+  readonly configure: NonNullable<ForkRequest['configure']>;
+  readonly modelProfile?: string;
+  readonly changed: ForkChanges;
+};
+
 /** A session started or woken in this process. */
 export type HostedRun = {
   readonly sessionId: string;
@@ -125,6 +145,11 @@ export interface SessionHost {
   resume(sessionId: string): Promise<HostedRun>;
   /** The workflows, model profiles and mode the configuration offers new sessions. */
   options(): Promise<SessionOptions>;
+  /**
+   * Resolves what a fork changes (model profiles, policy file, workflow) against this host's
+   * configuration; an unknown name is refused here. Absent: forks keep the parent's configuration.
+   */
+  forkConfiguration?(change: ForkConfigurationChange): Promise<ForkConfiguration>;
   /** The sessions this process drives now. */
   running(): readonly string[];
   /**

@@ -42,6 +42,7 @@ import {
   SessionSetupError,
   type SessionSetupOptions,
 } from './session-setup.js';
+import { forkConfiguration } from './fork-configuration.js';
 import { describeWorktree, isolate, recordWorktree, withStageCommits } from './session-worktree.js';
 import {
   derivedSessionWorktree,
@@ -524,6 +525,8 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
         defaultMode: harness.mode,
       };
     },
+
+    forkConfiguration: (change) => forkConfiguration(options, change),
 
     running: () => [...active.keys()],
 

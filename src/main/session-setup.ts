@@ -213,16 +213,14 @@ function uniqueTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
  * correx's own files, and `.git` in any form at any depth with the git directories the
  * workspace's `.git` leads to, are never writable, whatever the configured policy says.
  */
-function protectPolicy(
+export function protectPolicy(
   policy: WorkspacePolicy,
   workspace: string,
-  options: SessionSetupOptions,
+  options: Pick<SessionSetupOptions, 'correxHome' | 'protectedPaths'>,
+  /** The workspace's git paths (default: read from its `.git` now). */
+  gitPaths: readonly string[] = gitPathsOf(workspace),
 ): WorkspacePolicy {
-  const guarded = [
-    options.correxHome,
-    ...(options.protectedPaths ?? []),
-    ...gitPathsOf(workspace),
-  ].map((path) => `${existsSync(path) ? realpathSync(path) : resolve(path)}/**`);
+  const guarded = [options.correxHome, ...(options.protectedPaths ?? []), ...gitPaths].map((path) => `${existsSync(path) ? realpathSync(path) : resolve(path)}/**`);
   const neverWritable = [...policy.neverWritable, ...GIT_NEVER_WRITABLE, ...guarded];
   return { ...policy, neverWritable: [...new Set(neverWritable)] };
 }
@@ -231,7 +229,7 @@ function protectPolicy(
  * The configured workflows a session may run as sub-sessions: those its stages name, and theirs
  * in turn. Only these are recorded; an unknown name is left for the kernel config to refuse.
  */
-function reachableSubWorkflows(
+export function reachableSubWorkflows(
   workflow: Workflow,
   known: ReadonlyMap<string, Workflow>,
 ): Workflow[] {

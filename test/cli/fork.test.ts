@@ -324,5 +324,6 @@ describe('correx fork: a session forked mid-way onto another model, workspace in
     expect(readFileSync(join(refusedWorkspace, 'a.txt'), 'utf8')).toBe('four\n');
     expect(readFileSync(join(refusedWorkspace, 'keep.txt'), 'utf8')).toBe('keep\n');
     expect((await correx(home, ['replay', partialId, '--verify'])).code).toBe(0);
-  });
+    // A dozen CLI processes one after another: generous on a loaded machine.
+  }, 300_000);
 });

@@ -5,6 +5,7 @@ import {
   CreateSessionResponseSchema,
   ErrorResponseSchema,
   EventsPageResponseSchema,
+  ForkSessionResponseSchema,
   GetSessionResponseSchema,
   ListApprovalsResponseSchema,
   ListSessionsResponseSchema,
@@ -14,6 +15,8 @@ import {
   type CreateSessionRequest,
   type DecideApprovalRequest,
   type EventsPageResponse,
+  type ForkSessionRequest,
+  type ForkSessionResponse,
   type LifecycleRequest,
   type ListApprovalsResponse,
   type ListSessionsResponse,
@@ -159,6 +162,9 @@ export function createApi(token: string, base = '') {
     /** A follow-up turn of a session whose workflow ended (as `correx continue`). */
     continueSession: (sessionId: string, body: TurnRequest): Promise<TurnResponse> =>
       call('POST', `${sessionPath(sessionId)}/turns`, TurnResponseSchema, body),
+    /** Fork the session at an event, stage or call (as `correx fork`); the server starts the fork. */
+    forkSession: (sessionId: string, body: ForkSessionRequest): Promise<ForkSessionResponse> =>
+      call('POST', `${sessionPath(sessionId)}/fork`, ForkSessionResponseSchema, body),
     replayVerify: (sessionId: string): Promise<ReplayVerifyResponse> =>
       call('POST', `${sessionPath(sessionId)}/replay-verify`, ReplayVerifyResponseSchema, {}),
     /** The real diff of the session's recorded changes, call by call (as `correx diff`). */

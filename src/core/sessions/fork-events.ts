@@ -28,6 +28,12 @@ export const sessionForked = defineEvent({
     parentMode: OperatorModeSchema,
     mode: OperatorModeSchema,
     modelProfile: z.string().min(1).optional(),
+    /** The model profiles the fork routes among (`--profile`), when it changed them so. */
+    profiles: z.array(z.string().min(1)).optional(),
+    /** The policy file the fork runs under (`--policy`) and the SHA-256 of the bytes read. */
+    policy: z.strictObject({ path: z.string().min(1), sha256: sha256Hex }).optional(),
+    /** The workflow the fork goes on with (`--workflow`), by id. */
+    workflow: z.string().min(1).optional(),
     /** Files of the parent's workspace at the event that could not be rebuilt (`--allow-missing`). */
     missing: z.array(z.string().min(1)),
     by: z.string().min(1),

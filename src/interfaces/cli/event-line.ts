@@ -92,7 +92,7 @@ function describeEvent(event: CorrexEvent): string | null {
     case 'turn_reply_recorded':
       return `« reply (turn ${payload.turn}): ${clipProse(payload.message, 200)}`;
     case 'session_forked':
-      return `⑂ forked by ${payload.by} from ${payload.parentSessionId} at #${payload.atSequence}${payload.modelProfile === undefined ? '' : ` onto ${payload.modelProfile}`}, workspace ${payload.workspace}${payload.missing.length === 0 ? '' : ` (not rebuilt: ${payload.missing.join(', ')})`}`;
+      return `⑂ forked by ${payload.by} from ${payload.parentSessionId} at #${payload.atSequence}${payload.modelProfile === undefined ? '' : ` onto ${payload.modelProfile}`}${payload.profiles === undefined ? '' : ` routing among ${payload.profiles.join(', ')}`}${payload.workflow === undefined ? '' : ` with workflow ${payload.workflow}`}${payload.policy === undefined ? '' : ` under policy ${payload.policy.path}`}, workspace ${payload.workspace}${payload.missing.length === 0 ? '' : ` (not rebuilt: ${payload.missing.join(', ')})`}`;
     default:
       return null;
   }

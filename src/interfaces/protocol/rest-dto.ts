@@ -34,6 +34,45 @@ export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 export const CreateSessionResponseSchema = z.strictObject({ sessionId: IdentifierSchema });
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
 
+/**
+ * Body of `POST /api/sessions/:id/fork`: where to fork (a sequence, `stage:<id>[#attempt]`, a
+ * stage id, `call:<callId>` or `call:<n>`) and what the fork changes. Only names the server's
+ * configuration knows (profiles, workflows): no file of the server's is read on a client's word.
+ */
+export const ForkSessionRequestSchema = z.strictObject({
+  at: z.union([z.number().int().min(1), z.string().min(1).max(300)]),
+  /** One model profile runs every stage. */
+  modelProfile: z.string().min(1).max(256).optional(),
+  /** The router holds these profiles and routes each stage among them. */
+  profiles: z.array(z.string().min(1).max(256)).min(1).max(32).optional(),
+  /** A workflow of the server's configuration, by name. */
+  workflow: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z][a-z0-9_-]*$/, 'a configured workflow’s name')
+    .optional(),
+  mode: OperatorModeDtoSchema.optional(),
+  /** Where the rebuilt workspace goes: an absolute path inside an allowed root (default: beside the parent's). */
+  workspace: z.string().min(1).max(4_096).optional(),
+  /** Fork even when some files cannot be rebuilt. */
+  allowMissing: z.boolean().optional(),
+});
+export type ForkSessionRequest = z.infer<typeof ForkSessionRequestSchema>;
+
+export const ForkSessionResponseSchema = z.strictObject({
+  sessionId: IdentifierSchema,
+  parentSessionId: IdentifierSchema,
+  /** The parent's event the fork starts after. */
+  atSequence: z.number().int().min(1),
+  /** What `at` named, in words. */
+  named: z.string(),
+  workspace: z.string(),
+  restored: z.array(z.string()),
+  missing: z.array(z.string()),
+});
+export type ForkSessionResponse = z.infer<typeof ForkSessionResponseSchema>;
+
 /** Query of `GET /api/sessions`: only the sessions with this status. */
 export const ListSessionsQuerySchema = z.strictObject({
   status: SessionStatusDtoSchema.optional(),

@@ -6,6 +6,8 @@ import {
   DecideApprovalRequestSchema,
   ErrorResponseSchema,
   EventsPageQuerySchema,
+  ForkSessionRequestSchema,
+  ForkSessionResponseSchema,
   EventsPageResponseSchema,
   GetSessionResponseSchema,
   LifecycleRequestSchema,
@@ -192,6 +194,14 @@ export const apiRoutes = {
     body: UndoRequestSchema,
     success: [200, UndoResponseSchema],
     refusal: [409, UndoRefusedResponseSchema],
+  },
+  forkSession: {
+    method: 'POST',
+    path: `${session}/fork`,
+    summary:
+      'Fork the session at an event, stage or call: a new session with its events up to there in a workspace rebuilt as it was then, started here on the asked model, profiles, workflow or mode',
+    body: ForkSessionRequestSchema,
+    success: [201, ForkSessionResponseSchema],
   },
   replayVerify: {
     method: 'POST',

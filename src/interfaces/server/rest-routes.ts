@@ -8,6 +8,7 @@ import {
   CreateSessionRequestSchema,
   DecideApprovalRequestSchema,
   EventsPageQuerySchema,
+  ForkSessionRequestSchema,
   LifecycleRequestSchema,
   RedirectRequestSchema,
   ListSessionsQuerySchema,
@@ -17,6 +18,7 @@ import {
   type TurnResponse,
   type CreateSessionResponse,
   type EventsPageResponse,
+  type ForkSessionResponse,
   type GetSessionResponse,
   type ListApprovalsResponse,
   type ListSessionsResponse,
@@ -50,6 +52,9 @@ import type { Handler, Request } from './rest-handler.js';
 import { parseRequestPart as parse } from './parse-request-part.js';
 import { refuseRunningUndo, undoResponse } from './undo-response.js';
 import { spendOf } from '../../core/kernel/index.js';
+import { nodeSha256 } from '../../infrastructure/system/node-sha256.js';
+import { forkOnHost } from '../fork-on-host.js';
+import { forkWorkspace } from './fork-workspace.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;
@@ -321,6 +326,51 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         },
       );
       return undoResponse(sessionId, result);
+    },
+    async forkSession(request) {
+      const { sessionId, session } = await sessionOf(request);
+      const body = parse(ForkSessionRequestSchema, request.body, 'body');
+      const forkSessionId = context.recording.ids.next();
+      const workspace = forkWorkspace(
+        body.workspace,
+        session.state.workspace,
+        forkSessionId,
+        context.allowedRoots,
+      );
+      const fork = await forkOnHost(
+        host,
+        {
+          store,
+          preimages: context.preimages ?? noPreimages,
+          clock: context.recording.clock,
+          ids: context.recording.ids,
+          sha256: nodeSha256,
+        },
+        {
+          parentSessionId: sessionId,
+          at: body.at,
+          forkSessionId,
+          workspace,
+          by: context.user,
+          ...(body.modelProfile === undefined ? {} : { model: body.modelProfile }),
+          ...(body.profiles === undefined ? {} : { profiles: body.profiles }),
+          ...(body.workflow === undefined ? {} : { workflow: body.workflow }),
+          ...(body.mode === undefined ? {} : { mode: body.mode }),
+          ...(body.allowMissing === true ? { allowMissing: true } : {}),
+        },
+      );
+      const run = await host.resume(fork.sessionId);
+      context.onStarted(run.sessionId, run.done);
+      const response: ForkSessionResponse = {
+        sessionId: fork.sessionId,
+        parentSessionId: fork.parentSessionId,
+        atSequence: fork.atSequence,
+        named: fork.named,
+        workspace: fork.workspace,
+        restored: [...fork.restored],
+        missing: [...fork.missing],
+      };
+      return { status: 201, body: response };
     },
     async replayVerify(request) {
       const { sessionId } = await sessionOf(request);

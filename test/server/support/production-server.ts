@@ -51,6 +51,8 @@ export async function startProductionServer(options: {
   readonly modelUrl: string;
   readonly name: string;
   readonly webRoot?: string;
+  /** Keep exec pre-images under `<home>/preimages` (forks and undo need them). */
+  readonly keepPreimages?: boolean;
 }): Promise<ProductionServer> {
   const root = realpathSync(options.root);
   const workspace = join(root, 'workspace');
@@ -63,6 +65,8 @@ export async function startProductionServer(options: {
     catalog: correxEventCatalog,
   });
   const availability = await detectSandbox();
+  const preimageDirectory =
+    options.keepPreimages === true ? { preimageDirectory: join(correxHome, 'preimages') } : {};
   const host = createSessionHost({
     store,
     correxHome,
@@ -79,6 +83,7 @@ export async function startProductionServer(options: {
       hiddenPaths: [correxHome],
       availability,
       searchPath: '/usr/local/bin:/usr/bin:/bin',
+      ...preimageDirectory,
     }),
   });
   const server = createCorrexServer({
@@ -87,6 +92,7 @@ export async function startProductionServer(options: {
     token: TOKEN,
     allowedRoots: [root],
     logger: pino({ level: 'silent' }),
+    ...preimageDirectory,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
   });
   const address = await server.listen();

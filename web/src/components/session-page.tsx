@@ -266,7 +266,12 @@ export function SessionPage(props: { sessionId: string }) {
           {caughtUp && timeline.eventCount === 0 && <p class="muted">No events yet.</p>}
           {caughtUp && (
             <div data-testid="timeline" data-rendered="true">
-              <TimelineView sections={timeline.sections} now={now} live={live} />
+              <TimelineView
+                sections={timeline.sections}
+                now={now}
+                live={live}
+                sessionId={props.sessionId}
+              />
             </div>
           )}
         </section>

@@ -7,6 +7,7 @@ import { formatDuration, formatTime, formatTokens, prettyArgs } from '../format.
 import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline-types.js';
 import { ArtifactView } from './artifact-view.js';
 import { DiffView } from './diff-view.js';
+import { ForkAction } from './fork-action.js';
 import { shownVerdict } from '../model/shown-verdict.js';
 import {
   EMPTY_LIVE_OUTPUT,
@@ -26,6 +27,8 @@ export function TimelineView(props: {
   now: number;
   /** What the running model call and command produce now (shown in the latest section). */
   live?: LiveOutput;
+  /** The session shown: stages and calls offer "fork from here" (absent: no fork action). */
+  sessionId?: string;
 }) {
   // A section re-renders only when it changed (or, while running, as its clock ticks): a long
   // session's finished stages are not diffed again on every live event.
@@ -50,6 +53,7 @@ export function TimelineView(props: {
                 now={props.now}
                 latest={latest}
                 live={latest ? live : EMPTY_LIVE_OUTPUT}
+                {...(props.sessionId === undefined ? {} : { sessionId: props.sessionId })}
               />
             ),
           };
@@ -71,6 +75,7 @@ function SectionView(props: {
   now: number;
   latest: boolean;
   live: LiveOutput;
+  sessionId?: string;
 }) {
   const { section } = props;
   const [showAll, setShowAll] = useState(false);
@@ -112,6 +117,13 @@ function SectionView(props: {
       >
         {expanded ? 'Fold' : `Show ${section.items.length} entries`}
       </button>
+      {props.sessionId !== undefined && section.stageId !== null && (
+        <ForkAction
+          sessionId={props.sessionId}
+          at={`stage:${section.stageId}#${section.attempt}`}
+          what={`before stage ${sectionTitle(section)} started`}
+        />
+      )}
       {expanded && hidden > 0 && (
         <button type="button" class="link" onClick={() => setShowAll(true)}>
           Show {hidden} earlier entries
@@ -124,6 +136,7 @@ function SectionView(props: {
               key={item.kind === 'tool_call' ? item.callId : item.sequence}
               item={item}
               live={props.live}
+              {...(props.sessionId === undefined ? {} : { sessionId: props.sessionId })}
             />
           ))}
           {liveModelText(props.live).map((stream) => (
@@ -144,7 +157,7 @@ function SectionView(props: {
   );
 }
 
-function ItemView(props: { item: TimelineItem; live: LiveOutput }) {
+function ItemView(props: { item: TimelineItem; live: LiveOutput; sessionId?: string }) {
   const { item } = props;
   const meta = (
     <span class="meta mono small" title={item.timestamp}>
@@ -158,6 +171,7 @@ function ItemView(props: { item: TimelineItem; live: LiveOutput }) {
           call={item}
           meta={meta}
           live={item.receipt ? undefined : liveCommandOutput(props.live, item.callId)}
+          {...(props.sessionId === undefined ? {} : { sessionId: props.sessionId })}
         />
       );
     case 'steering':
@@ -272,6 +286,7 @@ function ToolCallView(props: {
   meta: preact.JSX.Element;
   /** What the call prints while it runs, until its receipt replaces it. */
   live?: string | undefined;
+  sessionId?: string;
 }) {
   const { call } = props;
   const approval = call.approval;
@@ -349,6 +364,13 @@ function ToolCallView(props: {
               </ul>
             )}
             {approval?.decisionReason && <p>Reason: {approval.decisionReason}</p>}
+            {props.sessionId !== undefined && (
+              <ForkAction
+                sessionId={props.sessionId}
+                at={`call:${call.callId}`}
+                what={`before call ${call.callId} was proposed`}
+              />
+            )}
             {call.change && <DiffView change={call.change} />}
             {call.receipt && (
               <>

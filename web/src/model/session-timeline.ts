@@ -269,6 +269,16 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       timeline.graph = configuration ? readWorkflowGraph(configuration) : null;
       return;
     }
+    case 'session_forked': {
+      const profile = text(payload, 'modelProfile');
+      return lifecycle(
+        timeline,
+        event,
+        `Forked from ${text(payload, 'parentSessionId') ?? '?'} at #${String(payload.atSequence ?? '?')}`,
+        'info',
+        `by ${text(payload, 'by') ?? '?'}${profile === undefined ? '' : `, onto ${profile}`}, workspace ${text(payload, 'workspace') ?? '?'}`,
+      );
+    }
     case 'workflow_started':
       return lifecycle(timeline, event, 'Workflow started', 'info', text(payload, 'workflowId'));
     case 'workflow_completed':

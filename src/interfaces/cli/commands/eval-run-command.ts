@@ -3,6 +3,13 @@ import { CorrexError } from '../../../core/base/correx-error.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatCost, formatJson, formatTable } from '../format.js';
 import { withStore } from '../with-store.js';
+import { resolveSessionRef } from '../session-ref.js';
+import { forkOnHost } from '../../fork-on-host.js';
+import {
+  createPreimageStore,
+  preimageDirectory,
+} from '../../../infrastructure/sandbox/preimage-store.js';
+import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 import type { EvalReport, EvalRunResult } from './eval-run.js';
 
 function parseRepeat(value: string): number {
@@ -25,12 +32,29 @@ export function evalRunCommand(context: CommandContext): Command {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--repeat <count>', 'runs of each task per model', parseRepeat, 1)
+    .option(
+      '--task <id>',
+      'run only this task of the suite (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--from <session@point>',
+      'start each run as a fork of a recorded session at a point (a sequence, stage:<id> or call:<id>, as `correx fork --at`): only the suffix is live; needs one task (--task) whose checks score it',
+      parseFrom,
+    )
     .option('--workdir <dir>', 'where the runs’ workspace copies go (default: a temporary folder)')
     .option('--json', 'print the report as JSON')
     .action(
       async (
         suite: string,
-        options: { model: string[]; repeat: number; workdir?: string; json?: boolean },
+        options: {
+          model: string[];
+          repeat: number;
+          workdir?: string;
+          json?: boolean;
+          task?: string[];
+          from?: { sessionId: string; at: string };
+        },
         command: Command,
       ) => {
         const { runEval } = await import('./eval-run.js');
@@ -54,10 +78,19 @@ export function evalRunCommand(context: CommandContext): Command {
                     `no model profile ${unknown.join(', ')} (configured: ${modelProfiles.join(', ') || 'none'}; or scripted:<name>)`,
                   );
               }
+              const from =
+                options.from === undefined
+                  ? undefined
+                  : {
+                      ...options.from,
+                      sessionId: await resolveSessionRef(events, options.from.sessionId, command),
+                    };
               const report = await runEval({
                 suite,
                 models: options.model,
                 repeat: options.repeat,
+                ...(options.task === undefined ? {} : { tasks: options.task }),
+                ...(from === undefined ? {} : { from }),
                 store: events,
                 correxHome: context.correxHome,
                 clock: context.clock,
@@ -80,6 +113,38 @@ export function evalRunCommand(context: CommandContext): Command {
                         const outcome = await hosted.done;
                         return { sessionId: hosted.sessionId, status: outcome.status };
                       },
+                      forkConfigured: async (run: {
+                        from: { sessionId: string; at: string };
+                        workspace: string;
+                        model: string;
+                      }) => {
+                        const fork = await forkOnHost(
+                          host,
+                          {
+                            store: events,
+                            preimages: createPreimageStore(preimageDirectory(context.correxHome)),
+                            clock: context.clock,
+                            ids: context.ids,
+                            sha256: nodeSha256,
+                          },
+                          {
+                            parentSessionId: run.from.sessionId,
+                            at: run.from.at,
+                            forkSessionId: context.ids.next(),
+                            workspace: run.workspace,
+                            mode: 'auto',
+                            model: run.model,
+                            by: context.user,
+                          },
+                        );
+                        return {
+                          sessionId: fork.sessionId,
+                          drive: async () => {
+                            const hosted = await host.resume(fork.sessionId);
+                            return { status: (await hosted.done).status };
+                          },
+                        };
+                      },
                     }),
                 ...(options.json === true
                   ? {}
@@ -98,8 +163,18 @@ export function evalRunCommand(context: CommandContext): Command {
     );
 }
 
+/** `<session>@<point>`: the session (an id or a prefix) and a point as `correx fork --at` takes it. */
+function parseFrom(value: string): { sessionId: string; at: string } {
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || at === value.length - 1)
+    throw new InvalidArgumentError(
+      '<session>@<point>, e.g. 01a23c6b@25, 01a23c6b@stage:implement or 01a23c6b@call:3',
+    );
+  return { sessionId: value.slice(0, at), at: value.slice(at + 1) };
+}
+
 function runLine(run: EvalRunResult): string {
-  return `${run.passed ? '✓' : '✗'} ${run.model}  ${run.task}#${run.repeat}  ${run.status}  session ${run.sessionId}${run.replays ? '' : '  REPLAY DIVERGES'}${run.failures.length === 0 ? '' : `  (${run.failures.join('; ')})`}`;
+  return `${run.passed ? '✓' : '✗'} ${run.model}  ${run.task}#${run.repeat}  ${run.status}  session ${run.sessionId}${run.forkedFrom === undefined ? '' : ` (fork of ${run.forkedFrom.sessionId} at #${run.forkedFrom.atSequence})`}${run.replays ? '' : '  REPLAY DIVERGES'}${run.failures.length === 0 ? '' : `  (${run.failures.join('; ')})`}`;
 }
 
 function reportTable(report: EvalReport): string {

@@ -18,7 +18,9 @@ import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.
 import { InferenceError } from '../../../core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../../core/inference/inference-provider.js';
 import { runWorkspaceCheck } from '../../../infrastructure/sandbox/workspace-check.js';
-import { replaySession, runSession, sessionSpend } from '../../../core/kernel/index.js';
+import { recordedKernelConfig, runSession, sessionSpend } from '../../../core/kernel/index.js';
+import { replayAnySession } from '../../fork-replay.js';
+import { forkSession } from '../../session-fork.js';
 import { matchGlob } from '../../../core/policies/path-glob.js';
 import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
 import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
@@ -29,7 +31,10 @@ import {
 } from '../../../infrastructure/eval/eval-suite.js';
 import { createBuiltinToolRunner } from '../../../infrastructure/kernel/builtin-tool-runner.js';
 import { createProcessStaticAnalysisRunner } from '../../../infrastructure/kernel/process-static-analysis-runner.js';
-import { loadScriptedTurns } from '../../../infrastructure/providers/scripted-provider.js';
+import {
+  loadScriptedTurns,
+  type ScriptedTurn,
+} from '../../../infrastructure/providers/scripted-provider.js';
 import { type SandboxSettings } from '../../../infrastructure/sandbox/confined-process.js';
 import {
   createPreimageStore,
@@ -54,6 +59,13 @@ export type EvalRunRequest = {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly onRun?: (run: EvalRunResult) => void;
+  /** Only these tasks of the suite (default: all). */
+  readonly tasks?: readonly string[];
+  /**
+   * Each run starts as a fork of this recorded session at this point (a sequence, stage or call
+   * as `correx fork --at` takes it): only the suffix is live. Needs exactly one task to score.
+   */
+  readonly from?: { readonly sessionId: string; readonly at: string };
   /**
    * Runs a task with a configured model profile (harness.yaml) in auto mode, as `correx run`
    * does; absent: only `scripted:<name>` models can run.
@@ -63,6 +75,19 @@ export type EvalRunRequest = {
     readonly workspace: string;
     readonly model: string;
   }) => Promise<{ readonly sessionId: string; readonly status: string }>;
+  /**
+   * Records a fork of `from` with a configured model profile in auto mode into `workspace` (as
+   * `correx fork` does) and returns its id and how to drive it; absent: only scripted models
+   * can run from a recorded prefix.
+   */
+  readonly forkConfigured?: (run: {
+    readonly from: { readonly sessionId: string; readonly at: string };
+    readonly workspace: string;
+    readonly model: string;
+  }) => Promise<{
+    readonly sessionId: string;
+    readonly drive: () => Promise<{ readonly status: string }>;
+  }>;
 };
 
 /** One task run by one model, scored. */
@@ -84,6 +109,8 @@ export type EvalRunResult = {
   readonly policyBlocks: number;
   /** Whether the session re-derives byte for byte (`correx replay <id> --verify`). */
   readonly replays: boolean;
+  /** With `--from`: the recorded session and event the run was forked from. */
+  readonly forkedFrom?: { readonly sessionId: string; readonly atSequence: number };
 };
 
 export type EvalModelSummary = {
@@ -100,6 +127,8 @@ export type EvalModelSummary = {
 
 export type EvalReport = {
   readonly suite: string;
+  /** With `--from`: the recorded prefix every run started from. */
+  readonly from?: { readonly sessionId: string; readonly at: string };
   readonly models: readonly EvalModelSummary[];
   readonly runs: readonly EvalRunResult[];
 };
@@ -112,6 +141,7 @@ export type EvalReport = {
  */
 export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
   const suite = loadEvalSuite(request.suite);
+  const tasks = selectTasks(suite.tasks, request.tasks, request.from);
   mkdirSync(request.correxHome, { recursive: true });
   const correxHome = realpathSync(request.correxHome);
   const homeDirectory = realpathSync(homedir());
@@ -125,13 +155,17 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
       const name = model.slice('scripted:'.length);
       return { model, name, scripts: scriptedModelFolder(suite, name) };
     }
-    if (request.startConfigured === undefined) throw new EvalModelError(model);
+    if (
+      request.from === undefined
+        ? request.startConfigured === undefined
+        : request.forkConfigured === undefined
+    )
+      throw new EvalModelError(model);
     return { model, name: model.replace(/[^A-Za-z0-9._-]/g, '_'), scripts: null };
   });
   for (const { model, name, scripts } of models) {
-    for (const task of suite.tasks)
+    for (const task of tasks)
       for (let repeat = 1; repeat <= request.repeat; repeat++) {
-        const workspace = prepareWorkspace(base, `${name}-${task.id}-${repeat}`, task);
         const config = evalKernelConfig({
           model: name,
           homeDirectory,
@@ -146,20 +180,25 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
           hiddenPaths: [correxHome],
           readablePaths: config.policy.policy.sandboxReadablePaths ?? [],
         };
-        const before = protectedHashes(workspace, task);
+        const script = scripts === null ? null : join(scripts, `${task.id}.json`);
         const started = Date.now();
-        const outcome =
-          scripts === null
-            ? await request.startConfigured!({ task: task.task, workspace, model })
-            : await runScripted(request, {
+        // Every run's session is recorded before the checks' baseline is taken: a fork's
+        // workspace exists only once the fork is.
+        const prepared =
+          request.from === undefined
+            ? prepareFresh(request, base, name, task, repeat, model, script, {
                 config,
-                sandbox,
-                workspace,
-                task,
-                script: join(scripts, `${task.id}.json`),
+                correxHome,
+                homeDirectory,
+              })
+            : await prepareFork(request, request.from, base, name, task, repeat, model, script, {
+                config,
                 correxHome,
                 homeDirectory,
               });
+        const workspace = prepared.workspace;
+        const before = protectedHashes(workspace, task);
+        const outcome = await prepared.run(sandbox);
         const sessionId = outcome.sessionId;
         const durationMs = Date.now() - started;
         const failures = await score(
@@ -171,9 +210,7 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
           sandbox,
         );
         const events = await request.store.read(sessionId);
-        const replay = await replaySession(request.store, sessionId, undefined, {
-          sha256: nodeSha256,
-        });
+        const replay = await replayAnySession(request.store, sessionId, { sha256: nodeSha256 });
         const spend = sessionSpend(events);
         const run: EvalRunResult = {
           model,
@@ -193,12 +230,143 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
               event.payload.type === 'tool_call_assessed' && event.payload.verdict === 'BLOCK',
           ).length,
           replays: replay.ok,
+          ...(replay.forkedFrom === undefined
+            ? {}
+            : {
+                forkedFrom: {
+                  sessionId: replay.forkedFrom.parentSessionId,
+                  atSequence: replay.forkedFrom.atSequence,
+                },
+              }),
         };
         runs.push(run);
         request.onRun?.(run);
       }
   }
-  return { suite: suite.name, models: request.models.map((model) => summarize(model, runs)), runs };
+  return {
+    suite: suite.name,
+    ...(request.from === undefined ? {} : { from: request.from }),
+    models: request.models.map((model) => summarize(model, runs)),
+    runs,
+  };
+}
+
+type RunSetup = {
+  readonly config: ReturnType<typeof evalKernelConfig>;
+  readonly correxHome: string;
+  readonly homeDirectory: string;
+};
+
+type PreparedRun = {
+  readonly workspace: string;
+  run(sandbox: SandboxSettings): Promise<{ readonly sessionId: string; readonly status: string }>;
+};
+
+/** `--task` picks tasks; `--from` needs exactly one (its checks score the forks). */
+function selectTasks(
+  all: readonly EvalTask[],
+  wanted: readonly string[] | undefined,
+  from: EvalRunRequest['from'],
+): readonly EvalTask[] {
+  const known = all.map((task) => task.id);
+  const unknown = (wanted ?? []).filter((id) => !known.includes(id));
+  if (unknown.length > 0)
+    throw new CorrexError(
+      'usage',
+      `no task ${unknown.join(', ')} in the suite (its tasks: ${known.join(', ')})`,
+    );
+  const tasks = wanted === undefined ? all : all.filter((task) => wanted.includes(task.id));
+  if (from !== undefined && tasks.length !== 1)
+    throw new CorrexError(
+      'usage',
+      `--from forks one recorded session: name the one task whose checks score it with --task (the suite's tasks: ${known.join(', ')})`,
+    );
+  return tasks;
+}
+
+/** A run from the task's workspace: a fresh copy, the task started from scratch. */
+function prepareFresh(
+  request: EvalRunRequest,
+  base: string,
+  name: string,
+  task: EvalTask,
+  repeat: number,
+  model: string,
+  script: string | null,
+  setup: RunSetup,
+): PreparedRun {
+  const workspace = prepareWorkspace(base, `${name}-${task.id}-${repeat}`, task);
+  return {
+    workspace,
+    run: (sandbox) =>
+      script === null
+        ? request.startConfigured!({ task: task.task, workspace, model })
+        : runScripted(request, { ...setup, sandbox, workspace, task, script }),
+  };
+}
+
+/**
+ * A run from a recorded prefix: the session forked at the point into the run's folder (its
+ * workspace rebuilt as it was there), onto the model, in auto mode. A scripted model plays its
+ * task script from the turn after those the prefix already recorded answers for.
+ */
+async function prepareFork(
+  request: EvalRunRequest,
+  from: NonNullable<EvalRunRequest['from']>,
+  base: string,
+  name: string,
+  task: EvalTask,
+  repeat: number,
+  model: string,
+  script: string | null,
+  setup: RunSetup,
+): Promise<PreparedRun> {
+  const target = join(base, `${name}-${task.id}-${repeat}`);
+  if (script === null) {
+    const forked = await request.forkConfigured!({ from, workspace: target, model });
+    return {
+      workspace: realpathSync(target),
+      run: async () => ({ sessionId: forked.sessionId, ...(await forked.drive()) }),
+    };
+  }
+  const fork = await forkSession(
+    {
+      store: request.store,
+      preimages: createPreimageStore(preimageDirectory(setup.correxHome)),
+      clock: request.clock,
+      ids: request.ids,
+      sha256: nodeSha256,
+    },
+    {
+      parentSessionId: from.sessionId,
+      at: from.at,
+      forkSessionId: request.ids.next(),
+      workspace: target,
+      mode: 'auto',
+      modelProfile: name,
+      configure: (parent) => ({ ...parent, router: setup.config.router }),
+      by: 'correx eval run',
+    },
+  );
+  const prefix = await request.store.read(fork.sessionId, { limit: fork.atSequence });
+  const answered = prefix.filter((event) => event.payload.type === 'inference_completed').length;
+  const workspace = fork.workspace;
+  return {
+    workspace,
+    run: async (sandbox) => {
+      const turns = (await loadScriptedTurns(script)).slice(answered);
+      const outcome = await runSession({
+        store: request.store,
+        sessionId: fork.sessionId,
+        // As any resumed session: driven with the configuration it recorded.
+        config: await recordedKernelConfig(request.store, fork.sessionId, nodeSha256),
+        ports: scriptedPorts(turns, { ...setup, sandbox, workspace }),
+        clock: request.clock,
+        ids: request.ids,
+      });
+      return { sessionId: fork.sessionId, status: outcome.status };
+    },
+  };
 }
 
 /** One scripted session of a task, its ports built here like the demo's. */
@@ -221,25 +389,7 @@ async function runScripted(
       store: request.store,
       sessionId,
       config: run.config,
-      ports: {
-        providers: new Map([
-          [SCRIPTED_PROVIDER, givesUpWhenExhausted(createDemoModel(turns, SCRIPTED_PROVIDER))],
-        ]),
-        tools: createBuiltinToolRunner({
-          exec: {
-            searchPath: defaultSearchPath(),
-            sandbox: run.sandbox,
-            preimages: createPreimageStore(preimageDirectory(run.correxHome)),
-          },
-        }),
-        probe: createDiskWorldProbe({ hashOnlyUnder: [run.workspace] }),
-        checks: createDiskProjectCheckDetector(),
-        analysis: createProcessStaticAnalysisRunner({
-          homeDirectory: run.homeDirectory,
-          searchPath: defaultSearchPath(),
-          sandbox: run.sandbox,
-        }),
-      },
+      ports: scriptedPorts(turns, run),
       clock: request.clock,
       ids: request.ids,
     },
@@ -252,6 +402,37 @@ async function runScripted(
     },
   );
   return { sessionId, status: outcome.status };
+}
+
+/** The ports of a scripted run, built here like the demo's. */
+function scriptedPorts(
+  turns: readonly ScriptedTurn[],
+  run: {
+    readonly sandbox: SandboxSettings;
+    readonly workspace: string;
+    readonly correxHome: string;
+    readonly homeDirectory: string;
+  },
+) {
+  return {
+    providers: new Map([
+      [SCRIPTED_PROVIDER, givesUpWhenExhausted(createDemoModel(turns, SCRIPTED_PROVIDER))],
+    ]),
+    tools: createBuiltinToolRunner({
+      exec: {
+        searchPath: defaultSearchPath(),
+        sandbox: run.sandbox,
+        preimages: createPreimageStore(preimageDirectory(run.correxHome)),
+      },
+    }),
+    probe: createDiskWorldProbe({ hashOnlyUnder: [run.workspace] }),
+    checks: createDiskProjectCheckDetector(),
+    analysis: createProcessStaticAnalysisRunner({
+      homeDirectory: run.homeDirectory,
+      searchPath: defaultSearchPath(),
+      sandbox: run.sandbox,
+    }),
+  };
 }
 
 /** A model name `eval run` cannot run. */

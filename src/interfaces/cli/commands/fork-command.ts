@@ -1,49 +1,60 @@
 import { Command, Option } from 'commander';
 import { OperatorModeSchema, type OperatorMode } from '../../../core/approvals/approval-tier.js';
-import { CorrexError } from '../../../core/base/correx-error.js';
-import { createInferenceRouter } from '../../../core/inference/inference-router.js';
-import type { KernelConfig } from '../../../core/kernel/index.js';
-import { loadHarnessConfig } from '../../../infrastructure/config/load-harness-config.js';
 import {
   createPreimageStore,
   preimageDirectory,
 } from '../../../infrastructure/sandbox/preimage-store.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
-import { forkSession } from '../../session-fork.js';
+import { forkOnHost } from '../../fork-on-host.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatEventLine } from '../event-line.js';
 import { JSON_HELP, WAIT_HELP, type HeadlessOptions } from '../headless-run.js';
 import { resolveSessionRef, SESSION_ARGUMENT } from '../session-ref.js';
-import { parseCount } from './events-command.js';
 import { drive } from './run-command.js';
 
 type ForkOptions = HeadlessOptions & {
-  at: number;
+  at: string;
   model?: string;
+  profile?: string[];
+  policy?: string;
+  workflow?: string;
   mode?: OperatorMode;
   workspace?: string;
   allowMissing?: boolean;
 };
 
+/** The `--at` forms, for help and errors. */
+export const FORK_AT_HELP =
+  'where to fork: an event sequence (25), a stage (stage:implement, stage:implement#2 for its second attempt, or the bare stage id: the point before it started), or a tool call (call:<callId>, or call:<n> for the n-th proposed call: the point before it was proposed)';
+
 /**
- * `correx fork <session> --at <seq>`: a new session that starts with the parent's events up to
- * `seq`, in a workspace rebuilt as it was there, and goes on live from there (another model,
- * another mode), driven here like `correx resume`.
+ * `correx fork <session> --at <seq|stage|call>`: a new session that starts with the parent's
+ * events up to that point, in a workspace rebuilt as it was there, and goes on live from there
+ * (another model, profiles, policy, workflow or mode), driven here like `correx resume`.
  */
 export function forkCommand(context: CommandContext): Command {
   return new Command('fork')
     .description(
-      'fork a session at one of its events: a new session with its events up to there, its workspace rebuilt as it was then, going on live (optionally on another model or mode)',
+      'fork a session at one of its events, stages or calls: a new session with its events up to there, its workspace rebuilt as it was then, going on live (optionally on another model, policy, workflow or mode)',
     )
     .argument('[session]', SESSION_ARGUMENT)
-    .requiredOption(
-      '--at <sequence>',
-      'the event to fork after (one where the session waits for its next decision)',
-      parseCount,
-    )
+    .requiredOption('--at <seq|stage|call>', FORK_AT_HELP)
     .option(
       '--model <profile>',
       'a model profile from harness.yaml to go on with (runs every stage)',
+    )
+    .option(
+      '--profile <profile>',
+      'a model profile from harness.yaml the fork routes among (repeatable; each stage gets the eligible one of highest priority, as a run without --model)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--policy <file>',
+      'a harness.yaml or policy document the fork runs under (correx’s home, the store and .git stay never writable)',
+    )
+    .option(
+      '--workflow <name|file>',
+      'a workflow from harness.yaml or a workflow YAML file to go on with (it must have the stage the fork is in)',
     )
     .addOption(
       new Option('--mode <mode>', 'approval mode of the fork (default: the parent’s)').choices(
@@ -62,22 +73,19 @@ export function forkCommand(context: CommandContext): Command {
     .option('--wait-for-approval [duration]', WAIT_HELP)
     .addHelpText(
       'after',
-      '\nExit codes as `correx run`; a fork point inside an open effect, or a workspace that cannot\nbe rebuilt, is refused (exit 1) before anything is recorded or written.',
+      '\nExit codes as `correx run`; a fork point inside an open effect, an unknown stage or call,\nor a workspace that cannot be rebuilt, is refused (exit 1) before anything is recorded or\nwritten; an unknown profile, policy file or workflow too (exit 2).',
     )
     .action(async (typed: string | undefined, options: ForkOptions, command: Command) => {
       await drive(context, command, options, async (host, store, headless) => {
         const parentId = await resolveSessionRef(store, typed, command);
-        const configure =
-          options.model === undefined
-            ? undefined
-            : await profileSwitch(context, host, options.model);
         // The fork's mode is checked before anything is recorded (prompt mode needs a person).
         for (const event of await store.read(parentId, { limit: 10 }))
           if (event.payload.type === 'session_created')
             headless.checkMode(options.mode ?? event.payload.mode);
         const forkId = context.ids.next();
         const human = options.json === true ? context.err : context.out;
-        const fork = await forkSession(
+        const fork = await forkOnHost(
+          host,
           {
             store,
             preimages: createPreimageStore(preimageDirectory(context.correxHome)),
@@ -87,18 +95,20 @@ export function forkCommand(context: CommandContext): Command {
           },
           {
             parentSessionId: parentId,
-            atSequence: options.at,
+            at: options.at,
             forkSessionId: forkId,
             by: context.user,
             ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
             ...(options.mode === undefined ? {} : { mode: options.mode }),
-            ...(options.model === undefined ? {} : { modelProfile: options.model }),
-            ...(configure === undefined ? {} : { configure }),
+            ...(options.model === undefined ? {} : { model: options.model }),
+            ...(options.profile === undefined ? {} : { profiles: options.profile }),
+            ...(options.policy === undefined ? {} : { policyFile: options.policy }),
+            ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
             ...(options.allowMissing === true ? { allowMissing: true } : {}),
           },
         );
         human(
-          `fork ${fork.sessionId} of ${parentId} at #${fork.atSequence} (parent hash ${fork.parentHash.slice(0, 12)}): ${fork.copied} events copied, workspace ${fork.workspace} rebuilt (${fork.restored.length} files restored)`,
+          `fork ${fork.sessionId} of ${parentId} at #${fork.atSequence}${fork.named === `#${fork.atSequence}` ? '' : ` (before ${fork.named})`} (parent hash ${fork.parentHash.slice(0, 12)}): ${fork.copied} events copied, workspace ${fork.workspace} rebuilt (${fork.restored.length} files restored)`,
         );
         for (const path of fork.missing)
           human(`  not rebuilt (no content recorded at #${fork.atSequence}): ${path}`);
@@ -108,22 +118,4 @@ export function forkCommand(context: CommandContext): Command {
         return host.resume(fork.sessionId);
       });
     });
-}
-
-/** The fork's kernel config: the parent's with every stage routed to `profile` alone. */
-async function profileSwitch(
-  context: CommandContext,
-  host: { options(): Promise<{ readonly modelProfiles: readonly string[] }> },
-  profile: string,
-): Promise<(parent: KernelConfig) => KernelConfig> {
-  const harness = await loadHarnessConfig({ correxHome: context.correxHome });
-  const chosen = harness.models.find((candidate) => candidate.id === profile);
-  if (chosen === undefined) {
-    const { modelProfiles } = await host.options();
-    throw new CorrexError(
-      'usage',
-      `no model profile "${profile}" in harness.yaml (configured: ${harness.models.map((m) => m.id).join(', ') || modelProfiles.join(', ') || 'none'})`,
-    );
-  }
-  return (parent) => ({ ...parent, router: createInferenceRouter({ profiles: [chosen] }) });
 }

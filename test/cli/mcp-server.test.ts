@@ -14,6 +14,7 @@ type Structured = Record<string, unknown>;
 
 /** The tools `correx mcp` offers; a new one must be added here, and must approve nothing. */
 const TOOLS = [
+  'continue_session',
   'policy_what_if',
   'session_diff',
   'session_events',
@@ -152,6 +153,23 @@ describe('correx mcp: a session started, followed, diffed, undone and verified o
     });
     // Nothing of the what-if was recorded; nothing was written.
     expect(existsSync(join(workspace, 'other.txt'))).toBe(false);
+
+    // A follow-up turn of the finished session, as `correx continue`: same workspace, turn 2.
+    world.model.reply(...writeThenFinish('again.txt', 'three\n'));
+    const above = await mcp.call('continue_session', { sessionId, text: 'and again', mode: 'yolo' });
+    expect(above.isError).toBe(true);
+    expect(JSON.stringify(above.content)).toContain("operator's configured mode auto");
+    const unknown = await mcp.call('continue_session', { sessionId: 'no-such', text: 'x' });
+    expect(JSON.stringify(unknown.content)).toContain('session_not_found');
+    const continued = await mcp.data('continue_session', {
+      sessionId,
+      text: 'write again.txt',
+    });
+    expect(continued).toEqual({ sessionId, turn: 2 });
+    const second = await mcp.pollStatus(sessionId, (status) => status.phase !== 'running');
+    expect(second).toMatchObject({ phase: 'completed' });
+    expect(readFileSync(join(workspace, 'again.txt'), 'utf8')).toBe('three\n');
+    expect(await mcp.data('verify_replay', { sessionId })).toMatchObject({ ok: true });
   }, 120_000);
 
   it('writes nothing but JSON-RPC messages on stdout while a session runs, its own lines on stderr', async () => {
@@ -280,6 +298,7 @@ describe('correx mcp approves nothing', () => {
       ['session_events', { sessionId }],
       ['undo_session', { sessionId }],
       ['verify_replay', { sessionId }],
+      ['continue_session', { sessionId, text: 'approve the pending call', mode: 'yolo' }],
       [
         'policy_what_if',
         { sessionId, tool: 'write_file', args: { path: 'hello.txt', content: 'x' } },

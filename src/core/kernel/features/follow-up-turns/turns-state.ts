@@ -95,42 +95,20 @@ export function evolveTurns(state: TurnsState, event: CorrexEvent, flagName: str
     case 'session_created':
       return {
         ...state,
-        turns: [
-          {
-            turn: 1,
-            text: payload.task,
-            requestedBy: 'session',
-            workflowId: payload.workflowId,
-            sequence: event.sequence,
-            endedSequence: null,
-            outcome: null,
-            message: null,
-            filesChanged: [],
-            checks: [],
-            journalSummary: null,
-            reply: null,
-          },
-        ],
+        turns: [newTurn(1, payload.task, 'session', payload.workflowId, event.sequence)],
       };
     case 'turn_requested':
       return {
         ...state,
         turns: [
           ...state.turns,
-          {
-            turn: payload.turn,
-            text: payload.text,
-            requestedBy: payload.requestedBy,
-            workflowId: payload.workflowId,
-            sequence: event.sequence,
-            endedSequence: null,
-            outcome: null,
-            message: null,
-            filesChanged: [],
-            checks: [],
-            journalSummary: null,
-            reply: null,
-          },
+          newTurn(
+            payload.turn,
+            payload.text,
+            payload.requestedBy,
+            payload.workflowId,
+            event.sequence,
+          ),
         ],
         pending: { turn: payload.turn, observed: {}, checked: false },
         definition: (payload.workflow as TurnsState['definition'] | undefined) ?? null,
@@ -240,6 +218,30 @@ export function evolveTurns(state: TurnsState, event: CorrexEvent, flagName: str
     default:
       return state;
   }
+}
+
+/** A turn just asked for: nothing of it has happened yet. */
+function newTurn(
+  turn: number,
+  text: string,
+  requestedBy: string,
+  workflowId: string,
+  sequence: number,
+): TurnRecord {
+  return {
+    turn,
+    text,
+    requestedBy,
+    workflowId,
+    sequence,
+    endedSequence: null,
+    outcome: null,
+    message: null,
+    filesChanged: [],
+    checks: [],
+    journalSummary: null,
+    reply: null,
+  };
 }
 
 function withCurrent(

@@ -330,8 +330,25 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
      * A command that was running when its driver lost the session cannot be known to have run:
      * the next driver asks a person (an exec is not idempotent). The person looks at the marker
      * file, as one would: the line is there, so it ran (deny the re-run); it is not, so it did
-     * not (approve it). Either way no command runs twice, and the session goes on.
+     * not (approve it). Either way no command runs twice, and the session goes on. Like a
+     * careful person, it looks only once every earlier driver of the session has said it let go
+     * (or has ended): a command the lost driver had just started may not have written its line
+     * yet, and a look before that would approve a second run.
      */
+    const earlierDriversLetGo = async (sessionId: string) => {
+      const drivers = await query<{ worker: string; epoch: string }>(
+        `SELECT worker, epoch FROM correx.session_drivers WHERE session_id = $1 ORDER BY epoch`,
+        [sessionId],
+      );
+      return drivers.slice(0, -1).every(({ worker }) => {
+        if (!names.includes(worker)) return true;
+        const process = workerOf(worker);
+        return (
+          process.child.exitCode !== null ||
+          process.output().includes(`lost the session ${sessionId}`)
+        );
+      });
+    };
     const decided = new Set<string>();
     const answerInterrupted = async () => {
       const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -339,6 +356,7 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
         const listed = await fetch(`${base!}/api/sessions/${sessionId}/approvals`, { headers });
         if (!listed.ok) continue;
         const { approvals } = (await listed.json()) as { approvals: { callId: string }[] };
+        if (approvals.length === 0 || !(await earlierDriversLetGo(sessionId))) continue;
         for (const approval of approvals) {
           const key = `${sessionId} ${approval.callId}`;
           const mark = /mark-(\d+)-(\d+)/.exec(JSON.stringify(approval));

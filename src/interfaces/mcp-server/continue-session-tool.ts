@@ -4,6 +4,7 @@ import { OperatorModeSchema } from '../../core/approvals/approval-tier.js';
 import { CorrexError } from '../../core/base/correx-error.js';
 import type { McpServerDeps } from './mcp-server-deps.js';
 import { mcpSessionMode } from './mode-ceiling.js';
+import { recordedTurn } from '../recorded-turn.js';
 import { answer, jsonResult, knownSession } from './tool-result.js';
 
 /**
@@ -43,6 +44,7 @@ export function registerContinueSessionTool(server: McpServer, deps: McpServerDe
             'usage',
             `mode ${args.mode} lets more run without a person than the operator's configured mode ${ceiling} allows (mode: in $CORREX_HOME/harness.yaml)`,
           );
+        const before = await deps.store.lastSequence(sessionId);
         const run = await deps.host.continue(sessionId, {
           text: args.text,
           requestedBy: deps.user,
@@ -50,13 +52,16 @@ export function registerContinueSessionTool(server: McpServer, deps: McpServerDe
           ...(mode === undefined ? {} : { mode }),
         });
         run.done.catch((error: unknown) =>
-          deps.log(`session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`),
+          deps.log(
+            `session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
         );
-        // The host recorded the request before it answered: its turn is the last one asked.
-        const asked = (await deps.store.read(sessionId))
-          .map((event) => event.payload)
-          .filter((payload) => payload.type === 'turn_requested');
-        return jsonResult({ sessionId, turn: asked.at(-1)?.turn ?? null });
+        // The host recorded the request before it answered.
+        const asked = (await recordedTurn(deps.store, sessionId, before))?.payload;
+        return jsonResult({
+          sessionId,
+          turn: asked?.type === 'turn_requested' ? asked.turn : null,
+        });
       }),
   );
 }

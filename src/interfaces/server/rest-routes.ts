@@ -25,6 +25,7 @@ import {
   type SessionOptionsResponse,
 } from '../protocol/rest-dto.js';
 import { toEventDto } from '../protocol/to-event-dto.js';
+import { recordedTurn } from '../recorded-turn.js';
 import { toPendingApprovalDetailsDto } from '../protocol/to-pending-approval-dto.js';
 import { OperatorModeDtoSchema } from '../protocol/wire-values.js';
 import { readApprovalDetails } from '../pending-approval-details.js';
@@ -284,14 +285,12 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         ...(body.mode === undefined ? {} : { mode: body.mode }),
       });
       context.onStarted(run.sessionId, run.done);
-      const recorded = (await store.read(sessionId, { afterSequence: before })).filter(
-        (event) => event.payload.type === 'turn_requested',
-      );
-      const turn = recorded[0]?.payload;
+      const recorded = await recordedTurn(store, sessionId, before);
+      const turn = recorded?.payload;
       const response: TurnResponse = {
         sessionId,
         turn: turn?.type === 'turn_requested' ? turn.turn : 2,
-        events: recorded.slice(0, 1).map(toEventDto),
+        events: recorded === undefined ? [] : [toEventDto(recorded)],
       };
       return { status: 202, body: response };
     },

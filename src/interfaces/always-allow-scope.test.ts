@@ -9,6 +9,7 @@ function details(tool: string, args: object, targets: AssessedTarget[]): Pending
     proposal: { stageId: 'implement', tool, argsRaw: JSON.stringify(args) },
     assessment: { verdict: 'ALLOW', tier: 'T2', risk: 'medium', targets, findings: [] },
     request: null,
+    interrupted: null,
   };
 }
 const path = (real: string, write = true): AssessedTarget => ({

@@ -33,6 +33,11 @@ export type PendingApprovalDetails = {
     readonly tier: ApprovalTier;
     readonly reason: string;
   } | null;
+  /**
+   * Set when the call was started and its driver went away before its receipt: the sequences
+   * of its latest `tool_call_started` and of the `tool_call_interrupted` that followed.
+   */
+  readonly interrupted: { readonly startedSequence: number; readonly sequence: number } | null;
 };
 
 const empty = (callId: string): PendingApprovalDetails => ({
@@ -40,6 +45,7 @@ const empty = (callId: string): PendingApprovalDetails => ({
   proposal: null,
   assessment: null,
   request: null,
+  interrupted: null,
 });
 
 /**
@@ -52,6 +58,7 @@ export function collectApprovalDetails(
 ): Map<string, PendingApprovalDetails> {
   const details = new Map<string, PendingApprovalDetails>();
   for (const callId of callIds) details.set(callId, empty(callId));
+  const started = new Map<string, number>();
   for (const event of events) {
     const payload = event.payload;
     if (!('callId' in payload) || typeof payload.callId !== 'string') continue;
@@ -68,6 +75,15 @@ export function collectApprovalDetails(
         ...entry,
         assessment: { verdict, tier, risk, targets, findings },
       });
+    } else if (payload.type === 'tool_call_started') {
+      started.set(payload.callId, event.sequence);
+    } else if (payload.type === 'tool_call_interrupted') {
+      const startedSequence = started.get(payload.callId);
+      if (startedSequence !== undefined)
+        details.set(payload.callId, {
+          ...entry,
+          interrupted: { startedSequence, sequence: event.sequence },
+        });
     } else if (payload.type === 'approval_requested') {
       const { tool, tier, reason } = payload;
       details.set(payload.callId, {

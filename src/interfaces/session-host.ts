@@ -1,4 +1,5 @@
 import type { SessionLeaseView } from './session-lease.js';
+import type { DriverTake } from './interrupted-call-driver.js';
 import type {
   SessionBudgets,
   KernelCommand,
@@ -165,6 +166,11 @@ export interface SessionHost {
   lockHolder?(sessionId: string): string | null;
   /** Who drives each session now, any process (a shared store's driver records); absent: unknown. */
   drivers?(): Promise<ReadonlyMap<string, SessionLeaseView>>;
+  /**
+   * Every take of a session's driver lock, oldest first, with what each driver said when it
+   * ended (a shared store's driver records); absent: the store keeps none.
+   */
+  driverTakes?(sessionId: string): Promise<readonly DriverTake[]>;
   /**
    * Watches the live output of every session driven here (a model's text, a command's output,
    * as they are produced): never recorded, so whoever is not watching misses it and reads the

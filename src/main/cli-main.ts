@@ -126,6 +126,7 @@ process.exitCode = await runCli(
           : {
               drivers: async () =>
                 new Map((await runnable.sessions.drivers()).map((row) => [row.sessionId, row])),
+              driverTakes: (sessionId: string) => runnable.sessions.driverRecords(sessionId),
             }),
         correxHome: correxHome(),
         protectedPaths: parsed.kind === 'sqlite' ? [dirname(resolve(parsed.path))] : [],

@@ -1,4 +1,5 @@
 import type { SessionLeaseView } from '../interfaces/session-lease.js';
+import type { DriverTake } from '../interfaces/interrupted-call-driver.js';
 import type { ArtifactStore } from '../core/artifacts/artifact-store.js';
 import type { Clock } from '../core/base/clock.js';
 import type { IdSource } from '../core/base/id-source.js';
@@ -102,6 +103,8 @@ export type SessionHostOptions = SessionSetupOptions & {
   readonly lockHolder?: (sessionId: string) => string | null;
   /** Who drives each session now, for listings (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
+  /** Every take of a session's driver lock (a shared store's driver records). */
+  readonly driverTakes?: (sessionId: string) => Promise<readonly DriverTake[]>;
 };
 
 type Drive = {
@@ -538,6 +541,7 @@ export function createSessionHost(options: SessionHostOptions): SessionHost {
     attending: () => attended.held(),
 
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+    ...(options.driverTakes === undefined ? {} : { driverTakes: options.driverTakes }),
     ...(options.lockHolder === undefined ? {} : { lockHolder: options.lockHolder }),
 
     async replayVerify(sessionId): Promise<ReplayVerification> {

@@ -91,7 +91,15 @@ describe.skipIf(!probe.available)('runnable sessions kept by the PostgreSQL stor
     }
     expect(await runnable.free(10)).toEqual(['b']);
     expect(await runnable.driverRecords('b')).toEqual([
-      { sessionId: 'b', driver: 'correx worker test', fromSequence: 1, toSequence: 1 },
+      expect.objectContaining({
+        sessionId: 'b',
+        driver: 'correx worker test',
+        fromSequence: 1,
+        toSequence: 1,
+        epoch: 1,
+        releasedAt: expect.any(String),
+        stoppedAt: null,
+      }),
     ]);
     await locker.close();
   });

@@ -94,6 +94,52 @@ describe.skipIf(!server.available)('PostgreSQL session driver leases', () => {
     await taken.release();
   });
 
+  it('a holder that lost its lease says on its driver record when its run stopped, once', async () => {
+    const schema = await migrated();
+    const here = open(schema, { driver: 'correx worker lost' });
+    const there = open(schema, { driver: 'correx worker next' });
+    const lock = await here.acquire('s-9');
+    const lost = lostReason(lock);
+    await admin((client) =>
+      client.query(
+        `SELECT pg_terminate_backend(pid, 5000) FROM pg_locks
+         WHERE locktype = 'advisory' AND granted AND classid = $1::int AND objid = hashtext($2)::oid`,
+        [schemaLockKey(`session-driver:${schema}`), 's-9'],
+      ),
+    );
+    await lost;
+    const taken = await there.acquire('s-9');
+    const records = () =>
+      admin(async (client) => {
+        const { rows } = await client.query<{
+          worker: string;
+          released: boolean;
+          stopped: boolean;
+        }>(
+          `SELECT worker, released_at IS NOT NULL AS released, stopped_at IS NOT NULL AS stopped
+           FROM "${schema}".session_drivers WHERE session_id = 's-9' ORDER BY id`,
+        );
+        return rows;
+      });
+    // Lost but not yet released: its run may still be going, so nothing is said.
+    expect(await records()).toEqual([
+      { worker: 'correx worker lost', released: false, stopped: false },
+      { worker: 'correx worker next', released: false, stopped: false },
+    ]);
+    await lock.release();
+    await lock.release();
+    expect(await records()).toEqual([
+      { worker: 'correx worker lost', released: false, stopped: true },
+      { worker: 'correx worker next', released: false, stopped: false },
+    ]);
+    await taken.release();
+    expect((await records())[1]).toEqual({
+      worker: 'correx worker next',
+      released: true,
+      stopped: false,
+    });
+  });
+
   it('lets another take over a lease that is not renewed in time, while the silent holder keeps its connection', async () => {
     const schema = await migrated();
     // The silent holder: a lease taken on a connection that then says nothing (a paused process).

@@ -239,6 +239,7 @@ describe('session list rows, options and approval details', () => {
           description: `command: ${JSON.stringify(argv)}`,
         },
         recordedContent: null,
+        interrupted: null,
       },
     ]);
     expect(announced.approval).toEqual(pending.approvals[0]);

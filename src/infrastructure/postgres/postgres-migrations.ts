@@ -122,6 +122,12 @@ const MIGRATIONS: readonly ((s: string, key: number) => string)[] = [
   ALTER TABLE ${s}.sessions ADD COLUMN lease_ms integer;
   ALTER TABLE ${s}.session_drivers ADD COLUMN epoch bigint;
   `,
+  // A driver that lost its session says when its run had stopped (the command it was running
+  // ended, nothing more of it will touch the workspace): a person asked about a command the
+  // lost driver had started needs to know whether it may still be running.
+  (s) => `
+  ALTER TABLE ${s}.session_drivers ADD COLUMN stopped_at timestamptz;
+  `,
 ];
 
 /** The schema version this correx writes and reads. */

@@ -34,6 +34,13 @@ export type DriverRecord = {
   readonly fromSequence: number;
   /** Null: the driver still holds it, or died holding it. */
   readonly toSequence: number | null;
+  /** Its driver epoch (the fencing token of its appends); null on records older than epochs. */
+  readonly epoch: number | null;
+  readonly acquiredAt: string;
+  /** When it let go of the session in the ordinary way; null: it did not (yet). */
+  readonly releasedAt: string | null;
+  /** When, having lost the session, its run had stopped; null: not said (yet, or ever). */
+  readonly stoppedAt: string | null;
 };
 
 /**
@@ -108,9 +115,13 @@ export function createRunnableSessions(pool: pg.Pool, schema: string, location: 
         worker: string;
         from_sequence: string;
         to_sequence: string | null;
+        epoch: string | null;
+        acquired_at: Date;
+        released_at: Date | null;
+        stopped_at: Date | null;
       }>(
-        `SELECT worker, from_sequence, to_sequence FROM ${s}.session_drivers
-         WHERE session_id = $1 ORDER BY id`,
+        `SELECT worker, from_sequence, to_sequence, epoch, acquired_at, released_at, stopped_at
+         FROM ${s}.session_drivers WHERE session_id = $1 ORDER BY id`,
         [sessionId],
       );
       return rows.map((row) => ({
@@ -118,6 +129,10 @@ export function createRunnableSessions(pool: pg.Pool, schema: string, location: 
         driver: row.worker,
         fromSequence: Number(row.from_sequence),
         toSequence: row.to_sequence === null ? null : Number(row.to_sequence),
+        epoch: row.epoch === null ? null : Number(row.epoch),
+        acquiredAt: row.acquired_at.toISOString(),
+        releasedAt: row.released_at?.toISOString() ?? null,
+        stoppedAt: row.stopped_at?.toISOString() ?? null,
       }));
     },
     /** Who wrote each event of a session (the connection's application name), by sequence. */

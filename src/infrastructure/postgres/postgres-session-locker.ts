@@ -127,9 +127,12 @@ export function createPostgresSessionLocker(
       const loss = new AbortController();
       let gone = false;
       /** Ends the lease without a release: the connection is dropped, and with it the lock. */
+      /** Lost, and its stop not yet written to its driver record. */
+      let stopUnsaid = false;
       const lose = (reason: string) => {
         if (gone) return;
         gone = true;
+        stopUnsaid = true;
         clearInterval(timer);
         held.delete(lock);
         loss.abort(new DriverLeaseLostError(sessionId, reason));
@@ -181,6 +184,20 @@ export function createPostgresSessionLocker(
         lost: loss.signal,
         async release() {
           held.delete(lock);
+          // A lost lease is released once its holder's run has stopped: that is said on the
+          // driver record, through another connection (the lock's own is gone), so a person
+          // asked about a command this driver started knows it no longer runs. Said once, and
+          // only as well as the store can be reached: unsaid, the record reads "unconfirmed".
+          if (stopUnsaid && record !== undefined) {
+            stopUnsaid = false;
+            await pool
+              .query(
+                `UPDATE ${s}.session_drivers SET stopped_at = clock_timestamp()
+                 WHERE id = $1 AND stopped_at IS NULL`,
+                [record],
+              )
+              .catch(() => undefined);
+          }
           if (gone) return;
           gone = true;
           clearInterval(timer);

@@ -197,7 +197,7 @@ async function awaitDecision(
   context.out(
     `approval needed for ${visibleText(callId)}${target === sessionId ? '' : ` in sub-session ${target}`}:`,
   );
-  const view = await describePendingCall(store, target, callId);
+  const view = await describePendingCall(store, target, callId, host.driverTakes?.bind(host));
   for (const line of view.lines) context.out(line);
   context.out(
     `  answer here, or elsewhere: correx approve ${target} ${callId}  |  correx deny ${target} ${callId} --reason ...`,

@@ -2,6 +2,11 @@ import type { GrantScope } from '../../core/approvals/approval-events.js';
 import { visibleText } from '../../core/base/visible-text.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
 import { alwaysAllowScope } from '../always-allow-scope.js';
+import {
+  describeInterruptedCallDriver,
+  interruptedCallDriver,
+  type DriverTake,
+} from '../interrupted-call-driver.js';
 import { readApprovalDetails, type PendingApprovalDetails } from '../pending-approval-details.js';
 import { recordedFileContent } from '../recorded-file-content.js';
 import { contentDiff, fileChangeDiff } from './file-change-diff.js';
@@ -48,6 +53,8 @@ export async function describePendingCall(
   store: CorrexEventStore,
   sessionId: string,
   callId: string,
+  /** A shared store's driver records, to say whether an interrupted call's driver stopped. */
+  driverTakes?: (sessionId: string) => Promise<readonly DriverTake[]>,
 ): Promise<PendingCallView> {
   const details = (await readApprovalDetails(store, sessionId, [callId])).get(callId);
   if (details === undefined || details.proposal === null) return { lines: [], alwaysAllow: null };
@@ -81,6 +88,20 @@ export async function describePendingCall(
   }
   if (assessment) lines.push(...judgementLines(assessment));
   else if (request) lines.push(`  why       ${request.reason} (tier ${request.tier})`);
+  if (details.interrupted !== null) {
+    const takes = await driverTakes?.(sessionId);
+    const startedBy =
+      takes === undefined
+        ? null
+        : interruptedCallDriver(takes, details.interrupted.startedSequence);
+    lines.push(
+      `  interrupted  ${
+        startedBy === null
+          ? 'whether the process that started it has stopped is not known here; check before deciding'
+          : describeInterruptedCallDriver(startedBy)
+      }`,
+    );
+  }
   return {
     lines: lines.map(visibleText),
     alwaysAllow: workspace === undefined ? null : alwaysAllowScope(details, workspace),

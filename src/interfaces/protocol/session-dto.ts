@@ -72,6 +72,26 @@ export const PendingApprovalDetailsDtoSchema = PendingApprovalDtoSchema.extend({
    * (its last whole read and the writes since), to diff against; null when the log never held it.
    */
   recordedContent: z.string().nullable(),
+  /**
+   * For a call its driver started and went away from before its receipt (so a person decides
+   * whether it runs again): where it started and was found interrupted, and what the driver
+   * that started it has said since (null when the store keeps no driver records, as SQLite).
+   */
+  interrupted: z
+    .strictObject({
+      startedSequence: z.number().int(),
+      sequence: z.number().int(),
+      startedBy: z
+        .strictObject({
+          driver: z.string(),
+          epoch: z.number().int().nullable(),
+          state: z.enum(['released', 'stopped', 'unconfirmed']),
+          at: z.string().nullable(),
+          description: z.string(),
+        })
+        .nullable(),
+    })
+    .nullable(),
 });
 export type PendingApprovalDetailsDto = z.infer<typeof PendingApprovalDetailsDtoSchema>;
 

@@ -1,5 +1,9 @@
 import type { ApprovalTier } from '../../core/approvals/approval-tier.js';
 import type { Finding, RiskLevel, Verdict } from '../../core/toolintent/toolintent-events.js';
+import {
+  describeInterruptedCallDriver,
+  type InterruptedCallDriver,
+} from '../interrupted-call-driver.js';
 import type { PendingApprovalDetails } from '../pending-approval-details.js';
 import type { PendingApprovalDetailsDto } from './session-dto.js';
 import type { FindingSeverityDto, RiskLevelDto, VerdictDto } from './wire-values.js';
@@ -24,6 +28,8 @@ export function toPendingApprovalDetailsDto(
     alwaysAllow: null,
     recordedContent: null,
   },
+  /** What the driver that started an interrupted call has said since; null: not known here. */
+  startedBy: InterruptedCallDriver | null = null,
 ): PendingApprovalDetailsDto {
   const assessment = details?.assessment ?? null;
   return {
@@ -51,5 +57,15 @@ export function toPendingApprovalDetailsDto(
     })),
     alwaysAllow: extras.alwaysAllow,
     recordedContent: extras.recordedContent,
+    interrupted:
+      details?.interrupted == null
+        ? null
+        : {
+            ...details.interrupted,
+            startedBy:
+              startedBy === null
+                ? null
+                : { ...startedBy, description: describeInterruptedCallDriver(startedBy) },
+          },
   };
 }

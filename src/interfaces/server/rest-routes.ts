@@ -26,6 +26,7 @@ import {
 } from '../protocol/rest-dto.js';
 import { toEventDto } from '../protocol/to-event-dto.js';
 import { recordedTurn } from '../recorded-turn.js';
+import { interruptedCallDriver } from '../interrupted-call-driver.js';
 import { toPendingApprovalDetailsDto } from '../protocol/to-pending-approval-dto.js';
 import { OperatorModeDtoSchema } from '../protocol/wire-values.js';
 import { readApprovalDetails } from '../pending-approval-details.js';
@@ -219,14 +220,22 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       );
       // The whole log only when a write waits: its card diffs against the recorded content.
       const log = [...details.values()].some(writesFile) ? await store.read(sessionId) : null;
+      // Read at each listing, never cached: whether the lost driver has stopped is what changes.
+      const takes = [...details.values()].some((entry) => entry.interrupted !== null)
+        ? await host.driverTakes?.(sessionId)
+        : undefined;
       const response: ListApprovalsResponse = {
-        approvals: pending.map((approval) =>
-          toPendingApprovalDetailsDto(
+        approvals: pending.map((approval) => {
+          const entry = details.get(approval.callId);
+          return toPendingApprovalDetailsDto(
             approval,
-            details.get(approval.callId),
-            pendingApprovalExtras(details.get(approval.callId), session.state.workspace, log),
-          ),
-        ),
+            entry,
+            pendingApprovalExtras(entry, session.state.workspace, log),
+            takes === undefined || entry?.interrupted == null
+              ? null
+              : interruptedCallDriver(takes, entry.interrupted.startedSequence),
+          );
+        }),
       };
       return { body: response };
     },

@@ -17,7 +17,7 @@ import {
 } from '../../../src/interfaces/server/correx-server.js';
 import { WIRE_SUBPROTOCOL } from '../../../src/interfaces/server/request-guard.js';
 import type { CorrexServerDeps } from '../../../src/interfaces/server/server-deps.js';
-import type { StartSessionRequest } from '../../../src/interfaces/session-host.js';
+import type { SessionHost, StartSessionRequest } from '../../../src/interfaces/session-host.js';
 import { openStore, scenarioWorkspace } from '../../kernel/kernel-harness.js';
 import { createTestSessionHost, type TestSessionHost } from './test-session-host.js';
 
@@ -55,6 +55,8 @@ export async function startTestServer(
     readonly idPrefix?: string;
     /** The kernel configuration new sessions run with (default: the test host's). */
     readonly config?: KernelConfig;
+    /** What the host knows beyond the test host's own (a shared store's driver records). */
+    readonly driverTakes?: SessionHost['driverTakes'];
   } = {},
 ): Promise<TestServer> {
   const { workspace, storePath } = options.reuse ?? scenarioWorkspace(options.files ?? {});
@@ -70,6 +72,7 @@ export async function startTestServer(
     ...(options.idPrefix === undefined ? {} : { idPrefix: options.idPrefix }),
     ...(options.config === undefined ? {} : { config: options.config }),
   });
+  if (options.driverTakes !== undefined) host.driverTakes = options.driverTakes;
   const server = createCorrexServer({
     store,
     host,

@@ -1,6 +1,7 @@
 import { visibleLines, visibleText } from '../../../src/core/base/visible-text.js';
 import { execCommandLine, execFolder } from '../../../src/interfaces/exec-command-line.js';
 import { useState } from 'preact/hooks';
+import type { PendingApprovalDetailsDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { describeError } from '../api.js';
 import { prettyArgs } from '../format.js';
 import type { FileChange, ToolCallItem } from '../model/timeline-types.js';
@@ -20,6 +21,8 @@ export function ApprovalCard(props: {
   workspace?: string | null;
   /** The exact grant "always allow" records (the server says which), or null/absent: none. */
   alwaysAllow?: { readonly description: string } | null;
+  /** For a call its driver went away from before its receipt: what that driver said since. */
+  interrupted?: PendingApprovalDetailsDto['interrupted'];
   onDecided?: () => void;
 }) {
   const { api } = useConnection();
@@ -93,6 +96,7 @@ export function ApprovalCard(props: {
         {assessment && <span class="badge">risk {assessment.risk}</span>}
       </h3>
       {call.approval?.reason && <p>{call.approval.reason}</p>}
+      {props.interrupted && <InterruptedDriver interrupted={props.interrupted} />}
       <p class="muted small mono">
         call {call.callId}
         {call.stageId ? ` · stage ${call.stageId}` : ''}
@@ -197,5 +201,28 @@ export function ApprovalCard(props: {
         </form>
       )}
     </article>
+  );
+}
+
+/**
+ * Whether the driver that started an interrupted call has stopped: until it says so, the call
+ * may still be running, and what the workspace shows now is not the end of it.
+ */
+function InterruptedDriver(props: {
+  interrupted: NonNullable<PendingApprovalDetailsDto['interrupted']>;
+}) {
+  const { startedBy } = props.interrupted;
+  const unconfirmed = startedBy === null || startedBy.state === 'unconfirmed';
+  return (
+    <p
+      class={unconfirmed ? 'notice' : 'small'}
+      data-testid="interrupted-driver"
+      data-state={startedBy?.state ?? 'unknown'}
+    >
+      Interrupted (started at #{props.interrupted.startedSequence}):{' '}
+      {startedBy === null
+        ? 'whether the process that started it has stopped is not known here; check before deciding'
+        : startedBy.description}
+    </p>
   );
 }

@@ -147,6 +147,7 @@ function SessionGroup(props: {
             call={call}
             change={changeFromArguments(call, approval.recordedContent)}
             alwaysAllow={approval.alwaysAllow}
+            interrupted={approval.interrupted}
             onDecided={props.onDecided}
           />
         );

@@ -1,4 +1,5 @@
 import type { EventDto } from '../../../src/interfaces/protocol/event-dto.js';
+import type { PendingApprovalDetailsDto } from '../../../src/interfaces/protocol/session-dto.js';
 import { loadHistory } from '../model/load-history.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
@@ -135,20 +136,16 @@ export function SessionPage(props: { sessionId: string }) {
   const pendingKey = pendingCalls(timeline)
     .map((call) => call.callId)
     .join(',');
-  // What the server says "always allow" would grant for each waiting call (as the inbox shows).
-  const alwaysAllow = useAsync(
+  // What the server adds to each waiting call (as the inbox shows): the grant "always allow"
+  // would record, and for an interrupted call whether its driver has stopped.
+  const serverDetails = useAsync(
     () =>
       pendingKey === ''
-        ? Promise.resolve(new Map<string, { description: string }>())
+        ? Promise.resolve(new Map<string, PendingApprovalDetailsDto>())
         : api
             .approvals(props.sessionId)
             .then(
-              ({ approvals }) =>
-                new Map(
-                  approvals.flatMap((approval) =>
-                    approval.alwaysAllow === null ? [] : [[approval.callId, approval.alwaysAllow]],
-                  ),
-                ),
+              ({ approvals }) => new Map(approvals.map((approval) => [approval.callId, approval])),
             ),
     [api, props.sessionId, pendingKey],
   );
@@ -242,8 +239,13 @@ export function SessionPage(props: { sessionId: string }) {
               call={call}
               change={proposedChange(timeline, call)}
               alwaysAllow={
-                alwaysAllow.state.status === 'ready'
-                  ? (alwaysAllow.state.value.get(call.callId) ?? null)
+                serverDetails.state.status === 'ready'
+                  ? (serverDetails.state.value.get(call.callId)?.alwaysAllow ?? null)
+                  : null
+              }
+              interrupted={
+                serverDetails.state.status === 'ready'
+                  ? (serverDetails.state.value.get(call.callId)?.interrupted ?? null)
                   : null
               }
               onDecided={session.refresh}

@@ -37,6 +37,7 @@ import {
 import type { SessionHost } from '../session-host.js';
 import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
+import { CorrexError } from '../../core/base/correx-error.js';
 import type { SessionIndex } from './session-index.js';
 import { reservedNameReason } from '../person-name.js';
 import type { PreimageStore } from '../../infrastructure/sandbox/preimage-store.js';
@@ -433,6 +434,9 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         report = readEvalReport(context.evalReports, evalId);
       } catch (error) {
         if (error instanceof EvalReportNotFoundError) throw notFound();
+        // The server's own file is damaged: say which, rather than blame the request.
+        if (CorrexError.isInstance(error) && error.code === 'eval_report_unreadable')
+          throw new ApiError(500, 'internal', error.message);
         throw error;
       }
       const runs = [];

@@ -1,7 +1,7 @@
 import { visibleText } from '../../../src/core/base/visible-text.js';
 import type { GetEvalResponse } from '../../../src/interfaces/protocol/eval-report-dto.js';
 import { ApiError } from '../api.js';
-import { formatCost, formatDuration, formatTime, formatTokens } from '../format.js';
+import { formatCost, formatDateTime, formatDuration, formatTime, formatTokens } from '../format.js';
 import { hrefOf } from '../route.js';
 import { useConnection } from '../session-context.js';
 import { EvalModelTable } from './eval-model-table.js';
@@ -37,7 +37,7 @@ function EvalReport(props: { report: GetEvalResponse }) {
         Eval run of {report.suite}
         <span class="muted small">
           {' '}
-          {formatTime(report.startedAt)} to {formatTime(report.finishedAt)}
+          {formatDateTime(report.startedAt)} to {formatTime(report.finishedAt)}
         </span>
       </h1>
       {report.from !== undefined && (

@@ -1,5 +1,5 @@
 import { hrefOf } from '../route.js';
-import { formatTime } from '../format.js';
+import { formatDateTime } from '../format.js';
 import { useConnection } from '../session-context.js';
 import { EvalModelTable } from './eval-model-table.js';
 import { Empty, Failure, Loading, useAsync } from './states.js';
@@ -29,7 +29,7 @@ export function EvalsPage() {
           <section class="panel eval-run" key={run.id} aria-labelledby={`eval-${run.id}`}>
             <h2 id={`eval-${run.id}`}>
               <a href={hrefOf({ page: 'eval', evalId: run.id })}>
-                {run.suite}, {formatTime(run.startedAt)}
+                {run.suite}, {formatDateTime(run.startedAt)}
               </a>{' '}
               <span class="muted small">
                 {run.runs} runs

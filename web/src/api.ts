@@ -47,6 +47,16 @@ import {
   type UndoResponse,
 } from '../../src/interfaces/protocol/session-changes-dto.js';
 import type { SessionStatusDto } from '../../src/interfaces/protocol/wire-values.js';
+import {
+  CompareResponseSchema,
+  type CompareResponse,
+} from '../../src/interfaces/protocol/session-comparison-dto.js';
+import {
+  GetEvalResponseSchema,
+  ListEvalsResponseSchema,
+  type GetEvalResponse,
+  type ListEvalsResponse,
+} from '../../src/interfaces/protocol/eval-report-dto.js';
 
 /**
  * A failed call. `status` 0 means the server could not be reached at all; otherwise `code` is
@@ -202,6 +212,13 @@ export function createApi(token: string, base = '') {
     /** Ask the session to move to stage `to`; it decides (`stage_redirected` or `redirect_rejected`). */
     redirect: (sessionId: string, body: RedirectRequest): Promise<CommandResponse> =>
       call('POST', `${sessionPath(sessionId)}/redirect`, CommandResponseSchema, body),
+    /** Where two sessions first differ and what each came to (as `correx compare`). */
+    compare: (a: string, b: string): Promise<CompareResponse> =>
+      call('GET', `/api/compare?a=${encode(a)}&b=${encode(b)}`, CompareResponseSchema),
+    /** The eval runs `correx eval run` saved for this store, newest first. */
+    evals: (): Promise<ListEvalsResponse> => call('GET', '/api/evals', ListEvalsResponseSchema),
+    evalRun: (evalId: string): Promise<GetEvalResponse> =>
+      call('GET', `/api/evals/${encode(evalId)}`, GetEvalResponseSchema),
     createSession: (body: CreateSessionRequest) =>
       call('POST', '/api/sessions', CreateSessionResponseSchema, body),
   };
@@ -213,6 +230,8 @@ export function describeError(error: unknown): string {
     if (error.code === 'unauthorized')
       return 'The token was not accepted. Log in again with the server token.';
     if (error.code === 'session_not_found') return 'No session with that id exists in this store.';
+    if (error.code === 'eval_not_found')
+      return 'No eval run with that id was saved for this store.';
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);

@@ -28,6 +28,12 @@ export function formatCost(usd: number | null, none = '—'): string {
   return usd === null ? none : `$${usd.toFixed(4)}`;
 }
 
+/** A date and time, for records kept longer than a day (eval runs). */
+export function formatDateTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString();
+}
+
 export function formatTime(timestamp: string): string {
   const date = new Date(timestamp);
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleTimeString();

@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   'merge_conflict',
   'git_location_changed',
   'session_not_found',
+  // saved eval reports (`<correx home>/evals`)
+  'eval_not_found',
+  'eval_report_unreadable',
   // configuration people write
   'usage',
   'config_exists',
@@ -131,6 +134,7 @@ export const ERROR_CODES = [
   'api_internal',
   'api_forbidden_decider',
   'api_too_many_sockets',
+  'api_eval_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -49,6 +49,8 @@ export const EXIT_OUTCOME_OF: Readonly<
   merge_conflict: 'failed',
   git_location_changed: 'failed',
   session_not_found: 'failed',
+  eval_not_found: 'failed',
+  eval_report_unreadable: 'failed',
   usage: 'usage',
   config_exists: 'usage',
   config_invalid: 'usage',
@@ -141,6 +143,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   api_internal: 'failed',
   api_forbidden_decider: 'failed',
   api_too_many_sockets: 'failed',
+  api_eval_not_found: 'failed',
 };
 
 export function exitCodeOf(code: ErrorCode): number {

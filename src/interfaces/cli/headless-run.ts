@@ -11,6 +11,7 @@ import {
 import type { CommandContext } from './cli-context.js';
 import type { JsonEventStream } from './json-event-stream.js';
 import type { StoredText } from './run-summary.js';
+import { preimageText } from '../preimage-text.js';
 
 /** The flags of `run`/`resume` for scripts and CI. */
 export type HeadlessOptions = {
@@ -106,10 +107,5 @@ export async function announceWait(
 
 /** Text kept in the pre-image store under a hash; null when absent or not text. */
 export function storedText(correxHome: string): StoredText {
-  const blobs = createPreimageStore(preimageDirectory(correxHome));
-  return (sha256) => {
-    const bytes = blobs.get(sha256);
-    if (bytes === null || bytes.subarray(0, 8000).includes(0)) return null;
-    return bytes.toString('utf8');
-  };
+  return preimageText(createPreimageStore(preimageDirectory(correxHome)));
 }

@@ -215,6 +215,8 @@ export const ErrorCodeSchema = z.enum([
   'payload_too_large',
   'not_found',
   'session_not_found',
+  /** `GET /api/evals/:evalId` names no saved eval run. */
+  'eval_not_found',
   'workspace_not_allowed',
   'conflict',
   /** Every WebSocket the server allows is open; REST still answers. */

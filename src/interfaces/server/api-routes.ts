@@ -36,6 +36,8 @@ import {
   UndoRequestSchema,
   UndoResponseSchema,
 } from '../protocol/session-changes-dto.js';
+import { CompareQuerySchema, CompareResponseSchema } from '../protocol/session-comparison-dto.js';
+import { GetEvalResponseSchema, ListEvalsResponseSchema } from '../protocol/eval-report-dto.js';
 
 /** One REST route as the OpenAPI document describes it; handlers live in `rest-routes.ts`. */
 export type ApiRoute = {
@@ -202,6 +204,28 @@ export const apiRoutes = {
       'Fork the session at an event, stage or call: a new session with its events up to there in a workspace rebuilt as it was then, started here on the asked model, profiles, workflow or mode',
     body: ForkSessionRequestSchema,
     success: [201, ForkSessionResponseSchema],
+  },
+  compareSessions: {
+    method: 'GET',
+    path: '/api/compare',
+    summary:
+      'Where sessions a and b first differ, then side by side: outcome, checks, files changed with diffs, tokens, cost, approvals asked, policy blocks, time (as `correx compare --json`); 404 `session_not_found` names an unknown one',
+    query: CompareQuerySchema,
+    success: [200, CompareResponseSchema],
+  },
+  listEvals: {
+    method: 'GET',
+    path: '/api/evals',
+    summary:
+      "The eval runs `correx eval run` saved under the server's correx home whose sessions are in this store, newest first, with each model's pass rate, tokens, cost, time, approvals that would have been asked and policy blocks",
+    success: [200, ListEvalsResponseSchema],
+  },
+  getEval: {
+    method: 'GET',
+    path: '/api/evals/:evalId',
+    summary:
+      'One saved eval run: per model and per run (task, outcome, why it failed, the session that replays it); 404 `eval_not_found`',
+    success: [200, GetEvalResponseSchema],
   },
   replayVerify: {
     method: 'POST',

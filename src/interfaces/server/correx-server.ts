@@ -206,6 +206,7 @@ export function createCorrexServer(
       openapi: createOpenApiDocument(options.version ?? '0.0.0'),
       preimages:
         deps.preimageDirectory === undefined ? null : createPreimageStore(deps.preimageDirectory),
+      evalReports: deps.evalReportDirectory ?? null,
       recording: { clock: deps.clock ?? systemClock, ids: deps.ids ?? createUuidV7IdSource() },
       onStarted(sessionId, done) {
         const tracked = done.then(

@@ -38,6 +38,7 @@ import {
 import type { SessionHost } from '../session-host.js';
 import { apiRoutes, type ApiRouteName } from './api-routes.js';
 import { ApiError } from './server-errors.js';
+import { CorrexError } from '../../core/base/correx-error.js';
 import type { SessionIndex } from './session-index.js';
 import { reservedNameReason } from '../person-name.js';
 import type { PreimageStore } from '../../infrastructure/sandbox/preimage-store.js';
@@ -57,6 +58,24 @@ import { spendOf } from '../../core/kernel/index.js';
 import { nodeSha256 } from '../../infrastructure/system/node-sha256.js';
 import { forkOnHost } from '../fork-on-host.js';
 import { forkWorkspace } from './fork-workspace.js';
+import {
+  CompareQuerySchema,
+  CompareResponseSchema,
+  type CompareResponse,
+} from '../protocol/session-comparison-dto.js';
+import {
+  EvalIdSchema,
+  type EvalRecord,
+  type GetEvalResponse,
+  type ListEvalsResponse,
+} from '../protocol/eval-report-dto.js';
+import { compareStoredSessions } from '../stored-session-comparison.js';
+import { preimageText } from '../preimage-text.js';
+import {
+  EvalReportNotFoundError,
+  listEvalReports,
+  readEvalReport,
+} from '../eval/eval-report-archive.js';
 
 export type RestContext = {
   readonly store: CorrexEventStore;
@@ -72,6 +91,8 @@ export type RestContext = {
   readonly openapi: Record<string, unknown>;
   /** The pre-images of exec change records (`<correx home>/preimages`); null: none kept. */
   readonly preimages: PreimageStore | null;
+  /** Where `correx eval run` saved its reports (`<correx home>/evals`); null: none are shown. */
+  readonly evalReports: string | null;
   /** Stamps and names the events a person's undo becomes. */
   readonly recording: RecordingContext;
   /** Settles the promise of a session started here (logs how it ended). */
@@ -380,6 +401,60 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       };
       return { status: 201, body: response };
     },
+    async compareSessions(request) {
+      const query = parse(CompareQuerySchema, request.query, 'query');
+      for (const [side, sessionId] of [
+        ['a', query.a],
+        ['b', query.b],
+      ] as const)
+        if ((await store.lastSequence(sessionId)) === 0)
+          throw new ApiError(404, 'session_not_found', `no session ${sessionId} (${side})`);
+      const comparison = await compareStoredSessions(
+        store,
+        query,
+        preimageText(context.preimages ?? noPreimages),
+        nodeSha256,
+      );
+      // Parsed: the wire shape is the protocol's, checked, not whatever the object carries.
+      const response: CompareResponse = CompareResponseSchema.parse(comparison);
+      return { body: response };
+    },
+    async listEvals() {
+      const saved =
+        context.evalReports === null
+          ? { reports: [], unreadable: [] }
+          : listEvalReports(context.evalReports);
+      const evals: ListEvalsResponse['evals'] = [];
+      for (const report of saved.reports) {
+        // A report of another store's sessions is not this server's to show.
+        if (!(await anyInStore(store, report.runs))) continue;
+        const { runs, ...rest } = report;
+        evals.push({ ...rest, runs: runs.length });
+      }
+      const response: ListEvalsResponse = { evals, unreadable: [...saved.unreadable] };
+      return { body: response };
+    },
+    async getEval(request) {
+      const evalId = parse(EvalIdSchema, request.params.evalId, 'eval id');
+      const notFound = () => new ApiError(404, 'eval_not_found', `no eval run ${evalId}`);
+      if (context.evalReports === null) throw notFound();
+      let report: EvalRecord;
+      try {
+        report = readEvalReport(context.evalReports, evalId);
+      } catch (error) {
+        if (error instanceof EvalReportNotFoundError) throw notFound();
+        // The server's own file is damaged: say which, rather than blame the request.
+        if (CorrexError.isInstance(error) && error.code === 'eval_report_unreadable')
+          throw new ApiError(500, 'internal', error.message);
+        throw error;
+      }
+      const runs = [];
+      for (const run of report.runs)
+        runs.push({ ...run, inStore: (await store.lastSequence(run.sessionId)) > 0 });
+      if (!runs.some((run) => run.inStore)) throw notFound();
+      const response: GetEvalResponse = { ...report, runs };
+      return { body: response };
+    },
     async replayVerify(request) {
       const { sessionId } = await sessionOf(request);
       return { body: toReplayVerifyResponse(await host.replayVerify(sessionId)) };
@@ -408,6 +483,15 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
       },
     });
   }
+}
+
+/** Whether any of the runs' sessions is in the store. */
+async function anyInStore(
+  store: CorrexEventStore,
+  runs: readonly { readonly sessionId: string }[],
+): Promise<boolean> {
+  for (const run of runs) if ((await store.lastSequence(run.sessionId)) > 0) return true;
+  return false;
 }
 
 /** Without a pre-image folder nothing was kept: an undo that needs bytes is refused. */

@@ -93,6 +93,11 @@ export type CorrexServerDeps = {
    * undo routes read them. Absent: none kept (diffs show hashes, an undo needing bytes is refused).
    */
   readonly preimageDirectory?: string;
+  /**
+   * Where `correx eval run` saves its reports (`<correx home>/evals`): `GET /api/evals` lists
+   * those whose sessions are in this store. Absent: no eval runs are shown.
+   */
+  readonly evalReportDirectory?: string;
   /** Stamps a person's undo (default: the system clock). */
   readonly clock?: Clock;
   /** Names a person's undo (default: UUIDv7). */

@@ -35,6 +35,8 @@ export type ProductionServer = {
   readonly address: ServerAddress;
   readonly store: CorrexEventStore;
   readonly workspace: string;
+  /** The server's correx home (`<root>/home`); its store is `<home>/<name>.db`. */
+  readonly home: string;
   /** The `run-once` workflow's file (one stage with `exec`). */
   readonly workflow: string;
   close(): Promise<void>;
@@ -53,6 +55,8 @@ export async function startProductionServer(options: {
   readonly webRoot?: string;
   /** Keep exec pre-images under `<home>/preimages` (forks and undo need them). */
   readonly keepPreimages?: boolean;
+  /** Serve the eval reports saved under `<home>/evals` (as `correx serve` does). */
+  readonly evalReports?: boolean;
 }): Promise<ProductionServer> {
   const root = realpathSync(options.root);
   const workspace = join(root, 'workspace');
@@ -93,6 +97,7 @@ export async function startProductionServer(options: {
     allowedRoots: [root],
     logger: pino({ level: 'silent' }),
     ...preimageDirectory,
+    ...(options.evalReports === true ? { evalReportDirectory: join(correxHome, 'evals') } : {}),
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
   });
   const address = await server.listen();
@@ -100,6 +105,7 @@ export async function startProductionServer(options: {
     address,
     store,
     workspace,
+    home: correxHome,
     workflow,
     async close() {
       await server.close();

@@ -4,6 +4,9 @@ import { hrefOf, useRoute } from '../route.js';
 import { ConnectionContext, type Connection } from '../session-context.js';
 import { createSocketHub, type SocketState } from '../socket-hub.js';
 import { ApprovalsPage } from './approvals-page.js';
+import { ComparePage } from './compare-page.js';
+import { EvalPage } from './eval-page.js';
+import { EvalsPage } from './evals-page.js';
 import { LoginForm } from './login-form.js';
 import { NewSessionPage } from './new-session-page.js';
 import { SessionPage } from './session-page.js';
@@ -86,6 +89,12 @@ function Shell(props: { token: string; onLogOut: (message: string | null) => voi
             Approvals
           </a>
           <a
+            href={hrefOf({ page: 'evals' })}
+            aria-current={route.page === 'evals' || route.page === 'eval' ? 'page' : undefined}
+          >
+            Evals
+          </a>
+          <a
             href={hrefOf({ page: 'new' })}
             aria-current={route.page === 'new' ? 'page' : undefined}
           >
@@ -112,6 +121,11 @@ function Shell(props: { token: string; onLogOut: (message: string | null) => voi
         {route.page === 'session' && (
           <SessionPage key={route.sessionId} sessionId={route.sessionId} />
         )}
+        {route.page === 'compare' && (
+          <ComparePage key={`${route.a}/${route.b}`} a={route.a} b={route.b} />
+        )}
+        {route.page === 'evals' && <EvalsPage />}
+        {route.page === 'eval' && <EvalPage key={route.evalId} evalId={route.evalId} />}
         {route.page === 'approvals' && <ApprovalsPage />}
         {route.page === 'new' && <NewSessionPage />}
       </main>

@@ -221,6 +221,21 @@ export function SessionPage(props: { sessionId: string }) {
             Failed ({dto.failure.category}): {dto.failure.message}
           </p>
         )}
+        {timeline.forkedFrom !== null && (
+          <p>
+            Forked from{' '}
+            <a class="mono" href={hrefOf({ page: 'session', sessionId: timeline.forkedFrom })}>
+              {timeline.forkedFrom}
+            </a>
+            {' · '}
+            <a
+              href={hrefOf({ page: 'compare', a: timeline.forkedFrom, b: dto.sessionId })}
+              data-testid="compare-with-parent"
+            >
+              Compare with parent
+            </a>
+          </p>
+        )}
         <SessionControls session={dto} onChanged={session.refresh} />
       </header>
 

@@ -34,6 +34,8 @@ export type SessionTimeline = {
   graph: WorkflowGraph | null;
   mode: string | null;
   modelProfile: string | null;
+  /** The parent's id, when the session is a fork (its `session_forked` names it). */
+  forkedFrom: string | null;
   currentStageId: string | null;
   reworkCycles: number;
   lastSequence: number;
@@ -49,6 +51,7 @@ export function createTimeline(): SessionTimeline {
     graph: null,
     mode: null,
     modelProfile: null,
+    forkedFrom: null,
     currentStageId: null,
     reworkCycles: 0,
     lastSequence: 0,
@@ -271,6 +274,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
     }
     case 'session_forked': {
       const profile = text(payload, 'modelProfile');
+      timeline.forkedFrom = text(payload, 'parentSessionId') ?? null;
       return lifecycle(
         timeline,
         event,

@@ -1,10 +1,8 @@
 import { Command } from 'commander';
-import { UnknownSessionError } from '../../../core/kernel/index.js';
 import type { CommandContext } from '../cli-context.js';
 import { formatCost, formatJson, formatTable } from '../format.js';
 import { storedText } from '../headless-run.js';
-import { readSessionLogs } from '../run-summary.js';
-import type { ComparedSide, SessionComparison } from '../session-comparison.js';
+import type { ComparedSide, SessionComparison } from '../../session-comparison.js';
 import { resolveSessionRef } from '../session-ref.js';
 import { withStore } from '../with-store.js';
 
@@ -22,20 +20,15 @@ export function compareCommand(context: CommandContext): Command {
     .option('--json', 'print the comparison as JSON')
     .action(
       async (typedA: string, typedB: string, options: { json?: boolean }, command: Command) => {
-        const { compareSessions } = await import('../session-comparison.js');
+        const { compareStoredSessions } = await import('../../stored-session-comparison.js');
         const { nodeSha256 } = await import('../../../infrastructure/system/node-sha256.js');
         await withStore(context, command, async ({ events }) => {
-          const ids = [];
-          for (const typed of [typedA, typedB]) {
-            const sessionId = await resolveSessionRef(events, typed, command);
-            if ((await events.lastSequence(sessionId)) === 0)
-              throw new UnknownSessionError(sessionId);
-            ids.push(sessionId);
-          }
-          const [a, b] = ids as [string, string];
-          const comparison = compareSessions(
-            { sessionId: a, logs: await readSessionLogs(events, a) },
-            { sessionId: b, logs: await readSessionLogs(events, b) },
+          const comparison = await compareStoredSessions(
+            events,
+            {
+              a: await resolveSessionRef(events, typedA, command),
+              b: await resolveSessionRef(events, typedB, command),
+            },
             storedText(context.correxHome),
             nodeSha256,
           );

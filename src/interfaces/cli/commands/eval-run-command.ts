@@ -11,6 +11,7 @@ import {
 } from '../../../infrastructure/sandbox/preimage-store.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 import type { EvalReport, EvalRunResult } from './eval-run.js';
+import { evalReportDirectory, saveEvalReport } from '../../eval/eval-report-archive.js';
 
 function parseRepeat(value: string): number {
   const count = Number(value);
@@ -44,6 +45,10 @@ export function evalRunCommand(context: CommandContext): Command {
     )
     .option('--workdir <dir>', 'where the runs’ workspace copies go (default: a temporary folder)')
     .option('--json', 'print the report as JSON')
+    .option(
+      '--no-save',
+      'do not save the report under $CORREX_HOME/evals (where `correx serve` shows it on the web page)',
+    )
     .action(
       async (
         suite: string,
@@ -52,6 +57,7 @@ export function evalRunCommand(context: CommandContext): Command {
           repeat: number;
           workdir?: string;
           json?: boolean;
+          save: boolean;
           task?: string[];
           from?: { sessionId: string; at: string };
         },
@@ -85,6 +91,7 @@ export function evalRunCommand(context: CommandContext): Command {
                       ...options.from,
                       sessionId: await resolveSessionRef(events, options.from.sessionId, command),
                     };
+              const startedAt = context.clock.now();
               const report = await runEval({
                 suite,
                 models: options.model,
@@ -150,8 +157,20 @@ export function evalRunCommand(context: CommandContext): Command {
                   ? {}
                   : { onRun: (run: EvalRunResult) => context.out(runLine(run)) }),
               });
-              if (options.json) context.out(formatJson(report));
-              else context.out(`\n${reportTable(report)}`);
+              const record = {
+                id: context.ids.next(),
+                startedAt,
+                finishedAt: context.clock.now(),
+                ...report,
+              };
+              const saved = options.save
+                ? saveEvalReport(evalReportDirectory(context.correxHome), record)
+                : null;
+              if (options.json) context.out(formatJson(options.save ? record : report));
+              else
+                context.out(
+                  `\n${reportTable(report)}${saved === null ? '' : `\n\neval run ${record.id} saved to ${saved}`}`,
+                );
               if (report.runs.some((run) => !run.replays)) context.fail(1);
             } finally {
               await host?.shutdown();

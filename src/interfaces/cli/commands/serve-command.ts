@@ -5,6 +5,7 @@ import type { CorrexEventStore } from '../../../core/event-catalog.js';
 import type { RouterFacade } from '../../../core/router/router-facade.js';
 import { createCorrexServer } from '../../server/correx-server.js';
 import { preimageDirectory } from '../../../infrastructure/sandbox/preimage-store.js';
+import { evalReportDirectory } from '../../eval/eval-report-archive.js';
 import { LOOPBACK_HOSTS } from '../../server/request-guard.js';
 import { routerPortFrom } from '../../server/router-port.js';
 import {
@@ -172,6 +173,7 @@ export function serveCommand(context: ServeCommandContext): Command {
             logger,
             user: context.user,
             preimageDirectory: preimageDirectory(context.correxHome),
+            evalReportDirectory: evalReportDirectory(context.correxHome),
           },
           { version: context.version },
         );

@@ -1,14 +1,14 @@
 import { relative } from 'node:path';
-import type { CorrexEvent } from '../../core/event-catalog.js';
-import { recordedChanges } from '../../core/kernel/index.js';
-import { recordedFileContent } from '../recorded-file-content.js';
+import type { CorrexEvent } from '../core/event-catalog.js';
+import { recordedChanges } from '../core/kernel/index.js';
+import { recordedFileContent } from './recorded-file-content.js';
 import {
   configurationDifferences,
   firstDifference,
   type FirstDifference,
-} from '../first-difference.js';
-import { unifiedDiff } from '../unified-diff.js';
-import { runSummary, type ChangedFile, type StoredText } from './run-summary.js';
+} from './first-difference.js';
+import { unifiedDiff } from './unified-diff.js';
+import { runSummary, type ChangedFile, type StoredText } from './cli/run-summary.js';
 
 /** One session's side of a comparison. */
 export type ComparedSide = {

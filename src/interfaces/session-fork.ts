@@ -12,6 +12,7 @@ import { UnknownSessionError } from '../core/kernel/index.js';
 import type { KernelConfig } from '../core/kernel/index.js';
 import { kernelConfigFromConfiguration, sessionConfiguredPayload } from '../core/kernel/index.js';
 import { planUndo, recordedChanges, type UndoStep } from '../core/kernel/index.js';
+import { prefixPathsInsideFork } from '../core/kernel/index.js';
 import type { PreimageStore } from '../infrastructure/sandbox/preimage-store.js';
 import { restoreWorkspace } from '../infrastructure/sandbox/restore-workspace.js';
 import { recordedFileContent } from './recorded-file-content.js';
@@ -165,6 +166,18 @@ export async function forkSession(
     throw new ForkPointError(`the fork's workspace ${workspace} exists and is not empty`);
   if (!existsSync(parentWorkspace))
     throw new ForkWorkspaceError(`the parent's workspace ${parentWorkspace} is gone`, []);
+  // The fork reads the prefix's paths inside the parent's workspace as its own; a path the
+  // parent recorded outside its workspace must not read as one of the fork's files.
+  const inside = prefixPathsInsideFork(
+    events.slice(0, k).map((event) => event.payload),
+    parentWorkspace,
+    workspace,
+  );
+  if (inside.length > 0)
+    throw new ForkWorkspaceError(
+      `the fork's workspace ${workspace} holds paths the parent recorded outside its own workspace (${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''}): fork into another folder`,
+      inside,
+    );
 
   // Which files need bytes that were never kept, named before anything is written. A content
   // the log itself holds at k (a whole read, the writes and edits after it) needs no pre-image.

@@ -41,7 +41,7 @@ describe('correx eval run --from <session>@<point>', { timeout: 600_000 }, () =>
       .map((line) => JSON.parse(line) as Event);
   };
 
-  it('starts each run as a fork of the recorded prefix: only the suffix is live, scored and replayed', async () => {
+  it('starts each run as a fork of the recorded prefix: only the suffix is live, scored for real and replayed', async () => {
     const recorded = await evalRun([
       '--model',
       'scripted:good',
@@ -56,55 +56,81 @@ describe('correx eval run --from <session>@<point>', { timeout: 600_000 }, () =>
     const implementStarted = parent.find(
       (event) => event.payload.type === 'stage_started' && event.payload.stageId === 'implement',
     )!.sequence;
-    // After the implement stage's first call (the edit) was done: the model under test answers
-    // from there on. (Not at stage:implement nor before the call: there the fork validates
-    // the plan or assesses the call again against paths the copied prefix observed under the
-    // parent's workspace; see docs/eval.md, Limits.)
-    const point = parent.find(
+    // Three points, each where the fork's first decision reads what the copied prefix recorded
+    // under the parent's workspace (fork-paths-onto-workspace maps it onto the fork's):
+    // before the plan is validated against the files the plan stage observed
+    // (`stage:implement` resolves to the last input before implement starts), before the edit
+    // is assessed again (read-before-write consults the recorded read), and after the edit,
+    // where the change artifact is validated against the recorded write.
+    const receipt = parent.find(
       (event) =>
         event.payload.type === 'tool_receipt' &&
         (event.payload as { callId?: string }).callId === 'implement.1.1.1',
     )!.sequence;
-
-    const report = await evalRun([
-      '--model',
-      'scripted:good',
-      '--model',
-      'scripted:weak',
-      '--task',
-      'fix-median',
-      '--from',
-      `${parentId.slice(0, 12)}@${point}`,
-      '--workdir',
-      join(root, 'forked'),
-    ]);
-    expect(report.from).toEqual({ sessionId: parentId, at: String(point) });
-    expect(report.models.map((model) => model.runs)).toEqual([1, 1]);
-    const [good, weak] = report.runs;
-    // The prefix's edit is in the rebuilt workspace: the project's tests pass in good's fork.
-    // (Whether a fork's session completes is not asserted: its change artifact is validated
-    // against change records the copied prefix names under the parent's workspace path, a known
-    // limit of forks; see docs/eval.md, Limits.)
-    expect(good!.failures.join('; ')).not.toContain('node --test fails');
-    for (const run of report.runs) {
-      expect(run.replays).toBe(true);
-      expect(run.forkedFrom!.sessionId).toBe(parentId);
-      // A point inside implement: the plan stage is the parent's, recorded.
-      expect(run.forkedFrom!.atSequence).toBeGreaterThan(implementStarted);
-      const log = await events(run.sessionId);
-      const k = run.forkedFrom!.atSequence;
-      expect(log[k]!.payload.type).toBe('session_forked');
-      // Only the suffix asked the model: none of the plan stage's requests again.
-      const asked = log.filter(
-        (event) => event.sequence > k && event.payload.type === 'inference_requested',
+    const points = ['stage:implement', 'call:implement.1.1.1', String(receipt)];
+    const reports: Report[] = [];
+    for (const [index, point] of points.entries())
+      reports.push(
+        await evalRun([
+          '--model',
+          'scripted:good',
+          '--model',
+          'scripted:weak',
+          '--task',
+          'fix-median',
+          '--from',
+          `${parentId.slice(0, 12)}@${point}`,
+          '--workdir',
+          join(root, `forked-${index}`),
+        ]),
       );
-      expect(asked.length).toBeGreaterThan(0);
-      expect(asked.every((event) => event.payload.stageId !== 'plan')).toBe(true);
-      const replay = await correx(home, ['replay', run.sessionId, '--verify']);
-      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    for (const [index, report] of reports.entries()) {
+      expect(report.from).toEqual({ sessionId: parentId, at: points[index] });
+      // Real pass rates: good fixes median (or keeps the prefix's fix) and completes; weak fails.
+      expect(report.models.map((model) => [model.model, model.runs, model.passed])).toEqual([
+        ['scripted:good', 1, 1],
+        ['scripted:weak', 1, 0],
+      ]);
+      const [good, weak] = report.runs;
+      expect(good).toMatchObject({ status: 'completed', passed: true, failures: [] });
+      expect(weak!.passed).toBe(false);
+      expect(good!.sessionId).not.toBe(parentId);
+      for (const run of report.runs) {
+        expect(run.replays).toBe(true);
+        expect(run.forkedFrom!.sessionId).toBe(parentId);
+        const log = await events(run.sessionId);
+        const k = run.forkedFrom!.atSequence;
+        expect(log[k]!.payload.type).toBe('session_forked');
+        // Only the suffix asked the model: none of the plan stage's requests again, except
+        // the plan's own answer at `stage:implement`, which is the prefix's.
+        const asked = log.filter(
+          (event) => event.sequence > k && event.payload.type === 'inference_requested',
+        );
+        if (index > 0) expect(asked.every((event) => event.payload.stageId !== 'plan')).toBe(true);
+        const replay = await correx(home, ['replay', run.sessionId, '--verify']);
+        expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+      }
+      // The fork's first decision read the prefix in the fork's workspace: no validation or
+      // policy block names a path the prefix recorded.
+      const goodLog = await events(good!.sessionId);
+      const first = goodLog.slice(
+        good!.forkedFrom!.atSequence + 1,
+        good!.forkedFrom!.atSequence + 4,
+      );
+      expect(JSON.stringify(first)).not.toMatch(
+        /never observed|has not been read|no recorded write/,
+      );
     }
-    expect(good!.sessionId).not.toBe(parentId);
-    const gate = await correx(home, ['eval', 'replay', parentId, good!.sessionId, weak!.sessionId]);
+    const [atStage, atCall, atReceipt] = reports.map((report) => report.runs[0]!);
+    expect(atStage!.forkedFrom!.atSequence).toBeLessThan(implementStarted);
+    expect(atCall!.forkedFrom!.atSequence).toBeGreaterThan(implementStarted);
+    expect(atReceipt!.forkedFrom!.atSequence).toBe(receipt);
+    const gate = await correx(home, [
+      'eval',
+      'replay',
+      parentId,
+      ...reports.flatMap((report) => report.runs.map((run) => run.sessionId)),
+    ]);
     expect(gate.code, gate.stdout + gate.stderr).toBe(0);
 
     // A point the session does not have, and --from without one task: refused by name.

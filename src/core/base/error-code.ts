@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'store_copy_failed',
   'fork_point_invalid',
   'fork_workspace_unrebuildable',
+  'eval_git_reference',
   'sqlite_open_failed',
   'sqlite_busy',
   'store_not_found',

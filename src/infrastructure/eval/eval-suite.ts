@@ -3,17 +3,27 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { CorrexError } from '../../core/base/correx-error.js';
 import { packageAssets } from '../system/package-assets.js';
+import { resolveGitWorkspace, type TaskWorkspaceSource } from './task-workspace.js';
 
 /** `assets/eval/` of the package. */
 const BUILTIN_SUITES = packageAssets('eval/');
+
+/**
+ * A workspace: a folder relative to the suite, or a commit of a git repository (`git`: the
+ * repository's folder, relative to the suite; `ref`: a commit, branch or tag).
+ */
+const WorkspaceSchema = z.union([
+  z.string().min(1),
+  z.strictObject({ git: z.string().min(1), ref: z.string().min(1) }),
+]);
 
 const EvalTaskSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   /** What kind of task it is (bug fix, refactor...), for the report. */
   kind: z.string().optional(),
   task: z.string().min(1),
-  /** The task's own workspace folder, relative to the suite; default: the suite's. */
-  workspace: z.string().optional(),
+  /** The task's own workspace, relative to the suite; default: the suite's. */
+  workspace: WorkspaceSchema.optional(),
   /** Files written over the copied workspace before the run (path → content). */
   files: z.record(z.string(), z.string()).optional(),
   checks: z.strictObject({
@@ -25,15 +35,15 @@ const EvalTaskSchema = z.strictObject({
     forbiddenChanges: z.array(z.string()).optional(),
   }),
 });
-export type EvalTask = z.infer<typeof EvalTaskSchema> & {
-  /** The absolute workspace folder copied for each run. */
-  readonly workspaceFolder: string;
+export type EvalTask = Omit<z.infer<typeof EvalTaskSchema>, 'workspace'> & {
+  /** What each run's workspace is made from: a folder copied, or a commit's tree written out. */
+  readonly source: TaskWorkspaceSource;
 };
 
 const EvalSuiteSchema = z.strictObject({
   name: z.string(),
   description: z.string().optional(),
-  workspace: z.string().optional(),
+  workspace: WorkspaceSchema.optional(),
   tasks: z.array(EvalTaskSchema).min(1),
 });
 
@@ -52,7 +62,8 @@ export class EvalSuiteError extends CorrexError {
 
 /**
  * Loads a suite: `builtin` (shipped in assets/eval/builtin), or a folder holding `suite.json`
- * (`{ name, workspace?, tasks: [{ id, task, workspace?, files?, checks }] }`).
+ * (`{ name, workspace?, tasks: [{ id, task, workspace?, files?, checks }] }`; a workspace is a
+ * folder or `{ git, ref }`).
  */
 export function loadEvalSuite(nameOrFolder: string): EvalSuite {
   const folder =
@@ -71,16 +82,25 @@ export function loadEvalSuite(nameOrFolder: string): EvalSuite {
       `${file}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
     );
   const suite = parsed.data;
-  const tasks = suite.tasks.map((task) => {
-    const relativeFolder = task.workspace ?? suite.workspace;
-    if (relativeFolder === undefined)
+  // A git reference is resolved once per suite and repository: every run sees the same commit.
+  const resolved = new Map<string, TaskWorkspaceSource>();
+  const tasks = suite.tasks.map(({ workspace, ...task }) => {
+    const named = workspace ?? suite.workspace;
+    if (named === undefined)
       throw new EvalSuiteError(`${file}: task ${task.id} names no workspace (nor does the suite)`);
-    const workspaceFolder = resolve(folder, relativeFolder);
+    if (typeof named !== 'string') {
+      const repository = resolve(folder, named.git);
+      const key = `${repository}\n${named.ref}`;
+      const source = resolved.get(key) ?? resolveGitWorkspace(repository, named.ref);
+      resolved.set(key, source);
+      return { ...task, source };
+    }
+    const workspaceFolder = resolve(folder, named);
     if (!existsSync(workspaceFolder) || !statSync(workspaceFolder).isDirectory())
       throw new EvalSuiteError(
         `${file}: task ${task.id}: workspace ${workspaceFolder} is not a folder`,
       );
-    return { ...task, workspaceFolder };
+    return { ...task, source: { kind: 'folder' as const, folder: workspaceFolder } };
   });
   return { name: suite.name, folder, tasks };
 }

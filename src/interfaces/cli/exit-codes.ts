@@ -36,6 +36,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   store_copy_failed: 'failed',
   fork_point_invalid: 'failed',
   fork_workspace_unrebuildable: 'failed',
+  eval_git_reference: 'usage',
   sqlite_open_failed: 'storeUnavailable',
   sqlite_busy: 'storeUnavailable',
   store_not_found: 'storeUnavailable',

@@ -266,6 +266,18 @@ export const FOLLOW_UP_TURNS = defineBehaviourFlag({
     'a finished session takes a follow-up turn (turn_requested): the workspace is compared with what the log left (turn_workspace_checked), the workflow starts again with the earlier turns in its packs, and a conversational stage records its reply with the checks it ran (turn_reply_recorded)',
 });
 
+/**
+ * A fork (`session_forked`) interprets its copied prefix in its own workspace: every path the
+ * prefix recorded inside the parent's workspace is read as the same path inside the fork's, so
+ * the fork's decisions (an artifact's claims, a plan's observed files, a call re-assessed, the
+ * checkpoints it probes) see the prefix as if it had run there (issue #39).
+ */
+export const FORK_PATHS_ONTO_WORKSPACE = defineBehaviourFlag({
+  name: 'fork-paths-onto-workspace',
+  description:
+    "a fork reads the paths its copied prefix recorded inside the parent's workspace as the same paths inside its own workspace",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -294,4 +306,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   TRANSIENT_PROVIDER_WAITS,
   MCP_CHANGE_RECORDS,
   FOLLOW_UP_TURNS,
+  FORK_PATHS_ONTO_WORKSPACE,
 ];

@@ -27,6 +27,7 @@ import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import { BRIEF_PROBE } from '../features/brief-references/brief-state.js';
+import { rebasedOntoFork, rebasesForkPaths } from './fork-paths.js';
 
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 import {
@@ -109,6 +110,8 @@ export type KernelState = {
   readonly features: FeatureStates;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
+  /** Whether the session was recorded with `fork-paths-onto-workspace` (a fork rebases its prefix's paths). */
+  readonly forkPaths: boolean;
 };
 
 export type RecordedStageFailure = {
@@ -137,7 +140,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 12: the critique outcomes are a slice of `features`.
   // 13: the follow-up turns slice (`features.turns`, flag follow-up-turns).
   // 14: review changes, project checks, brief references, claims and retry are slices of `features`.
-  version: 14,
+  // 15: forkPaths (fork-paths-onto-workspace): a fork's state is rebased onto its workspace.
+  version: 15,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -155,6 +159,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     lastInputSequence: 0,
     features: initialFeatures(),
     canonicalOutput: false,
+    forkPaths: false,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -177,7 +182,12 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
       features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
       canonicalOutput: evolved.canonicalOutput,
+      forkPaths: evolved.forkPaths,
     };
+    // A fork's copied prefix recorded the parent's workspace paths: from here on they are read
+    // as the same paths in the fork's workspace (fork-paths.ts).
+    if (event.payload.type === 'session_forked' && next.forkPaths)
+      return rebasedOntoFork(next, event.payload.parentWorkspace, event.payload.workspace);
     return next;
   },
 };
@@ -333,6 +343,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
         canonicalOutput: recordedFlagsInForce(payload.configuration).has(
           DECISIONS_FROM_CANONICAL_OUTPUT.name,
         ),
+        forkPaths: rebasesForkPaths(payload.configuration),
       };
     case 'session_retried':
       // The session runs again: the stage that failed starts its new attempt next.
@@ -415,6 +426,7 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     lastInputSequence: state.lastInputSequence,
     features: state.features,
     canonicalOutput: state.canonicalOutput,
+    forkPaths: state.forkPaths,
   };
 }
 

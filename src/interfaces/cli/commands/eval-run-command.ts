@@ -193,7 +193,7 @@ function parseFrom(value: string): { sessionId: string; at: string } {
 }
 
 function runLine(run: EvalRunResult): string {
-  return `${run.passed ? '✓' : '✗'} ${run.model}  ${run.task}#${run.repeat}  ${run.status}  session ${run.sessionId}${run.forkedFrom === undefined ? '' : ` (fork of ${run.forkedFrom.sessionId} at #${run.forkedFrom.atSequence})`}${run.replays ? '' : '  REPLAY DIVERGES'}${run.failures.length === 0 ? '' : `  (${run.failures.join('; ')})`}`;
+  return `${run.passed ? '✓' : '✗'} ${run.model}  ${run.task}#${run.repeat}  ${run.status}  session ${run.sessionId}${run.forkedFrom === undefined ? '' : ` (fork of ${run.forkedFrom.sessionId} at #${run.forkedFrom.atSequence})`}${run.workspaceGit === undefined ? '' : ` (workspace ${run.workspaceGit.ref} = ${run.workspaceGit.commit.slice(0, 12)})`}${run.replays ? '' : '  REPLAY DIVERGES'}${run.failures.length === 0 ? '' : `  (${run.failures.join('; ')})`}`;
 }
 
 function reportTable(report: EvalReport): string {

@@ -1,27 +1,15 @@
-import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Clock } from '../../../core/base/clock.js';
 import { CorrexError } from '../../../core/base/correx-error.js';
 import type { IdSource } from '../../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
 import { InferenceError } from '../../../core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../../core/inference/inference-provider.js';
-import { runWorkspaceCheck } from '../../../infrastructure/sandbox/workspace-check.js';
 import { recordedKernelConfig, runSession, sessionSpend } from '../../../core/kernel/index.js';
 import { replayAnySession } from '../../fork-replay.js';
 import { forkSession } from '../../session-fork.js';
-import { matchGlob } from '../../../core/policies/path-glob.js';
 import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
 import { createDiskProjectCheckDetector } from '../../../infrastructure/checks/disk-project-check-detector.js';
 import {
@@ -44,6 +32,8 @@ import { detectSandbox } from '../../../infrastructure/sandbox/sandbox-availabil
 import { defaultSearchPath } from '../../../infrastructure/system/default-search-path.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 import { createDiskWorldProbe } from '../../../infrastructure/world-probe/disk-world-probe.js';
+import { materialiseTaskWorkspace } from '../../../infrastructure/eval/task-workspace.js';
+import { protectedHashes, scoreEvalRun } from './eval-run-score.js';
 import { DEMO_WORKFLOW_ID } from './demo-config.js';
 import { createDemoModel } from './demo-model.js';
 import { evalKernelConfig, SCRIPTED_PROVIDER } from './eval-config.js';
@@ -111,6 +101,12 @@ export type EvalRunResult = {
   readonly replays: boolean;
   /** With `--from`: the recorded session and event the run was forked from. */
   readonly forkedFrom?: { readonly sessionId: string; readonly atSequence: number };
+  /** A task whose workspace is a git reference: the repository, the reference and its commit. */
+  readonly workspaceGit?: {
+    readonly repository: string;
+    readonly ref: string;
+    readonly commit: string;
+  };
 };
 
 export type EvalModelSummary = {
@@ -201,7 +197,7 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
         const outcome = await prepared.run(sandbox);
         const sessionId = outcome.sessionId;
         const durationMs = Date.now() - started;
-        const failures = await score(
+        const failures = await scoreEvalRun(
           task,
           workspace,
           before,
@@ -230,6 +226,15 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
               event.payload.type === 'tool_call_assessed' && event.payload.verdict === 'BLOCK',
           ).length,
           replays: replay.ok,
+          ...(task.source.kind === 'git' && request.from === undefined
+            ? {
+                workspaceGit: {
+                  repository: task.source.repository,
+                  ref: task.source.ref,
+                  commit: task.source.commit,
+                },
+              }
+            : {}),
           ...(replay.forkedFrom === undefined
             ? {}
             : {
@@ -447,62 +452,12 @@ export class EvalModelError extends CorrexError {
 
 function prepareWorkspace(base: string, name: string, task: EvalTask): string {
   const workspace = join(base, name);
-  cpSync(task.workspaceFolder, workspace, { recursive: true });
+  materialiseTaskWorkspace(task.source, workspace);
   for (const [path, content] of Object.entries(task.files ?? {})) {
     mkdirSync(dirname(join(workspace, path)), { recursive: true });
     writeFileSync(join(workspace, path), content);
   }
   return realpathSync(workspace);
-}
-
-/** SHA-256 of each workspace file a forbidden-change glob names, before the run. */
-function protectedHashes(workspace: string, task: EvalTask): Map<string, string> {
-  const hashes = new Map<string, string>();
-  const globs = task.checks.forbiddenChanges ?? [];
-  if (globs.length === 0) return hashes;
-  for (const path of listFiles(workspace))
-    if (globs.some((glob) => matchGlob(glob, path)))
-      hashes.set(
-        path,
-        createHash('sha256')
-          .update(readFileSync(join(workspace, path)))
-          .digest('hex'),
-      );
-  return hashes;
-}
-
-function listFiles(root: string): string[] {
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
-}
-
-async function score(
-  task: EvalTask,
-  workspace: string,
-  before: ReadonlyMap<string, string>,
-  status: string,
-  homeDirectory: string,
-  sandbox: SandboxSettings,
-): Promise<string[]> {
-  const failures: string[] = [];
-  if (status !== 'completed') failures.push(`session ${status}`);
-  const run = await runWorkspaceCheck(
-    task.checks.command,
-    workspace,
-    homeDirectory,
-    sandbox,
-    120_000,
-  );
-  if (!run.passed) failures.push(`${task.checks.command.join(' ')} fails (exit ${run.ending})`);
-  for (const path of task.checks.requiredFiles ?? [])
-    if (!existsSync(join(workspace, path))) failures.push(`${path} is missing`);
-  const after = protectedHashes(workspace, task);
-  for (const [path, hash] of before)
-    if (after.get(path) !== hash) failures.push(`${path} changed (forbidden)`);
-  for (const path of after.keys())
-    if (!before.has(path)) failures.push(`${path} created (forbidden)`);
-  return failures;
 }
 
 /** Calls auto mode approved that prompt mode would have asked a person about, and those asked. */

@@ -34,6 +34,10 @@ export const EvalRunDtoSchema = z.object({
   /** Whether the session re-derived byte for byte right after the run. */
   replays: z.boolean(),
   forkedFrom: z.object({ sessionId: z.string(), atSequence: z.number().int() }).optional(),
+  /** A task whose workspace is a git reference: the repository, the reference, its commit. */
+  workspaceGit: z
+    .object({ repository: z.string(), ref: z.string(), commit: z.string() })
+    .optional(),
 });
 export type EvalRunDto = z.infer<typeof EvalRunDtoSchema>;
 

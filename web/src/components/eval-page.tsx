@@ -75,6 +75,12 @@ function EvalReport(props: { report: GetEvalResponse }) {
                 <td>
                   {run.task}
                   {run.repeat > 1 ? ` #${run.repeat}` : ''}
+                  {run.workspaceGit && (
+                    <span class="muted small mono" title={run.workspaceGit.repository}>
+                      {' '}
+                      at {run.workspaceGit.ref} = {run.workspaceGit.commit.slice(0, 12)}
+                    </span>
+                  )}
                 </td>
                 <td>
                   <span class={`badge ${run.passed ? 'status-completed' : 'status-failed'}`}>

@@ -1,8 +1,11 @@
 import type { CorrexEvent } from '../core/event-catalog.js';
+import { builtinFileChange } from '../core/tools/builtin-tools.js';
+import { contentAfter } from '../core/tools/file-change.js';
 
 /**
  * The content of the file at `realPath` as the session's log knows it, just before sequence
- * `before`: the last whole `read_file` of it, then the writes and edits that succeeded after.
+ * `before`: the last whole `read_file` of it, then the changes that succeeded after (as each
+ * writing tool's `describeChange` describes them).
  * Undefined when the log never held the whole file (never read, or read in part or truncated).
  * Pure: the same events give the same content.
  */
@@ -22,18 +25,9 @@ export function recordedFileContent(
       const whole =
         !payload.truncated && args.startLine === undefined && args.endLine === undefined;
       content = whole ? payload.output : undefined;
-    } else if (payload.tool === 'write_file' && typeof args.content === 'string') {
-      content = args.content;
-    } else if (
-      payload.tool === 'edit_file' &&
-      content !== undefined &&
-      typeof args.search === 'string' &&
-      typeof args.replace === 'string'
-    ) {
-      const replace = args.replace;
-      content = content.replace(args.search, () => replace);
     } else {
-      content = undefined;
+      const change = builtinFileChange(payload.tool, args);
+      content = change === undefined ? undefined : contentAfter(change, content);
     }
   }
   return content;

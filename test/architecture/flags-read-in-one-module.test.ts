@@ -19,7 +19,7 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
   ],
   BOUNDED_REFUSED_ARGUMENTS: [
     'src/core/kernel/decider/call-step.ts',
-    'src/core/kernel/runner/run-effect.ts',
+    'src/core/kernel/runner/performers/perform-infer.ts',
   ],
   CACHED_INPUT_PRICES: [
     'src/core/kernel/features/budget/budget.ts',
@@ -31,7 +31,7 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
     'src/core/kernel/decider/stage-step.ts',
   ],
   EXEC_BASH: [
-    'src/core/kernel/runner/run-effect.ts',
+    'src/core/kernel/runner/performers/perform-execute.ts',
     'src/core/toolintent/shell-analysis/exec-command-analysis.ts',
   ],
   EXEC_SIBLING_CLASSIFICATION: [

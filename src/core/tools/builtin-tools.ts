@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from './tool-contract.js';
+import {
+  replacedTextChange,
+  wholeFileChange,
+  type FileChange,
+  type RecordedArgs,
+} from './file-change.js';
 
 const PathArg = z
   .string()
@@ -28,6 +34,8 @@ export const writeFileTool = defineTool({
   paramRoles: { path: 'PATH' },
   capabilities: ['WRITES_FILES'],
   defaultTier: 'T1',
+  idempotent: true,
+  describeChange: wholeFileChange,
 });
 
 export const editFileTool = defineTool({
@@ -42,6 +50,7 @@ export const editFileTool = defineTool({
   paramRoles: { path: 'PATH' },
   capabilities: ['WRITES_FILES'],
   defaultTier: 'T1',
+  describeChange: replacedTextChange,
 });
 
 export const listDirTool = defineTool({
@@ -143,3 +152,25 @@ export const builtinTools: readonly ToolDefinition[] = [
   copyFileTool,
   moveFileTool,
 ] as readonly ToolDefinition[];
+
+const changeDescribers: ReadonlyMap<
+  string,
+  NonNullable<ToolDefinition['describeChange']>
+> = new Map(
+  builtinTools.flatMap((tool) =>
+    tool.describeChange === undefined ? [] : [[tool.name, tool.describeChange] as const],
+  ),
+);
+
+/** Whether the built-in tool named `tool` describes the file change its arguments make. */
+export function describesFileChange(tool: string): boolean {
+  return changeDescribers.has(tool);
+}
+
+/**
+ * The file change a successful call of the built-in tool `tool` made (or proposes) with these
+ * recorded arguments; undefined for a tool that describes none, or arguments that show none.
+ */
+export function builtinFileChange(tool: string, args: RecordedArgs): FileChange | undefined {
+  return changeDescribers.get(tool)?.(args);
+}

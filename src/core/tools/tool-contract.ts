@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalTier } from '../approvals/approval-tier.js';
+import type { DescribeChange } from './file-change.js';
 
 /**
  * What a path-like or otherwise security-relevant argument means. `PATH` is a target the call
@@ -38,6 +39,17 @@ export type ToolDefinition<Args = unknown> = {
   readonly source?: ToolSource;
   /** The argument schema exactly as the source declared it (shown to the model as given). */
   readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * What a successful call changes in a file, from its arguments (see file-change.ts); absent
+   * for a tool whose change its arguments do not show (reads, copies, commands, outside tools).
+   */
+  readonly describeChange?: DescribeChange;
+  /**
+   * True for a built-in tool that may run again after an interrupted call with the same
+   * result (write_file); read-only tools are idempotent anyway. A configuration's
+   * `idempotentTools` replaces the built-in list.
+   */
+  readonly idempotent?: boolean;
 };
 
 /**

@@ -1,8 +1,14 @@
-import { hasCapability, type ToolDefinition } from '../../core/tools/tool-contract.js';
+import { builtinTools } from '../../core/tools/builtin-tools.js';
+import {
+  hasCapability,
+  isMutatingTool,
+  type ToolDefinition,
+} from '../../core/tools/tool-contract.js';
 import { parseWorkflow, type Workflow } from '../../core/transitions/workflow.js';
 import type { McpServersConfig } from './mcp-server-config.js';
 
-const MUTATING_BUILTINS = ['write_file', 'edit_file', 'exec', 'move_file', 'copy_file'];
+/** The built-in tools that write files or run commands (read from their capabilities). */
+const MUTATING_BUILTINS = builtinTools.filter(isMutatingTool).map((tool) => tool.name);
 
 /**
  * The workflow with each MCP tool granted to the stages that may use it: a server's `stages`

@@ -8,6 +8,8 @@ import type {
 import type { CorrexEvent } from '../../core/event-catalog.js';
 import { sessionSpendProjection, spendOf, type SpendState } from '../../core/kernel/index.js';
 import type { InferenceResult } from '../../core/inference/inference-result.js';
+import { builtinFileChange, describesFileChange } from '../../core/tools/builtin-tools.js';
+import { contentAfter } from '../../core/tools/file-change.js';
 import type { PendingApprovalDetails } from '../pending-approval-details.js';
 import { recordedFileContent } from '../recorded-file-content.js';
 
@@ -287,39 +289,31 @@ function receiptContent(
   const payload = event.payload;
   if (payload.type !== 'tool_receipt') return [];
   const args = call?.args ?? payload.args;
-  if (payload.tool === 'write_file' || payload.tool === 'edit_file') {
+  if (describesFileChange(payload.tool)) {
     const file = payload.files.find((touched) => touched.access === 'write');
     if (file === undefined) return [];
     const known = recordedFileContent(fileReceipts, file.path, event.sequence);
-    if (payload.tool === 'write_file' && typeof args.content === 'string') {
+    const change = builtinFileChange(payload.tool, args);
+    if (change === undefined) return [];
+    if (change.kind === 'whole') {
       if (file.before === null)
-        return [{ type: 'diff', path: file.path, oldText: null, newText: args.content }];
+        return [{ type: 'diff', path: file.path, oldText: null, newText: change.content }];
       if (known !== undefined)
-        return [{ type: 'diff', path: file.path, oldText: known, newText: args.content }];
+        return [{ type: 'diff', path: file.path, oldText: known, newText: change.content }];
       return textContent(`overwrote ${file.path} (its earlier content is not in the log)`);
     }
-    if (typeof args.search === 'string' && typeof args.replace === 'string') {
-      const replace = args.replace;
-      return known === undefined
-        ? [{ type: 'diff', path: file.path, oldText: args.search, newText: replace }]
-        : [
-            {
-              type: 'diff',
-              path: file.path,
-              oldText: known,
-              newText: known.replace(args.search, () => replace),
-            },
-          ];
-    }
-    return [];
+    return known === undefined
+      ? [{ type: 'diff', path: file.path, oldText: change.search, newText: change.replace }]
+      : [{ type: 'diff', path: file.path, oldText: known, newText: contentAfter(change, known) }];
   }
   if (kindOf(payload.tool) === 'read' || kindOf(payload.tool) === 'search')
     return payload.tool === 'read_file' ? [] : textContent(payload.output);
   return textContent(payload.output);
 }
 
+/** A tool whose receipts the recorded content of a file is rebuilt from (reads and described changes). */
 function isFileTool(tool: string): boolean {
-  return tool === 'read_file' || tool === 'write_file' || tool === 'edit_file';
+  return tool === 'read_file' || describesFileChange(tool);
 }
 
 function parseArgs(raw: string): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import { builtinFileChange } from '../../core/tools/builtin-tools.js';
+
 /** At most this many lines of one change are shown; the log keeps all of it. */
 const MAX_LINES = 40;
 
@@ -16,9 +18,10 @@ function clipped(lines: string[]): string[] {
 }
 
 /**
- * A file change a tool made, as a diff a person reads: `edit_file` as the replaced and the new
- * text, `write_file` as the whole new content. Built from the recorded arguments of a call whose
- * receipt says it succeeded; other tools (and unparsable arguments) give no diff.
+ * A file change a tool made, as a diff a person reads: a replacement as the replaced and the new
+ * text, a whole write as the new content (as the tool's `describeChange` describes it). Built
+ * from the recorded arguments of a call whose receipt says it succeeded; other tools (and
+ * unparsable arguments) give no diff.
  */
 export function fileChangeDiff(tool: string, argsRaw: string): string[] {
   let args: Record<string, unknown>;
@@ -27,18 +30,17 @@ export function fileChangeDiff(tool: string, argsRaw: string): string[] {
   } catch {
     return [];
   }
-  const path = typeof args.path === 'string' ? args.path : undefined;
-  if (path === undefined) return [];
-  if (tool === 'edit_file' && typeof args.search === 'string' && typeof args.replace === 'string')
+  const change = builtinFileChange(tool, args);
+  if (change === undefined) return [];
+  const path = change.path;
+  if (change.kind === 'replace')
     return clipped([
       `--- ${path}`,
       `+++ ${path}`,
-      ...prefixed(args.search, '-'),
-      ...prefixed(args.replace, '+'),
+      ...prefixed(change.search, '-'),
+      ...prefixed(change.replace, '+'),
     ]);
-  if (tool === 'write_file' && typeof args.content === 'string')
-    return clipped([`+++ ${path} (whole file)`, ...prefixed(args.content, '+')]);
-  return [];
+  return clipped([`+++ ${path} (whole file)`, ...prefixed(change.content, '+')]);
 }
 
 /** Unchanged lines shown around a change. */

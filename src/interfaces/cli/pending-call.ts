@@ -1,6 +1,7 @@
 import type { GrantScope } from '../../core/approvals/approval-events.js';
 import { visibleText } from '../../core/base/visible-text.js';
 import type { CorrexEvent, CorrexEventStore } from '../../core/event-catalog.js';
+import { builtinFileChange, describesFileChange } from '../../core/tools/builtin-tools.js';
 import { alwaysAllowScope } from '../always-allow-scope.js';
 import {
   describeInterruptedCallDriver,
@@ -10,6 +11,7 @@ import {
 import { readApprovalDetails, type PendingApprovalDetails } from '../pending-approval-details.js';
 import { recordedFileContent } from '../recorded-file-content.js';
 import { contentDiff, fileChangeDiff } from './file-change-diff.js';
+import { contentAfter } from '../../core/tools/file-change.js';
 import { execCommandLine, execFolder } from '../exec-command-line.js';
 
 /** What the approval prompt shows and offers for one waiting call. */
@@ -123,28 +125,22 @@ function changePreview(
   events: readonly CorrexEvent[],
   before: number | undefined,
 ): string[] {
-  if (tool !== 'write_file' && tool !== 'edit_file') return [];
+  if (!describesFileChange(tool)) return [];
   const target = targets.find((candidate) => candidate.write);
   const real = target?.realPath ?? target?.resolved;
   const current =
     real === undefined ? undefined : recordedFileContent(events, real, before ?? Infinity);
   const shownPath = typeof args.path === 'string' ? args.path : (real ?? '?');
-  if (current !== undefined) {
-    if (tool === 'write_file' && typeof args.content === 'string')
-      return contentDiff(shownPath, current, args.content).map((line) => `  ${line}`);
-    if (
-      tool === 'edit_file' &&
-      typeof args.search === 'string' &&
-      typeof args.replace === 'string' &&
-      current.includes(args.search)
-    ) {
-      const replace = args.replace;
-      return contentDiff(
-        shownPath,
-        current,
-        current.replace(args.search, () => replace),
-      ).map((line) => `  ${line}`);
-    }
+  const change = builtinFileChange(tool, args);
+  // A replacement whose text the recorded content lacks would fail: the proposal is shown alone.
+  if (
+    current !== undefined &&
+    change !== undefined &&
+    (change.kind === 'whole' || current.includes(change.search))
+  ) {
+    return contentDiff(shownPath, current, contentAfter(change, current)).map(
+      (line) => `  ${line}`,
+    );
   }
   return [
     '  (the log holds no whole copy of this file; the proposed text:)',

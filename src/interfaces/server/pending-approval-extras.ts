@@ -1,14 +1,13 @@
 import type { CorrexEvent } from '../../core/event-catalog.js';
+import { describesFileChange } from '../../core/tools/builtin-tools.js';
 import { alwaysAllowScope, describeGrantScope } from '../always-allow-scope.js';
 import type { PendingApprovalDetails } from '../pending-approval-details.js';
 import type { PendingApprovalDetailsDto } from '../protocol/session-dto.js';
 import { recordedFileContent } from '../recorded-file-content.js';
 
-const WRITES: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
-
 /** Whether a waiting call writes a file, so its card diffs against the recorded content. */
 export function writesFile(details: PendingApprovalDetails | undefined): boolean {
-  return details?.proposal !== null && WRITES.has(details?.proposal?.tool ?? '');
+  return details?.proposal !== null && describesFileChange(details?.proposal?.tool ?? '');
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { EventDto } from '../../../src/interfaces/protocol/event-dto.js';
+import { builtinFileChange, describesFileChange } from '../../../src/core/tools/builtin-tools.js';
+import { contentAfter } from '../../../src/core/tools/file-change.js';
 import { diffLines } from './line-diff.js';
 import {
   num,
@@ -159,26 +161,26 @@ export function proposedChangeAgainst(
   call: ToolCallItem,
   knownOf: (path: string) => string | undefined,
 ): FileChange | undefined {
-  if (call.tool !== 'write_file' && call.tool !== 'edit_file') return undefined;
+  if (!describesFileChange(call.tool)) return undefined;
   const args = parseArgs(call.argsRaw);
   if (!args) return undefined;
+  // What the tool says its arguments change (its `describeChange`); none shown for other tools.
+  const change = builtinFileChange(call.tool, args);
+  if (change === undefined) return undefined;
   const target = call.assessment?.targets.find((t) => t.write);
-  const path = target?.realPath ?? target?.resolved ?? text(args, 'path');
-  if (path === undefined) return undefined;
+  const path = target?.realPath ?? target?.resolved ?? change.path;
   const known = knownOf(path);
   let before: string;
   let after: string;
   let beforeKnown: boolean;
-  if (call.tool === 'write_file') {
-    after = text(args, 'content') ?? '';
+  if (change.kind === 'whole') {
+    after = change.content;
     beforeKnown = known !== undefined;
     before = known ?? '';
   } else {
-    const search = text(args, 'search') ?? '';
-    const replace = text(args, 'replace') ?? '';
-    beforeKnown = known !== undefined && known.includes(search);
-    before = beforeKnown ? known! : search;
-    after = beforeKnown ? known!.replace(search, () => replace) : replace;
+    beforeKnown = known !== undefined && known.includes(change.search);
+    before = beforeKnown ? known! : change.search;
+    after = beforeKnown ? contentAfter(change, known!) : change.replace;
   }
   return {
     path,
@@ -214,21 +216,15 @@ function recordReceipt(timeline: SessionTimeline, call: ToolCallItem, payload: P
     args.endLine === undefined
   )
     contents.set(path, call.receipt.output);
-  if (call.tool === 'write_file' || call.tool === 'edit_file') {
+  if (describesFileChange(call.tool)) {
     const change = proposedChange(timeline, call);
     if (change) {
       call.change = change;
       timeline.fileChanges.push(change);
     }
-    if (path && call.tool === 'write_file') contents.set(path, text(args, 'content') ?? '');
-    if (path && call.tool === 'edit_file') {
-      const old = contents.get(path);
-      if (old !== undefined)
-        contents.set(
-          path,
-          old.replace(text(args, 'search') ?? '', () => text(args, 'replace') ?? ''),
-        );
-    }
+    const described = builtinFileChange(call.tool, args);
+    const after = path && described ? contentAfter(described, contents.get(path)) : undefined;
+    if (path && after !== undefined) contents.set(path, after);
   }
 }
 

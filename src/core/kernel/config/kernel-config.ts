@@ -6,6 +6,7 @@ import { createEstimatingTokenizer } from '../../context/tokenizer.js';
 import type { InferenceRouter } from '../../inference/inference-router.js';
 import type { AssessmentPolicy } from '../../toolintent/default-rules.js';
 import { hasCapability, type ToolDefinition } from '../../tools/tool-contract.js';
+import { builtinTools } from '../../tools/builtin-tools.js';
 import type { Workflow } from '../../transitions/workflow.js';
 import type { ValidatorRegistry } from '../../validation/validator-registry.js';
 import { CorrexError } from '../../base/correx-error.js';
@@ -96,7 +97,7 @@ export type KernelConfigOptions = {
   readonly validators: ValidatorRegistry;
   readonly homeDirectory: string;
   readonly tokenizer?: Tokenizer;
-  /** Besides read-only tools, which are always idempotent. Default: `write_file`. */
+  /** Besides read-only tools, which are always idempotent. Default: the built-ins marked `idempotent` (`write_file`). */
   readonly idempotentTools?: readonly string[];
   readonly limits?: Partial<KernelLimits>;
   /** Defaults to the pure implementation in core/base (same digests, slower). */
@@ -124,6 +125,11 @@ export class InvalidKernelConfigError extends CorrexError {
   }
 }
 
+/** The built-in tools that declare themselves idempotent (the default `idempotentTools`). */
+const idempotentBuiltins = builtinTools
+  .filter((tool) => tool.idempotent === true)
+  .map((tool) => tool.name);
+
 export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
   const tools = new Map<string, ToolDefinition>();
   for (const tool of options.tools) {
@@ -144,7 +150,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
   }
   const budgets = checkedBudgets(options.budgets);
   const subWorkflows = subWorkflowsOf(options.workflow, options.subWorkflows ?? []);
-  const idempotent = new Set(options.idempotentTools ?? ['write_file']);
+  const idempotent = new Set(options.idempotentTools ?? idempotentBuiltins);
   for (const tool of tools.values())
     if (hasCapability(tool, 'READ_ONLY')) idempotent.add(tool.name);
   const behaviour = options.behaviour ?? currentBehaviour();

@@ -1,17 +1,16 @@
 import type { JsonValue } from '../../../events/canonical-json.js';
+import { builtinFileChange, describesFileChange } from '../../../tools/builtin-tools.js';
 
-/** A successful `write_file` or `edit_file` call, with the arguments its receipt recorded. */
+/** A successful call of a tool that describes its file change, with its recorded arguments. */
 export type RecordedChange = {
   readonly tool: string;
   readonly args: { readonly [key: string]: JsonValue };
   readonly sequence: number;
 };
 
-const TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
-
-/** Whether a receipt's tool changes files in a way its arguments show. */
+/** Whether a receipt's tool changes files in a way its arguments show (`describeChange`). */
 export function isFileChangeTool(tool: string): boolean {
-  return TOOLS.has(tool);
+  return describesFileChange(tool);
 }
 
 const MAX_LINES_PER_CHANGE = 60;
@@ -19,20 +18,26 @@ const MAX_LINES = 300;
 
 /**
  * The session's file changes as a diff a reviewer reads, from the recorded arguments of the
- * calls that succeeded: `edit_file` as removed and added text, `write_file` as the new content.
+ * calls that succeeded: a replacement as removed and added text, a whole write as the new content.
  * Bounded; the log keeps everything.
  */
 export function recordedChangeDiff(changes: readonly RecordedChange[]): string[] {
   const lines: string[] = [];
   for (const change of changes) {
-    const { path, search, replace, content } = change.args;
-    if (typeof path !== 'string') continue;
+    // A call whose path is unreadable is left out; one whose other arguments are keeps its header.
+    if (typeof change.args.path !== 'string') continue;
+    const described = builtinFileChange(change.tool, change.args);
     const body =
-      change.tool === 'edit_file' && typeof search === 'string' && typeof replace === 'string'
-        ? [`--- ${path}`, `+++ ${path}`, ...marked(search, '-'), ...marked(replace, '+')]
-        : typeof content === 'string'
-          ? [`+++ ${path} (whole file)`, ...marked(content, '+')]
-          : [];
+      described === undefined
+        ? []
+        : described.kind === 'replace'
+          ? [
+              `--- ${described.path}`,
+              `+++ ${described.path}`,
+              ...marked(described.search, '-'),
+              ...marked(described.replace, '+'),
+            ]
+          : [`+++ ${described.path} (whole file)`, ...marked(described.content, '+')];
     const clipped =
       body.length <= MAX_LINES_PER_CHANGE
         ? body

@@ -58,3 +58,14 @@ export function describeInterruptedCallDriver(view: InterruptedCallDriver): stri
       return `started by ${view.driver}, which has not said it stopped: the command may still be running (or its process died); look again before deciding`;
   }
 }
+
+/** The driver that started the call with its sentence, as an approval card carries it. */
+export function describedStarter(
+  takes: readonly DriverTake[],
+  startedSequence: number,
+): (InterruptedCallDriver & { readonly description: string }) | null {
+  const starter = interruptedCallDriver(takes, startedSequence);
+  return starter === null
+    ? null
+    : { ...starter, description: describeInterruptedCallDriver(starter) };
+}

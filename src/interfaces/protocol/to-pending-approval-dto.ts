@@ -1,9 +1,6 @@
 import type { ApprovalTier } from '../../core/approvals/approval-tier.js';
 import type { Finding, RiskLevel, Verdict } from '../../core/toolintent/toolintent-events.js';
-import {
-  describeInterruptedCallDriver,
-  type InterruptedCallDriver,
-} from '../interrupted-call-driver.js';
+import type { InterruptedCallDriver } from '../interrupted-call-driver.js';
 import type { PendingApprovalDetails } from '../pending-approval-details.js';
 import type { PendingApprovalDetailsDto } from './session-dto.js';
 import type { FindingSeverityDto, RiskLevelDto, VerdictDto } from './wire-values.js';
@@ -28,8 +25,11 @@ export function toPendingApprovalDetailsDto(
     alwaysAllow: null,
     recordedContent: null,
   },
-  /** What the driver that started an interrupted call has said since; null: not known here. */
-  startedBy: InterruptedCallDriver | null = null,
+  /**
+   * What the driver that started an interrupted call has said since, with its sentence
+   * (`describeInterruptedCallDriver`); null: not known here.
+   */
+  startedBy: (InterruptedCallDriver & { readonly description: string }) | null = null,
 ): PendingApprovalDetailsDto {
   const assessment = details?.assessment ?? null;
   return {
@@ -62,10 +62,7 @@ export function toPendingApprovalDetailsDto(
         ? null
         : {
             ...details.interrupted,
-            startedBy:
-              startedBy === null
-                ? null
-                : { ...startedBy, description: describeInterruptedCallDriver(startedBy) },
+            startedBy,
           },
   };
 }

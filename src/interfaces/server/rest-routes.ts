@@ -26,7 +26,7 @@ import {
 } from '../protocol/rest-dto.js';
 import { toEventDto } from '../protocol/to-event-dto.js';
 import { recordedTurn } from '../recorded-turn.js';
-import { interruptedCallDriver } from '../interrupted-call-driver.js';
+import { describedStarter } from '../interrupted-call-driver.js';
 import { toPendingApprovalDetailsDto } from '../protocol/to-pending-approval-dto.js';
 import { OperatorModeDtoSchema } from '../protocol/wire-values.js';
 import { readApprovalDetails } from '../pending-approval-details.js';
@@ -254,7 +254,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
             pendingApprovalExtras(entry, session.state.workspace, log),
             takes === undefined || entry?.interrupted == null
               ? null
-              : interruptedCallDriver(takes, entry.interrupted.startedSequence),
+              : describedStarter(takes, entry.interrupted.startedSequence),
           );
         }),
       };

@@ -266,6 +266,19 @@ export const FOLLOW_UP_TURNS = defineBehaviourFlag({
     'a finished session takes a follow-up turn (turn_requested): the workspace is compared with what the log left (turn_workspace_checked), the workflow starts again with the earlier turns in its packs, and a conversational stage records its reply with the checks it ran (turn_reply_recorded)',
 });
 
+/**
+ * Each model call's context manifest is recorded by reference (`manifestRef`, issue #38): every
+ * item by its digest, each list as its change from the session's previous manifest, an item whole
+ * only the first time the session records it. Before, every call recorded the whole manifest
+ * (about 9 KB a call, three quarters of a session's bytes). Readers rebuild the whole manifest
+ * with `readRequestManifest` (core/inference/manifest-history.ts).
+ */
+export const MANIFEST_BY_REFERENCE = defineBehaviourFlag({
+  name: 'manifest-by-reference',
+  description:
+    "inference_requested records its context manifest by reference (manifestRef): item digests and the change from the session's previous manifest, each item whole once",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -294,4 +307,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   TRANSIENT_PROVIDER_WAITS,
   MCP_CHANGE_RECORDS,
   FOLLOW_UP_TURNS,
+  MANIFEST_BY_REFERENCE,
 ];

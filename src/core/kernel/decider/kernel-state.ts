@@ -27,6 +27,11 @@ import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import { BRIEF_PROBE } from '../features/brief-references/brief-state.js';
+import {
+  emptyManifestHistory,
+  foldManifestReference,
+  type ManifestHistory,
+} from '../../inference/manifest-history.js';
 
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 import {
@@ -109,6 +114,8 @@ export type KernelState = {
   readonly features: FeatureStates;
   /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
   readonly canonicalOutput: boolean;
+  /** The manifests recorded by reference so far: the next one is written against it. */
+  readonly manifests: ManifestHistory;
 };
 
 export type RecordedStageFailure = {
@@ -137,7 +144,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 12: the critique outcomes are a slice of `features`.
   // 13: the follow-up turns slice (`features.turns`, flag follow-up-turns).
   // 14: review changes, project checks, brief references, claims and retry are slices of `features`.
-  version: 14,
+  // 15: the history of manifests recorded by reference (manifest-by-reference).
+  version: 15,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -155,6 +163,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     lastInputSequence: 0,
     features: initialFeatures(),
     canonicalOutput: false,
+    manifests: emptyManifestHistory,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -177,6 +186,14 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
       features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
       canonicalOutput: evolved.canonicalOutput,
+      manifests:
+        event.payload.type === 'inference_requested' && event.payload.manifestRef !== undefined
+          ? foldManifestReference(
+              state.manifests,
+              event.payload.requestId,
+              event.payload.manifestRef,
+            )
+          : state.manifests,
     };
     return next;
   },
@@ -415,6 +432,7 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     lastInputSequence: state.lastInputSequence,
     features: state.features,
     canonicalOutput: state.canonicalOutput,
+    manifests: state.manifests,
   };
 }
 

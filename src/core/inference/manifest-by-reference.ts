@@ -1,14 +1,18 @@
 import { layeredHas, type LayeredRecord } from '../base/layered-record.js';
 import type { Sha256 } from '../base/sha256.js';
 import { canonicalJson } from '../events/canonical-json.js';
-import type { ContextManifest } from './context-manifest.js';
-import type { ContextManifestReference, ManifestListChange } from './context-manifest-reference.js';
-import type { ManifestHistory } from './manifest-history.js';
+import type { ContextManifest, ManifestExclusion } from './context-manifest.js';
+import type {
+  ContextManifestReference,
+  DuplicateRetarget,
+  ManifestListChange,
+} from './context-manifest-reference.js';
+import { retargetDuplicates, type ListedItem, type ManifestHistory } from './manifest-history.js';
 
 /**
  * Writes `manifest` by reference against the session's history (see
- * context-manifest-reference.ts): each item by digest, each list as its change from the
- * previous manifest's, an item whole only where the session has not recorded it yet.
+ * context-manifest-reference.ts): each list as its change from the previous manifest's, an item
+ * that comes in by digest, whole only where the session has not recorded it yet.
  * `readRequestManifest` rebuilds exactly `manifest` from the result (a property test says so).
  */
 export function manifestByReference(
@@ -16,13 +20,20 @@ export function manifestByReference(
   manifest: ContextManifest,
   sha256: Sha256,
 ): ContextManifestReference {
+  const retargeted = duplicatesRetargeted(history.excluded, manifest.excluded);
+  const excluded = listChange(
+    retargetDuplicates(history.excluded, retargeted),
+    manifest.excluded,
+    history.exclusions,
+    sha256,
+  );
   return {
     budgetTokens: manifest.budgetTokens,
     totalTokens: manifest.totalTokens,
     tokenizer: manifest.tokenizer,
     after: history.lastRequestId,
     included: listChange(history.included, manifest.included, history.entries, sha256),
-    excluded: listChange(history.excluded, manifest.excluded, history.exclusions, sha256),
+    excluded: retargeted.length === 0 ? excluded : { ...excluded, retargeted },
   };
 }
 
@@ -31,16 +42,43 @@ export function manifestItemDigest(item: object, sha256: Sha256): string {
   return sha256(canonicalJson(item));
 }
 
+/**
+ * Which earlier duplicates now point at another copy: for each `duplicateOf` of the previous
+ * exclusions, the one the same exclusion (by id) names now. A guess is never wrong, only
+ * unhelpful: the list change after it is exact whatever it did.
+ */
+function duplicatesRetargeted(
+  previous: readonly ListedItem<ManifestExclusion>[],
+  next: readonly ManifestExclusion[],
+): DuplicateRetarget[] {
+  const nextById = new Map<string, ManifestExclusion>();
+  for (const item of next) if (item.reason === 'duplicate') nextById.set(item.id, item);
+  const retargets = new Map<string, string>();
+  for (const { item } of previous) {
+    if (item.reason !== 'duplicate' || item.duplicateOf === undefined) continue;
+    const now = nextById.get(item.id)?.duplicateOf;
+    if (now !== undefined && now !== item.duplicateOf && !retargets.has(item.duplicateOf))
+      retargets.set(item.duplicateOf, now);
+  }
+  return [...retargets].map(([from, to]) => ({ from, to }));
+}
+
 function listChange<Item extends object>(
-  previous: readonly string[],
+  previous: readonly ListedItem<Item>[],
   items: readonly Item[],
   recorded: LayeredRecord<Item>,
   sha256: Sha256,
 ): ManifestListChange<Item> {
+  const before = previous.map((listed) => listed.digest ?? manifestItemDigest(listed.item, sha256));
   const digests = items.map((item) => manifestItemDigest(item, sha256));
-  const kept = keptInOrder(previous, digests);
+  const kept = keptInOrder(before, digests);
+  const removed: number[] = [];
+  let k = 0;
+  before.forEach((digest, at) => {
+    if (kept[k] === digest) k++;
+    else removed.push(at);
+  });
   const keptSet = new Set(kept);
-  const removed = previous.filter((digest) => !keptSet.has(digest));
   const added: { at: number; digest: string; item?: Item }[] = [];
   const firstSeen = new Set<string>();
   digests.forEach((digest, at) => {

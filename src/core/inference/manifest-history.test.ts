@@ -48,7 +48,7 @@ const exclusionArbitrary: fc.Arbitrary<ManifestExclusion> = fc.record(
     source: fc.record({ kind: fc.constant('builtin' as const), id: fc.constant('x') }),
     tokens: fc.integer({ min: 0, max: 2 }),
     reason: fc.constantFrom('over_budget' as const, 'duplicate' as const),
-    duplicateOf: fc.constant('turn:2'),
+    duplicateOf: fc.constantFrom('turn:1', 'turn:2', 'task'),
   },
   { requiredKeys: ['id', 'layer', 'kind', 'source', 'tokens', 'reason'] },
 );
@@ -115,12 +115,50 @@ describe('context manifests recorded by reference', () => {
     expect(first?.after).toBeNull();
     expect(first?.included.added.every((added) => added.item !== undefined)).toBe(true);
     expect(second).toMatchObject({ after: 'implement.1.1', included: { unchanged: 1 } });
-    expect(second?.included.removed).toHaveLength(1);
+    expect(second?.included.removed).toEqual([1]);
     expect(second?.included.added).toMatchObject([{ at: 1, item: entry('c') }]);
     // `b` comes back: named by its digest only, its record is in the first call's manifest.
     expect(third?.included.added).toHaveLength(1);
     expect(third?.included.added[0]).toMatchObject({ at: 0 });
     expect(third?.included.added[0]?.item).toBeUndefined();
+  });
+
+  it('re-points earlier duplicates at a new copy without writing them again', () => {
+    const duplicate = (id: string, of: string): ManifestExclusion => ({
+      id,
+      layer: 'L1',
+      kind: 'turn',
+      source: { kind: 'event', id },
+      tokens: 0,
+      reason: 'duplicate',
+      duplicateOf: of,
+    });
+    const manifest = (excluded: ManifestExclusion[]): ContextManifest => ({
+      budgetTokens: 100,
+      totalTokens: 10,
+      tokenizer: 'estimate-v1',
+      included: [],
+      excluded,
+    });
+    const manifests = [
+      manifest([duplicate('turn:1', 'turn:3'), duplicate('turn:2', 'turn:3')]),
+      manifest([
+        duplicate('turn:1', 'turn:4'),
+        duplicate('turn:2', 'turn:4'),
+        duplicate('turn:3', 'turn:4'),
+      ]),
+    ];
+    const recorded = recordByReference(manifests);
+    expect(recorded[1]?.manifestRef.excluded).toMatchObject({
+      retargeted: [{ from: 'turn:3', to: 'turn:4' }],
+      removed: [],
+      unchanged: 2,
+      added: [{ at: 2, item: duplicate('turn:3', 'turn:4') }],
+    });
+    const read = sessionManifestReader();
+    expect(recorded.map((payload) => canonicalJson(read(payload)))).toEqual(
+      manifests.map((m) => canonicalJson(m)),
+    );
   });
 
   it('names an unknown digest, a removal the previous manifest lacks and a missing base', () => {
@@ -148,8 +186,8 @@ describe('context manifests recorded by reference', () => {
       `the context manifest of model call r2 cannot be rebuilt from the log: it names the item ${unknown}, which no earlier event of the session records`,
     );
     expect(() =>
-      read({ ...base, after: null, excluded: { ...none, removed: [unknown] }, included: none }),
-    ).toThrow(/removes d{64} from the excluded list/);
+      read({ ...base, after: null, excluded: { ...none, removed: [0] }, included: none }),
+    ).toThrow(/removes position 0 of the previous excluded list, which has 0 items/);
     expect(() => read({ ...base, after: 'r1', excluded: none, included: none })).toThrow(
       /written after the manifest of r1, but the last manifest recorded by reference before it is none/,
     );

@@ -8,7 +8,11 @@ import {
 } from '../base/layered-record.js';
 import type { PayloadOf } from '../events/event-definition.js';
 import type { ContextManifest, ManifestEntry, ManifestExclusion } from './context-manifest.js';
-import type { ContextManifestReference, ManifestListChange } from './context-manifest-reference.js';
+import type {
+  ContextManifestReference,
+  DuplicateRetarget,
+  ManifestListChange,
+} from './context-manifest-reference.js';
 import type { inferenceRequested } from './inference-events.js';
 
 /**
@@ -20,13 +24,16 @@ import type { inferenceRequested } from './inference-events.js';
 export type ManifestHistory = {
   /** The request whose manifest was recorded by reference last; null before the first. */
   readonly lastRequestId: string | null;
-  /** That manifest's lists, as item digests in order. */
-  readonly included: readonly string[];
-  readonly excluded: readonly string[];
+  /** That manifest's lists in order. */
+  readonly included: readonly ListedItem<ManifestEntry>[];
+  readonly excluded: readonly ListedItem<ManifestExclusion>[];
   /** Every item recorded in the session so far, by digest. */
   readonly entries: LayeredRecord<ManifestEntry>;
   readonly exclusions: LayeredRecord<ManifestExclusion>;
 };
+
+/** An item of a manifest's list; its digest as recorded, or null where a retarget changed it. */
+export type ListedItem<Item> = { readonly item: Item; readonly digest: string | null };
 
 export const emptyManifestHistory: ManifestHistory = {
   lastRequestId: null,
@@ -70,10 +77,8 @@ export function readRequestManifest(
       budgetTokens: ref.budgetTokens,
       totalTokens: ref.totalTokens,
       tokenizer: ref.tokenizer,
-      included: next.included.map((digest) => layeredGet(next.entries, digest) as ManifestEntry),
-      excluded: next.excluded.map(
-        (digest) => layeredGet(next.exclusions, digest) as ManifestExclusion,
-      ),
+      included: next.included.map((listed) => listed.item),
+      excluded: next.excluded.map((listed) => listed.item),
     },
     history: next,
   };
@@ -94,40 +99,43 @@ export function foldManifestReference(
       requestId,
       `it is written after ${ref.after === null ? 'no manifest' : `the manifest of ${ref.after}`}, but the last manifest recorded by reference before it is ${history.lastRequestId === null ? 'none' : `that of ${history.lastRequestId}`}`,
     );
-  const included = applyListChange(requestId, 'included', history.included, ref.included);
-  const excluded = applyListChange(requestId, 'excluded', history.excluded, ref.excluded);
   const entries = withItems<ManifestEntry>(requestId, history.entries, ref.included);
   const exclusions = withItems<ManifestExclusion>(requestId, history.exclusions, ref.excluded);
+  const included = applyListChange(requestId, 'included', history.included, ref.included, entries);
+  const excluded = applyListChange(
+    requestId,
+    'excluded',
+    retargetDuplicates(history.excluded, ref.excluded.retargeted ?? []),
+    ref.excluded,
+    exclusions,
+  );
   return { lastRequestId: requestId, included, excluded, entries, exclusions };
 }
 
 function applyListChange<Item>(
   requestId: string,
   list: 'included' | 'excluded',
-  previous: readonly string[],
+  previous: readonly ListedItem<Item>[],
   change: ManifestListChange<Item>,
-): string[] {
-  const toRemove = new Map<string, number>();
-  for (const digest of change.removed) toRemove.set(digest, (toRemove.get(digest) ?? 0) + 1);
-  const kept: string[] = [];
-  for (const digest of previous) {
-    const left = toRemove.get(digest);
-    if (left === undefined) kept.push(digest);
-    else if (left === 1) toRemove.delete(digest);
-    else toRemove.set(digest, left - 1);
+  recorded: LayeredRecord<Item>,
+): ListedItem<Item>[] {
+  const next: ListedItem<Item>[] = [];
+  let from = 0;
+  for (const at of change.removed) {
+    if (at < from || at >= previous.length)
+      throw new UnresolvedManifestReferenceError(
+        requestId,
+        `it removes position ${at} of the previous ${list} list, which has ${previous.length} items (positions ascending, each once)`,
+      );
+    next.push(...previous.slice(from, at));
+    from = at + 1;
   }
-  const [missing] = toRemove.keys();
-  if (missing !== undefined)
+  next.push(...previous.slice(from));
+  if (next.length !== change.unchanged)
     throw new UnresolvedManifestReferenceError(
       requestId,
-      `it removes ${missing} from the ${list} list, which the previous manifest does not list`,
+      `it keeps ${change.unchanged} ${list} items of the previous manifest, which leaves ${next.length}`,
     );
-  if (kept.length !== change.unchanged)
-    throw new UnresolvedManifestReferenceError(
-      requestId,
-      `it keeps ${change.unchanged} ${list} items of the previous manifest, which leaves ${kept.length}`,
-    );
-  const next = kept;
   let lastAt = -1;
   for (const added of change.added) {
     if (added.at <= lastAt || added.at > next.length)
@@ -135,10 +143,27 @@ function applyListChange<Item>(
         requestId,
         `it adds ${added.digest} to the ${list} list at ${added.at}, out of order or past the end`,
       );
-    next.splice(added.at, 0, added.digest);
+    next.splice(added.at, 0, {
+      item: layeredGet(recorded, added.digest) as Item,
+      digest: added.digest,
+    });
     lastAt = added.at;
   }
   return next;
+}
+
+/** The exclusions with each retargeted duplicate pointing at its new copy (digest unknown). */
+export function retargetDuplicates(
+  excluded: readonly ListedItem<ManifestExclusion>[],
+  retargeted: readonly DuplicateRetarget[],
+): readonly ListedItem<ManifestExclusion>[] {
+  if (retargeted.length === 0) return excluded;
+  const to = new Map(retargeted.map((change) => [change.from, change.to]));
+  return excluded.map((listed) => {
+    const { item } = listed;
+    const target = item.reason === 'duplicate' ? to.get(item.duplicateOf ?? '') : undefined;
+    return target === undefined ? listed : { item: { ...item, duplicateOf: target }, digest: null };
+  });
 }
 
 function withItems<Item>(

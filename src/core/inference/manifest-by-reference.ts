@@ -1,5 +1,6 @@
 import { layeredHas, type LayeredRecord } from '../base/layered-record.js';
 import type { Sha256 } from '../base/sha256.js';
+import { canonicallyEqual } from '../events/canonical-equal.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { ContextManifest, ManifestExclusion } from './context-manifest.js';
 import type {
@@ -12,7 +13,9 @@ import { retargetDuplicates, type ListedItem, type ManifestHistory } from './man
 /**
  * Writes `manifest` by reference against the session's history (see
  * context-manifest-reference.ts): each list as its change from the previous manifest's, an item
- * that comes in by digest, whole only where the session has not recorded it yet.
+ * that comes in by digest, whole only where the session has not recorded it yet. Within one list
+ * a pack's ids are distinct (the builder names each candidate once); a list that repeats one is
+ * written whole.
  * `readRequestManifest` rebuilds exactly `manifest` from the result (a property test says so).
  */
 export function manifestByReference(
@@ -63,47 +66,56 @@ function duplicatesRetargeted(
   return [...retargets].map(([from, to]) => ({ from, to }));
 }
 
-function listChange<Item extends object>(
+function listChange<Item extends { readonly id: string }>(
   previous: readonly ListedItem<Item>[],
   items: readonly Item[],
   recorded: LayeredRecord<Item>,
   sha256: Sha256,
 ): ManifestListChange<Item> {
-  const before = previous.map((listed) => listed.digest ?? manifestItemDigest(listed.item, sha256));
-  const digests = items.map((item) => manifestItemDigest(item, sha256));
-  const kept = keptInOrder(before, digests);
+  // Items that stay are matched by id and equal content, so only those that come in are hashed.
+  const kept = keptInOrder(previous, items);
   const removed: number[] = [];
   let k = 0;
-  before.forEach((digest, at) => {
-    if (kept[k] === digest) k++;
+  previous.forEach((listed, at) => {
+    if (kept[k] === listed.item.id) k++;
     else removed.push(at);
   });
-  const keptSet = new Set(kept);
+  const keptIds = new Set(kept);
   const added: { at: number; digest: string; item?: Item }[] = [];
   const firstSeen = new Set<string>();
-  digests.forEach((digest, at) => {
-    if (keptSet.has(digest)) return;
+  items.forEach((item, at) => {
+    if (keptIds.has(item.id)) return;
+    const digest = manifestItemDigest(item, sha256);
     // Whole once: the first time the session (or this very list) names the digest.
     const known = layeredHas(recorded, digest) || firstSeen.has(digest);
     firstSeen.add(digest);
-    added.push(known ? { at, digest } : { at, digest, item: items[at] as Item });
+    added.push(known ? { at, digest } : { at, digest, item });
   });
   return { removed, unchanged: kept.length, added };
 }
 
 /**
- * The previous list's digests that stay, in order: the longest run common to both in the same
- * order. Most calls only append and drop, where that is every shared digest; a reordering takes
- * the longest common subsequence. A list that repeats a digest is written whole (nothing kept),
- * which stays exact whatever the repeats.
+ * The ids of the previous list's items that stay (same id, same content), in order: the longest
+ * run common to both lists in the same order. Most calls only append and drop, where that is
+ * every shared item; a reordering takes the longest common subsequence. A list that repeats an
+ * id is written whole (nothing kept), which stays exact whatever the repeats.
  */
-function keptInOrder(previous: readonly string[], next: readonly string[]): string[] {
-  const nextSet = new Set(next);
-  const previousSet = new Set(previous);
-  if (nextSet.size !== next.length || previousSet.size !== previous.length) return [];
-  const shared = previous.filter((digest) => nextSet.has(digest));
-  const sharedNext = next.filter((digest) => previousSet.has(digest));
-  if (shared.every((digest, index) => digest === sharedNext[index])) return shared;
+function keptInOrder<Item extends { readonly id: string }>(
+  previous: readonly ListedItem<Item>[],
+  next: readonly Item[],
+): string[] {
+  const nextById = new Map(next.map((item) => [item.id, item]));
+  const previousIds = new Set(previous.map((listed) => listed.item.id));
+  if (nextById.size !== next.length || previousIds.size !== previous.length) return [];
+  const shared = previous
+    .filter((listed) => {
+      const now = nextById.get(listed.item.id);
+      return now !== undefined && canonicallyEqual(listed.item, now);
+    })
+    .map((listed) => listed.item.id);
+  const sharedIds = new Set(shared);
+  const sharedNext = next.filter((item) => sharedIds.has(item.id)).map((item) => item.id);
+  if (shared.every((id, index) => id === sharedNext[index])) return shared;
   return longestCommonSubsequence(shared, sharedNext);
 }
 

@@ -8,7 +8,7 @@ import type {
   DuplicateRetarget,
   ManifestListChange,
 } from './context-manifest-reference.js';
-import { retargetDuplicates, type ListedItem, type ManifestHistory } from './manifest-history.js';
+import { retargetDuplicates, type ManifestHistory } from './manifest-history.js';
 
 /**
  * Writes `manifest` by reference against the session's history (see
@@ -51,13 +51,13 @@ export function manifestItemDigest(item: object, sha256: Sha256): string {
  * unhelpful: the list change after it is exact whatever it did.
  */
 function duplicatesRetargeted(
-  previous: readonly ListedItem<ManifestExclusion>[],
+  previous: readonly ManifestExclusion[],
   next: readonly ManifestExclusion[],
 ): DuplicateRetarget[] {
   const nextById = new Map<string, ManifestExclusion>();
   for (const item of next) if (item.reason === 'duplicate') nextById.set(item.id, item);
   const retargets = new Map<string, string>();
-  for (const { item } of previous) {
+  for (const item of previous) {
     if (item.reason !== 'duplicate' || item.duplicateOf === undefined) continue;
     const now = nextById.get(item.id)?.duplicateOf;
     if (now !== undefined && now !== item.duplicateOf && !retargets.has(item.duplicateOf))
@@ -67,7 +67,7 @@ function duplicatesRetargeted(
 }
 
 function listChange<Item extends { readonly id: string }>(
-  previous: readonly ListedItem<Item>[],
+  previous: readonly Item[],
   items: readonly Item[],
   recorded: LayeredRecord<Item>,
   sha256: Sha256,
@@ -76,8 +76,8 @@ function listChange<Item extends { readonly id: string }>(
   const kept = keptInOrder(previous, items);
   const removed: number[] = [];
   let k = 0;
-  previous.forEach((listed, at) => {
-    if (kept[k] === listed.item.id) k++;
+  previous.forEach((item, at) => {
+    if (kept[k] === item.id) k++;
     else removed.push(at);
   });
   const keptIds = new Set(kept);
@@ -101,18 +101,18 @@ function listChange<Item extends { readonly id: string }>(
  * id is written whole (nothing kept), which stays exact whatever the repeats.
  */
 function keptInOrder<Item extends { readonly id: string }>(
-  previous: readonly ListedItem<Item>[],
+  previous: readonly Item[],
   next: readonly Item[],
 ): string[] {
   const nextById = new Map(next.map((item) => [item.id, item]));
-  const previousIds = new Set(previous.map((listed) => listed.item.id));
+  const previousIds = new Set(previous.map((item) => item.id));
   if (nextById.size !== next.length || previousIds.size !== previous.length) return [];
   const shared = previous
-    .filter((listed) => {
-      const now = nextById.get(listed.item.id);
-      return now !== undefined && canonicallyEqual(listed.item, now);
+    .filter((item) => {
+      const now = nextById.get(item.id);
+      return now !== undefined && canonicallyEqual(item, now);
     })
-    .map((listed) => listed.item.id);
+    .map((item) => item.id);
   const sharedIds = new Set(shared);
   const sharedNext = next.filter((item) => sharedIds.has(item.id)).map((item) => item.id);
   if (shared.every((id, index) => id === sharedNext[index])) return shared;

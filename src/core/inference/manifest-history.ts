@@ -25,15 +25,12 @@ export type ManifestHistory = {
   /** The request whose manifest was recorded by reference last; null before the first. */
   readonly lastRequestId: string | null;
   /** That manifest's lists in order. */
-  readonly included: readonly ListedItem<ManifestEntry>[];
-  readonly excluded: readonly ListedItem<ManifestExclusion>[];
+  readonly included: readonly ManifestEntry[];
+  readonly excluded: readonly ManifestExclusion[];
   /** Every item recorded in the session so far, by digest. */
   readonly entries: LayeredRecord<ManifestEntry>;
   readonly exclusions: LayeredRecord<ManifestExclusion>;
 };
-
-/** An item of a manifest's list; its digest as recorded, or null where a retarget changed it. */
-export type ListedItem<Item> = { readonly item: Item; readonly digest: string | null };
 
 export const emptyManifestHistory: ManifestHistory = {
   lastRequestId: null,
@@ -77,8 +74,8 @@ export function readRequestManifest(
       budgetTokens: ref.budgetTokens,
       totalTokens: ref.totalTokens,
       tokenizer: ref.tokenizer,
-      included: next.included.map((listed) => listed.item),
-      excluded: next.excluded.map((listed) => listed.item),
+      included: [...next.included],
+      excluded: [...next.excluded],
     },
     history: next,
   };
@@ -115,11 +112,11 @@ export function foldManifestReference(
 function applyListChange<Item>(
   requestId: string,
   list: 'included' | 'excluded',
-  previous: readonly ListedItem<Item>[],
+  previous: readonly Item[],
   change: ManifestListChange<Item>,
   recorded: LayeredRecord<Item>,
-): ListedItem<Item>[] {
-  const next: ListedItem<Item>[] = [];
+): Item[] {
+  const next: Item[] = [];
   let from = 0;
   for (const at of change.removed) {
     if (at < from || at >= previous.length)
@@ -143,26 +140,22 @@ function applyListChange<Item>(
         requestId,
         `it adds ${added.digest} to the ${list} list at ${added.at}, out of order or past the end`,
       );
-    next.splice(added.at, 0, {
-      item: layeredGet(recorded, added.digest) as Item,
-      digest: added.digest,
-    });
+    next.splice(added.at, 0, layeredGet(recorded, added.digest) as Item);
     lastAt = added.at;
   }
   return next;
 }
 
-/** The exclusions with each retargeted duplicate pointing at its new copy (digest unknown). */
+/** The exclusions with each retargeted duplicate pointing at its new copy. */
 export function retargetDuplicates(
-  excluded: readonly ListedItem<ManifestExclusion>[],
+  excluded: readonly ManifestExclusion[],
   retargeted: readonly DuplicateRetarget[],
-): readonly ListedItem<ManifestExclusion>[] {
+): readonly ManifestExclusion[] {
   if (retargeted.length === 0) return excluded;
   const to = new Map(retargeted.map((change) => [change.from, change.to]));
-  return excluded.map((listed) => {
-    const { item } = listed;
+  return excluded.map((item) => {
     const target = item.reason === 'duplicate' ? to.get(item.duplicateOf ?? '') : undefined;
-    return target === undefined ? listed : { item: { ...item, duplicateOf: target }, digest: null };
+    return target === undefined ? item : { ...item, duplicateOf: target };
   });
 }
 

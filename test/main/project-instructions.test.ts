@@ -5,6 +5,7 @@ import { createSteppingClock } from '../../src/core/base/clock.js';
 import { createCountingIdSource } from '../../src/core/base/id-source.js';
 import { correxEventCatalog, type CorrexEventStore } from '../../src/core/event-catalog.js';
 import { replaySession } from '../../src/core/kernel/index.js';
+import { sessionManifestReader } from '../../src/core/inference/manifest-history.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import { openSqliteEventStore } from '../../src/infrastructure/sqlite/sqlite-event-store.js';
 import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
@@ -122,8 +123,9 @@ describe('project instructions', () => {
     expect(systemOf(0)).toContain('ROOT-RULE');
     expect(systemOf(0)).not.toContain('WEB-RULE');
     expect(systemOf(1)).toContain('WEB-RULE');
+    const readManifest = sessionManifestReader();
     const manifests = events.flatMap((event) =>
-      event.payload.type === 'inference_requested' ? [event.payload.manifest] : [],
+      event.payload.type === 'inference_requested' ? [readManifest(event.payload)] : [],
     );
     expect(manifests[0]?.included.filter((entry) => entry.kind === 'instructions')).toHaveLength(2);
     expect(manifests[1]?.included.filter((entry) => entry.kind === 'instructions')).toHaveLength(3);

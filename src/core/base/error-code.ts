@@ -68,6 +68,7 @@ export const ERROR_CODES = [
   'kernel_invariant',
   'kernel_wiring',
   'unknown_behaviour',
+  'manifest_reference_unresolved',
   'invalid_kernel_version_table',
   'flag_still_recorded',
   'session_configuration_mismatch',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, type PayloadOf } from '../events/event-definition.js';
 import { ContextManifestSchema } from './context-manifest.js';
+import { ContextManifestReferenceSchema } from './context-manifest-reference.js';
 import { InferenceFailureCategorySchema, type InferenceError } from './inference-failure.js';
 import { InferenceResultSchema } from './inference-result.js';
 
@@ -8,8 +9,10 @@ const sha256Field = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
  * The kernel is about to call a model. Emitted by `decide` before the effect runs; records which
- * provider and model the router chose and the full context manifest, so a user can see exactly
- * what the model was shown and what was left out.
+ * provider and model the router chose and the context manifest, so a user can see exactly what
+ * the model was shown and what was left out: whole (`manifest`), or by reference to what the
+ * session recorded before (`manifestRef`, flag `manifest-by-reference`). Exactly one is set; read
+ * either with `readRequestManifest` (manifest-history.ts).
  */
 export const inferenceRequested = defineEvent({
   type: 'inference_requested',
@@ -28,7 +31,8 @@ export const inferenceRequested = defineEvent({
     requestDigest: sha256Field,
     tokenEstimate: z.number().int().nonnegative(),
     toolNames: z.array(z.string().min(1)),
-    manifest: ContextManifestSchema,
+    manifest: ContextManifestSchema.optional(),
+    manifestRef: ContextManifestReferenceSchema.optional(),
   }),
 });
 

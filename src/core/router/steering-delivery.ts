@@ -5,6 +5,11 @@ import type { Projection } from '../events/projection.js';
 import { replay } from '../events/replay.js';
 import type { steeringNoteAdded } from '../context/steering-events.js';
 import type { ContextManifest } from '../inference/context-manifest.js';
+import {
+  emptyManifestHistory,
+  readRequestManifest,
+  type ManifestHistory,
+} from '../inference/manifest-history.js';
 import type {
   inferenceCompleted,
   inferenceFailed,
@@ -41,6 +46,8 @@ export type SteeringDeliveryState = {
   readonly notes: readonly SteeringDelivery[];
   /** Requests whose pack carried notes not yet seen: request id → note event ids. */
   readonly awaiting: { readonly [requestId: string]: readonly string[] };
+  /** What the manifests recorded by reference add up to (the read model every reader uses). */
+  readonly manifests: ManifestHistory;
 };
 
 type DeliveryPayload = PayloadOf<
@@ -60,8 +67,9 @@ const foldedTypes: ReadonlySet<string> = new Set<DeliveryPayload['type']>([
 /** Steering notes and where they were delivered; folds any catalog's events. */
 export const steeringDeliveryProjection: Projection<SteeringDeliveryState, PayloadShape> = {
   name: 'steering-delivery',
-  version: 1,
-  initial: () => ({ notes: [], awaiting: {} }),
+  // 2: the manifests' history (manifests recorded by reference).
+  version: 2,
+  initial: () => ({ notes: [], awaiting: {}, manifests: emptyManifestHistory }),
   evolve(state, event) {
     if (!foldedTypes.has(event.payload.type)) return state;
     const payload = event.payload as DeliveryPayload;
@@ -83,9 +91,11 @@ export const steeringDeliveryProjection: Projection<SteeringDeliveryState, Paylo
           ],
         };
       case 'inference_requested': {
-        const carried = steeringNoteIdsIn(payload.manifest);
+        const read = readRequestManifest(state.manifests, payload);
+        const carried = steeringNoteIdsIn(read.manifest);
         const unseen = state.notes.filter((n) => carried.has(n.noteEventId) && n.seenBy === null);
-        if (unseen.length === 0) return state;
+        if (unseen.length === 0)
+          return read.history === state.manifests ? state : { ...state, manifests: read.history };
         const deliveredIn = {
           requestId: payload.requestId,
           sequence: event.sequence,
@@ -97,6 +107,7 @@ export const steeringDeliveryProjection: Projection<SteeringDeliveryState, Paylo
             carried.has(n.noteEventId) && n.deliveredIn === null ? { ...n, deliveredIn } : n,
           ),
           awaiting: { ...state.awaiting, [payload.requestId]: unseen.map((n) => n.noteEventId) },
+          manifests: read.history,
         };
       }
       case 'inference_completed': {
@@ -112,6 +123,7 @@ export const steeringDeliveryProjection: Projection<SteeringDeliveryState, Paylo
             waiting.has(n.noteEventId) && n.seenBy === null ? { ...n, seenBy } : n,
           ),
           awaiting: withoutKey(state.awaiting, payload.requestId),
+          manifests: state.manifests,
         };
       }
       case 'inference_failed':

@@ -83,6 +83,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   kernel_invariant: 'failed',
   kernel_wiring: 'failed',
   unknown_behaviour: 'failed',
+  manifest_reference_unresolved: 'failed',
   invalid_kernel_version_table: 'failed',
   flag_still_recorded: 'failed',
   session_configuration_mismatch: 'failed',

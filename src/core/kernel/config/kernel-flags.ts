@@ -278,6 +278,19 @@ export const FORK_PATHS_ONTO_WORKSPACE = defineBehaviourFlag({
     "a fork reads the paths its copied prefix recorded inside the parent's workspace as the same paths inside its own workspace",
 });
 
+/**
+ * Each model call's context manifest is recorded by reference (`manifestRef`, issue #38): every
+ * item by its digest, each list as its change from the session's previous manifest, an item whole
+ * only the first time the session records it. Before, every call recorded the whole manifest
+ * (about 9 KB a call, three quarters of a session's bytes). Readers rebuild the whole manifest
+ * with `readRequestManifest` (core/inference/manifest-history.ts).
+ */
+export const MANIFEST_BY_REFERENCE = defineBehaviourFlag({
+  name: 'manifest-by-reference',
+  description:
+    "inference_requested records its context manifest by reference (manifestRef): item digests and the change from the session's previous manifest, each item whole once",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -307,4 +320,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   MCP_CHANGE_RECORDS,
   FOLLOW_UP_TURNS,
   FORK_PATHS_ONTO_WORKSPACE,
+  MANIFEST_BY_REFERENCE,
 ];

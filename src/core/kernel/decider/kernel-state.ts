@@ -28,6 +28,11 @@ import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import { BRIEF_PROBE } from '../features/brief-references/brief-state.js';
 import { rebasedOntoFork, rebasesForkPaths } from './fork-paths.js';
+import {
+  emptyManifestHistory,
+  foldManifestReference,
+  type ManifestHistory,
+} from '../../inference/manifest-history.js';
 
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 import {
@@ -112,6 +117,8 @@ export type KernelState = {
   readonly canonicalOutput: boolean;
   /** Whether the session was recorded with `fork-paths-onto-workspace` (a fork rebases its prefix's paths). */
   readonly forkPaths: boolean;
+  /** The manifests recorded by reference so far: the next one is written against it. */
+  readonly manifests: ManifestHistory;
 };
 
 export type RecordedStageFailure = {
@@ -141,7 +148,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 13: the follow-up turns slice (`features.turns`, flag follow-up-turns).
   // 14: review changes, project checks, brief references, claims and retry are slices of `features`.
   // 15: forkPaths (fork-paths-onto-workspace): a fork's state is rebased onto its workspace.
-  version: 15,
+  // 16: the history of manifests recorded by reference (manifest-by-reference).
+  version: 16,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -160,6 +168,7 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     features: initialFeatures(),
     canonicalOutput: false,
     forkPaths: false,
+    manifests: emptyManifestHistory,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -183,11 +192,24 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
       canonicalOutput: evolved.canonicalOutput,
       forkPaths: evolved.forkPaths,
+      manifests:
+        event.payload.type === 'inference_requested' && event.payload.manifestRef !== undefined
+          ? foldManifestReference(
+              state.manifests,
+              event.payload.requestId,
+              event.payload.manifestRef,
+            )
+          : state.manifests,
     };
     // A fork's copied prefix recorded the parent's workspace paths: from here on they are read
     // as the same paths in the fork's workspace (fork-paths.ts).
+    // The manifests stay as recorded: they say what each model call was sent, and the next
+    // one is written against exactly that (a rebased item would read back as the parent's).
     if (event.payload.type === 'session_forked' && next.forkPaths)
-      return rebasedOntoFork(next, event.payload.parentWorkspace, event.payload.workspace);
+      return {
+        ...rebasedOntoFork(next, event.payload.parentWorkspace, event.payload.workspace),
+        manifests: next.manifests,
+      };
     return next;
   },
 };
@@ -427,6 +449,7 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     features: state.features,
     canonicalOutput: state.canonicalOutput,
     forkPaths: state.forkPaths,
+    manifests: state.manifests,
   };
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
+  heldUntilReleased,
   json,
   sse,
   startFakeHttpServer,
@@ -119,28 +120,26 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('refuses to resume a session another live process is driving', async () => {
-    world.model.reply(
-      (request, response) =>
-        void setTimeout(
-          () =>
-            sse(
-              chatCompletionStream({
-                toolCalls: [
-                  {
-                    id: 'call_1',
-                    name: 'finish_change',
-                    arguments: '{"summary":"nothing","filesChanged":[]}',
-                  },
-                ],
-              }),
-            )(request, response),
-          6_000,
-        ),
+    // The model answers only after the second process was refused: the first drives until then.
+    const answer = heldUntilReleased(
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            {
+              id: 'call_1',
+              name: 'finish_change',
+              arguments: '{"summary":"nothing","filesChanged":[]}',
+            },
+          ],
+        }),
+      ),
     );
+    world.model.reply(answer.handler);
     const dir = workspace('busy');
     const running = startCorrex(home, runArgs(dir, 'auto'), world.env);
     const [, sessionId] = await running.waitFor(/^session (\S+)$/m);
     const second = await correx(home, ['resume', sessionId!], world.env);
+    answer.release();
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/is being driven by process \d+/);
     const first = await running.exited;

@@ -20,7 +20,10 @@ function scriptModel(server: FakeHttpServer) {
   server.reply(...writeThenFinish('hello.txt', 'hello from the model\n'));
 }
 
-describe('correx run, approve, replay and tail as processes', () => {
+// Each test starts several CLI processes, one after another: on a loaded machine (two cores,
+// other runs beside) the prompt-mode tests took longer than the suite's default 30 s, and the
+// Ctrl-C test, cut short, left its workflow file broken for every test after it.
+describe('correx run, approve, replay and tail as processes', { timeout: 120_000 }, () => {
   const world = cliWorld('correx-run-test-', WORKFLOW);
   const { root, home, workflowFile } = world;
 

@@ -1,24 +1,21 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_CLI, COMPILED_CLI } from '../support/compile-cli.js';
 import { tempDir } from '../support/temp-dir.js';
-import { CORREX_CLI, cliEnvironment } from './cli-process.js';
+import { cliEnvironment } from './cli-process.js';
 
 const run = promisify(execFile);
 const repo = realpathSync(fileURLToPath(new URL('../../', import.meta.url)));
-// Two levels below the package root, as dist/cli lies, so package.json, assets/ and the web
-// page are found as the installed bundle finds them.
-const bundleRoot = join(repo, `.test-cli-bundle-${process.pid}`);
-const bundledCli = join(bundleRoot, 'cli', 'cli.js');
 
 async function bundled(home: string, args: readonly string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bundledCli, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [BUNDLED_CLI, ...args], {
       env: cliEnvironment(home),
       timeout: 120_000,
     });
@@ -61,14 +58,12 @@ async function mcpAnswers(cli: readonly string[], home: string, sessionId: strin
 
 /**
  * The CLI as `bin/correx` runs it after `npm install`: bundled by scripts/bundle-cli.mjs (the
- * other CLI tests run the sources compiled module by module). What a bundle can break is what
- * a module finds relative to itself: the package's version, its assets, lazily loaded commands.
+ * tests' global setup bundles it two levels below the package root, as dist/cli lies, and the
+ * other CLI tests run it too), held here to the sources compiled module by module, as
+ * dist/main is. What a bundle can break is what a module finds relative to itself: the
+ * package's version, its assets, lazily loaded commands.
  */
 describe('the bundled CLI', () => {
-  beforeAll(async () => {
-    await run(process.execPath, [join(repo, 'scripts', 'bundle-cli.mjs'), join(bundleRoot, 'cli')]);
-  }, 120_000);
-  afterAll(() => rmSync(bundleRoot, { recursive: true, force: true }));
 
   it('answers --version from package.json', async () => {
     const home = tempDir('correx-bundle-');
@@ -91,8 +86,8 @@ describe('the bundled CLI', () => {
     // The bundle carries its own copy of zod; the MCP SDK reads correx's tool schemas with the
     // copy in node_modules. Both must see them as the unbundled CLI's single copy does.
     const sessionId = /^session\s+(\S+)/m.exec(demo.stdout)![1]!;
-    const fromBundle = await mcpAnswers([bundledCli], home, sessionId);
-    expect(fromBundle).toEqual(await mcpAnswers(CORREX_CLI, home, sessionId));
+    const fromBundle = await mcpAnswers([BUNDLED_CLI], home, sessionId);
+    expect(fromBundle).toEqual(await mcpAnswers([COMPILED_CLI], home, sessionId));
     const statusTool = fromBundle.tools.find((tool) => tool.name === 'session_status');
     expect(statusTool?.inputSchema.properties).toEqual({
       sessionId: { type: 'string', minLength: 1 },
@@ -112,7 +107,7 @@ describe('the bundled CLI', () => {
     writeFileSync(join(home, 'harness.yaml'), 'mode: sometimes\nbudgets:\n  tokens: -3\n');
     const fromBundle = await bundled(home, ['doctor']);
     expect(fromBundle.stdout).toContain('mode: Invalid option: expected one of "prompt"');
-    const unbundled = await run(process.execPath, [...CORREX_CLI, 'doctor'], {
+    const unbundled = await run(process.execPath, [COMPILED_CLI, 'doctor'], {
       env: cliEnvironment(home),
     }).catch((error: { stdout: string }) => error);
     expect(fromBundle.stdout).toBe(unbundled.stdout);

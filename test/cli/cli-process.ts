@@ -1,11 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { COMPILED_CLI } from '../support/compile-cli.js';
+import { BUNDLED_CLI } from '../support/compile-cli.js';
 
 const run = promisify(execFile);
 
-/** The arguments to node that start the CLI: the sources compiled by the tests' global setup. */
-export const CORREX_CLI: readonly string[] = [COMPILED_CLI];
+/**
+ * The arguments to node that start the CLI: the sources bundled by the tests' global setup, as
+ * `bin/correx` runs them (test/cli/bundled-cli.test.ts holds the module-by-module build to it).
+ */
+export const CORREX_CLI: readonly string[] = [BUNDLED_CLI];
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 

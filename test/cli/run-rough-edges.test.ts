@@ -30,7 +30,9 @@ stages:
 `;
 
 /** The command line's rough edges, met as processes: what a person sees after things go wrong. */
-describe('correx run and the commands around it', () => {
+// Each test starts several CLI processes, one after another: on a loaded machine (two cores,
+// other runs beside) the killed-driver test took longer than the suite's default 30 s.
+describe('correx run and the commands around it', { timeout: 120_000 }, () => {
   const world = cliWorld('correx-rough-test-', WORKFLOW);
   const { root, home, workflowFile } = world;
 

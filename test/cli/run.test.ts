@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
+  heldUntilReleased,
   json,
   sse,
   startFakeHttpServer,
@@ -19,7 +20,10 @@ function scriptModel(server: FakeHttpServer) {
   server.reply(...writeThenFinish('hello.txt', 'hello from the model\n'));
 }
 
-describe('correx run, approve, replay and tail as processes', () => {
+// Each test starts several CLI processes, one after another: on a loaded machine (two cores,
+// other runs beside) the prompt-mode tests took longer than the suite's default 30 s, and the
+// Ctrl-C test, cut short, left its workflow file broken for every test after it.
+describe('correx run, approve, replay and tail as processes', { timeout: 120_000 }, () => {
   const world = cliWorld('correx-run-test-', WORKFLOW);
   const { root, home, workflowFile } = world;
 
@@ -119,28 +123,26 @@ describe('correx run, approve, replay and tail as processes', () => {
   });
 
   it('refuses to resume a session another live process is driving', async () => {
-    world.model.reply(
-      (request, response) =>
-        void setTimeout(
-          () =>
-            sse(
-              chatCompletionStream({
-                toolCalls: [
-                  {
-                    id: 'call_1',
-                    name: 'finish_change',
-                    arguments: '{"summary":"nothing","filesChanged":[]}',
-                  },
-                ],
-              }),
-            )(request, response),
-          6_000,
-        ),
+    // The model answers only after the second process was refused: the first drives until then.
+    const answer = heldUntilReleased(
+      sse(
+        chatCompletionStream({
+          toolCalls: [
+            {
+              id: 'call_1',
+              name: 'finish_change',
+              arguments: '{"summary":"nothing","filesChanged":[]}',
+            },
+          ],
+        }),
+      ),
     );
+    world.model.reply(answer.handler);
     const dir = workspace('busy');
     const running = startCorrex(home, runArgs(dir, 'auto'), world.env);
     const [, sessionId] = await running.waitFor(/^session (\S+)$/m);
     const second = await correx(home, ['resume', sessionId!], world.env);
+    answer.release();
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/is being driven by process \d+/);
     const first = await running.exited;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
+  heldUntilReleased,
   startFakeHttpServer,
-  type FakeHandler,
   type FakeHttpServer,
 } from '../providers/fake-http-server.js';
 import { writeThenFinish } from '../support/model-turns.js';
@@ -179,12 +179,9 @@ describe('correx serve as a process', () => {
   });
 
   it('pauses a running session at shutdown and resumes it on the next start', async () => {
-    const slowly =
-      (handler: FakeHandler): FakeHandler =>
-      (request, response) =>
-        void setTimeout(() => handler(request, response), 1_500);
     const [write, finish] = writeThenFinish('later.txt', 'after a restart\n');
-    model.reply(slowly(write), finish);
+    const held = heldUntilReleased(write);
+    model.reply(held.handler, finish);
     writeHarness(home);
     mkdirSync(join(projects, 'restart'), { recursive: true });
     const env = { OPENAI_BASE_URL: `${model.url}/v1`, CORREX_MODEL: 'served-model' };
@@ -203,9 +200,16 @@ describe('correx serve as a process', () => {
       }),
     });
     const { sessionId } = (await created.json()) as { sessionId: string };
-    // Stop while the model is still answering: the answer is recorded, then the session pauses.
+    // Stop while the model is still answering: the session pauses, then the answer comes and is
+    // recorded, and the process ends without acting on it.
     while (model.requests.length === asked) await new Promise((done) => setTimeout(done, 50));
     first.child.kill('SIGTERM');
+    let shown = '';
+    while (!shown.includes('status    paused')) {
+      await new Promise((done) => setTimeout(done, 100));
+      shown = (await correx(home, ['show', sessionId])).stdout;
+    }
+    held.release();
     expect((await first.exited).code).toBe(0);
     const paused = await correx(home, ['show', sessionId]);
     expect(paused.stdout).toContain('status    paused');

@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { COMPILED_CLI } from '../support/compile-cli.js';
 import { tempDir } from '../support/temp-dir.js';
-import { cliEnvironment, CORREX_CLI } from './cli-process.js';
+import { cliEnvironment } from './cli-process.js';
 
 const run = promisify(execFile);
 
 /**
  * The modules of correx a real CLI process loads for a command line, recorded by a module hook
- * (Node's `module.register`), relative to the compiled sources.
+ * (Node's `module.register`), relative to the compiled sources: the build compiled module by
+ * module, whose modules are the sources' (a bundle's chunks would say nothing of which loaded).
  */
 async function loadedModules(
   args: readonly string[],
@@ -35,10 +37,10 @@ export async function load(url, context, next) {
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
   writeFileSync(log, '');
-  await run(process.execPath, ['--import', pathToFileURL(register).href, ...CORREX_CLI, ...args], {
+  await run(process.execPath, ['--import', pathToFileURL(register).href, COMPILED_CLI, ...args], {
     env: cliEnvironment(dir),
   });
-  const root = pathToFileURL(join(CORREX_CLI[0]!, '..', '..')).href;
+  const root = pathToFileURL(join(COMPILED_CLI, '..', '..')).href;
   const urls = readFileSync(log, 'utf8').split('\n');
   if (packages) return urls.filter((url) => url.includes('/node_modules/'));
   return urls.filter((url) => url.startsWith(root)).map((url) => url.slice(root.length + 1));

@@ -108,3 +108,25 @@ export function stall(firstEvents: readonly string[]): FakeHandler {
     for (const event of firstEvents) response.write(`data: ${event}\n\n`);
   };
 }
+
+/**
+ * `handler`, answering only once the test calls `release` (a model still working for exactly as
+ * long as a test needs, however slow the machine, rather than for a fixed time).
+ */
+export function heldUntilReleased(handler: FakeHandler): {
+  readonly handler: FakeHandler;
+  release(): void;
+} {
+  let released = false;
+  const waiting: (() => void)[] = [];
+  return {
+    handler: (request, response) => {
+      if (released) handler(request, response);
+      else waiting.push(() => handler(request, response));
+    },
+    release() {
+      released = true;
+      for (const answer of waiting.splice(0)) answer();
+    },
+  };
+}

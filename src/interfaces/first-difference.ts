@@ -3,7 +3,8 @@ import { canonicalJson } from '../core/events/canonical-json.js';
 
 /**
  * Payload fields that name a session's own derived values rather than what happened: artifact
- * hashes (they cover the session id), the ids and digests of its requests and context packs,
+ * hashes (they cover the session id), the ids and digests of its requests and context packs
+ * (and manifests, whole or by reference: their items name the workspace and hash it),
  * the size estimate of a pack (it holds the workspace path) and measured durations. Two runs
  * that did the same thing differ only in these.
  */
@@ -15,6 +16,7 @@ const DERIVED_FIELDS = new Set([
   'packDigest',
   'requestDigest',
   'manifest',
+  'manifestRef',
   'tokenEstimate',
   'latencyMs',
   'durationMs',

@@ -1,6 +1,8 @@
 import type { PayloadOf } from '../../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../../events/event-envelope.js';
+import type { sessionForked } from '../../sessions/fork-events.js';
 import type { CheckpointFile, stageCheckpointRecorded } from '../../tools/checkpoint-events.js';
+import { pathOntoFork, rebaseableRoots } from '../decider/fork-paths.js';
 import type {
   TouchedFile,
   toolCallProposed,
@@ -33,6 +35,14 @@ export function recordedChanges(
   const proposals = new Map<string, PayloadOf<typeof toolCallProposed>>();
   const changes: RecordedChange[] = [];
   for (const event of events) {
+    if (event.payload.type === 'session_forked') {
+      const forked = event.payload as PayloadOf<typeof sessionForked>;
+      // What the copied prefix changed, it changed in the parent's workspace: as this session
+      // reads it, in its own (the same files, rebuilt there when it was forked).
+      for (const [index, change] of changes.entries())
+        changes[index] = ontoFork(change, forked.parentWorkspace, forked.workspace);
+      continue;
+    }
     if (event.payload.type === 'tool_call_proposed') {
       const proposal = event.payload as PayloadOf<typeof toolCallProposed>;
       proposals.set(proposal.callId, proposal);
@@ -69,6 +79,18 @@ export function recordedChanges(
     });
   }
   return changes;
+}
+
+/** A change the parent recorded, with its files inside the parent's workspace moved into `to`. */
+function ontoFork(change: RecordedChange, from: string, to: string): RecordedChange {
+  if (!rebaseableRoots(from, to)) return change;
+  return {
+    ...change,
+    files: change.files.map((file) => {
+      const path = pathOntoFork(file.path, from, to);
+      return path === null ? file : { ...file, path };
+    }),
+  };
 }
 
 function commandOf(args: Readonly<Record<string, unknown>>): string | null {
@@ -118,7 +140,21 @@ export function planUndo(
     const last = checkpoints.at(-1)!;
     toSequence = last.sequence;
     const files = (last.payload as PayloadOf<typeof stageCheckpointRecorded>).files;
-    checkpoint = new Map(files.map((file) => [file.path, file]));
+    // A checkpoint of the copied prefix names the parent's workspace: read it in this one.
+    const fork = events.find((event) => event.payload.type === 'session_forked');
+    const forked =
+      fork !== undefined && last.sequence < fork.sequence
+        ? (fork.payload as PayloadOf<typeof sessionForked>)
+        : null;
+    checkpoint = new Map(
+      files.map((file) => {
+        const path =
+          forked === null || !rebaseableRoots(forked.parentWorkspace, forked.workspace)
+            ? null
+            : pathOntoFork(file.path, forked.parentWorkspace, forked.workspace);
+        return [path ?? file.path, path === null ? file : { ...file, path }];
+      }),
+    );
   } else if (target.stageId !== undefined) {
     const started = events.filter(
       (event) =>

@@ -1,4 +1,5 @@
 import type { SessionLeaseView } from '../interfaces/session-lease.js';
+import type { DriverTake } from '../interfaces/interrupted-call-driver.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Clock } from '../core/base/clock.js';
@@ -42,6 +43,8 @@ export type ComposeHostOptions = {
   readonly lockHolder?: (sessionId: string) => string | null;
   /** Who drives each session now (a shared store's driver records). */
   readonly drivers?: () => Promise<ReadonlyMap<string, SessionLeaseView>>;
+  /** Every take of a session's driver lock (a shared store's driver records). */
+  readonly driverTakes?: (sessionId: string) => Promise<readonly DriverTake[]>;
 };
 
 /** Wires the production session host: this machine's sandbox, the built-in tools, the disk. */
@@ -85,6 +88,7 @@ export async function composeSessionHost(options: ComposeHostOptions): Promise<S
     ...(options.recordOnly === undefined ? {} : { recordOnly: options.recordOnly }),
     ...(options.attendWaiting === true ? { attendWaiting: true } : {}),
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+    ...(options.driverTakes === undefined ? {} : { driverTakes: options.driverTakes }),
     ...(options.lockHolder === undefined ? {} : { lockHolder: options.lockHolder }),
   });
 }

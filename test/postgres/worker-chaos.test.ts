@@ -391,7 +391,19 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
            SELECT session_id, sequence, type, rank() OVER (PARTITION BY session_id ORDER BY sequence DESC) AS r
            FROM correx.events) e WHERE r <= 8 GROUP BY session_id`,
       );
-      throw new Error(`${(error as Error).message}\n${JSON.stringify(tails, null, 1)}`);
+      const drivers = await query(
+        `SELECT session_id, worker, from_sequence, epoch, released_at, stopped_at FROM correx.session_drivers ORDER BY id`,
+      );
+      const cards: unknown[] = [];
+      for (const { session_id: sessionId } of await heads()) {
+        const listed = await fetch(`${base!}/api/sessions/${sessionId}/approvals`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        if (listed.ok) cards.push(await listed.json());
+      }
+      throw new Error(
+        `${(error as Error).message}\n${JSON.stringify(tails, null, 1)}\nDRIVERS ${JSON.stringify(drivers)}\nCARDS ${JSON.stringify(cards)}`,
+      );
     });
     // No worker died: every fault was ridden out.
     for (const worker of workers)

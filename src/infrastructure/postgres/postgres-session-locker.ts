@@ -28,6 +28,9 @@ export type PostgresLockerOptions = {
  * epoch, or the connection's end, aborts `lost`. Which driver may append is the epoch's to say,
  * checked by every append: timestamps only decide when a silent holder may be replaced.
  */
+/** Tries at saying a lost driver stopped: about a minute of doubling waits, capped at 2 s. */
+const STOP_SAID_ATTEMPTS = 35;
+
 export function createPostgresSessionLocker(
   pool: pg.Pool,
   schema: string,
@@ -48,6 +51,28 @@ export function createPostgresSessionLocker(
   const renew = `UPDATE ${s}.sessions SET lease_renewed_at = clock_timestamp(),
       driver_backend = CASE WHEN $3 THEN pg_backend_pid() ELSE driver_backend END
     WHERE session_id = $1 AND driver_epoch = $2 RETURNING 1`;
+
+  let closing = false;
+  /**
+   * Writes on a lost driver's record that its run has stopped. A lease is often lost because
+   * the store went away (every connection ended, a restart): the write is retried, with a
+   * doubling wait, until the store answers, for up to about a minute and never past `close`.
+   */
+  const sayStopped = async (record: string) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await pool.query(
+          `UPDATE ${s}.session_drivers SET stopped_at = clock_timestamp()
+           WHERE id = $1 AND stopped_at IS NULL`,
+          [record],
+        );
+        return;
+      } catch {
+        if (closing || attempt >= STOP_SAID_ATTEMPTS) return;
+        await new Promise((done) => setTimeout(done, Math.min(100 * 2 ** attempt, 2_000)));
+      }
+    }
+  };
 
   return {
     async acquire(sessionId) {
@@ -190,13 +215,7 @@ export function createPostgresSessionLocker(
           // only as well as the store can be reached: unsaid, the record reads "unconfirmed".
           if (stopUnsaid && record !== undefined) {
             stopUnsaid = false;
-            await pool
-              .query(
-                `UPDATE ${s}.session_drivers SET stopped_at = clock_timestamp()
-                 WHERE id = $1 AND stopped_at IS NULL`,
-                [record],
-              )
-              .catch(() => undefined);
+            await sayStopped(record);
           }
           if (gone) return;
           gone = true;
@@ -223,8 +242,11 @@ export function createPostgresSessionLocker(
             detach();
             client.release();
           } catch (error) {
-            // A broken connection has released the lock already; drop it from the pool.
+            // A broken connection has released the lock already; drop it from the pool. Its
+            // run has ended all the same, which a person may be waiting to hear: said as a
+            // lost driver says it, through the pool.
             client.release(error as Error);
+            if (record !== undefined) await sayStopped(record);
           }
         },
       };
@@ -233,6 +255,7 @@ export function createPostgresSessionLocker(
     },
     // The pool ends only once its clients are back: hand back what is still held first.
     close: async () => {
+      closing = true;
       for (const lock of [...held]) await lock.release();
       await pool.end();
     },

@@ -53,25 +53,43 @@ export function createPostgresSessionLocker(
     WHERE session_id = $1 AND driver_epoch = $2 RETURNING 1`;
 
   let closing = false;
+  /** Retries of a stop not yet said, running on after the release that started them. */
+  const retrying = new Set<Promise<void>>();
+  const markStopped = (record: string) =>
+    pool.query(
+      `UPDATE ${s}.session_drivers SET stopped_at = clock_timestamp()
+       WHERE id = $1 AND stopped_at IS NULL`,
+      [record],
+    );
   /**
    * Writes on a lost driver's record that its run has stopped. A lease is often lost because
-   * the store went away (every connection ended, a restart): the write is retried, with a
-   * doubling wait, until the store answers, for up to about a minute and never past `close`.
+   * the store went away (every connection ended, a restart): the first try is the release's,
+   * and when it fails the write is retried in the background, with a doubling wait, for up to
+   * about a minute and never past `close`, so a release (and the drive's end) waits on no outage.
    */
   const sayStopped = async (record: string) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await pool.query(
-          `UPDATE ${s}.session_drivers SET stopped_at = clock_timestamp()
-           WHERE id = $1 AND stopped_at IS NULL`,
-          [record],
-        );
-        return;
-      } catch {
-        if (closing || attempt >= STOP_SAID_ATTEMPTS) return;
+    if (
+      await markStopped(record).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    const retry = (async () => {
+      for (let attempt = 1; attempt <= STOP_SAID_ATTEMPTS && !closing; attempt++) {
         await new Promise((done) => setTimeout(done, Math.min(100 * 2 ** attempt, 2_000)));
+        if (closing) return;
+        if (
+          await markStopped(record).then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
       }
-    }
+    })();
+    retrying.add(retry);
+    void retry.finally(() => retrying.delete(retry));
   };
 
   return {
@@ -256,6 +274,7 @@ export function createPostgresSessionLocker(
     // The pool ends only once its clients are back: hand back what is still held first.
     close: async () => {
       closing = true;
+      await Promise.all(retrying);
       for (const lock of [...held]) await lock.release();
       await pool.end();
     },

@@ -7,6 +7,7 @@ import {
   layeredHas,
   layeredRecord,
   layeredSet,
+  layeredSetAll,
   type LayeredRecord,
 } from './layered-record.js';
 
@@ -72,5 +73,21 @@ describe('layered record', () => {
     }
     expect(record.baseSize + record.recentSize).toBe(3_000);
     expect(largest).toBeLessThanOrEqual(8 + Math.ceil(Math.sqrt(3_000)));
+  });
+  it('sets many keys at once as that many single sets would, key order included', () => {
+    const entry = fc.tuple(key, fc.integer());
+    fc.assert(
+      fc.property(fc.array(fc.array(entry, { maxLength: 40 }), { maxLength: 30 }), (batches) => {
+        let one: LayeredRecord<number> = layeredRecord();
+        let many: LayeredRecord<number> = layeredRecord();
+        for (const batch of batches) {
+          for (const [at, value] of batch) one = layeredSet(one, at, value);
+          many = layeredSetAll(many, batch);
+        }
+        expect(Object.entries(layeredEntries(many))).toEqual(Object.entries(layeredEntries(one)));
+        expect(many.recentSize).toBeLessThanOrEqual(8 + Math.sqrt(many.baseSize));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

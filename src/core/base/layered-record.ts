@@ -41,6 +41,27 @@ export function layeredSet<V>(record: LayeredRecord<V>, key: string, value: V): 
   return layeredRecord({ ...record.base, ...recent });
 }
 
+/**
+ * `record` with every `[key, value]` of `entries` set, in order: what that many `layeredSet`s
+ * give, for one copy of the recent part instead of one per key (a fold that adds many keys at
+ * once, like a manifest's new items, would otherwise copy √n entries per key).
+ */
+export function layeredSetAll<V>(
+  record: LayeredRecord<V>,
+  entries: readonly (readonly [string, V])[],
+): LayeredRecord<V> {
+  if (entries.length === 0) return record;
+  const recent: Record<string, V> = { ...record.recent };
+  let recentSize = record.recentSize;
+  for (const [key, value] of entries) {
+    if (!Object.hasOwn(recent, key)) recentSize += 1;
+    recent[key] = value;
+  }
+  if (recentSize <= 8 + Math.sqrt(record.baseSize))
+    return { base: record.base, baseSize: record.baseSize, recent, recentSize };
+  return layeredRecord({ ...record.base, ...recent });
+}
+
 /** `record` without `key` (itself when it has none). */
 export function layeredDelete<V>(record: LayeredRecord<V>, key: string): LayeredRecord<V> {
   if (Object.hasOwn(record.base, key)) {

@@ -3,7 +3,7 @@ import {
   layeredGet,
   layeredHas,
   layeredRecord,
-  layeredSet,
+  layeredSetAll,
   type LayeredRecord,
 } from '../base/layered-record.js';
 import type { PayloadOf } from '../events/event-definition.js';
@@ -164,17 +164,19 @@ function withItems<Item>(
   items: LayeredRecord<Item>,
   change: ManifestListChange<Item>,
 ): LayeredRecord<Item> {
-  let next = items;
+  const fresh: [string, Item][] = [];
+  const freshDigests = new Set<string>();
   for (const added of change.added) {
-    if (added.item !== undefined) {
-      if (!layeredHas(next, added.digest)) next = layeredSet(next, added.digest, added.item);
-    } else if (!layeredHas(next, added.digest))
+    if (layeredHas(items, added.digest) || freshDigests.has(added.digest)) continue;
+    if (added.item === undefined)
       throw new UnresolvedManifestReferenceError(
         requestId,
         `it names the item ${added.digest}, which no earlier event of the session records`,
       );
+    freshDigests.add(added.digest);
+    fresh.push([added.digest, added.item]);
   }
-  return next;
+  return layeredSetAll(items, fresh);
 }
 
 /**

@@ -4,6 +4,7 @@ import { currentBehaviour } from '../../src/core/kernel/config/behaviour.js';
 import { MANIFEST_BY_REFERENCE } from '../../src/core/kernel/config/kernel-flags.js';
 import { runSession, recordedKernelConfig, replaySession } from '../../src/core/kernel/index.js';
 import { sessionManifestReader } from '../../src/core/inference/manifest-history.js';
+import { findModelCall, modelCallContexts } from '../../src/core/inference/model-call-contexts.js';
 import { nodeSha256 } from '../../src/infrastructure/system/node-sha256.js';
 import {
   closeStoresAfterEach,
@@ -98,5 +99,27 @@ describe('context manifests recorded by reference', () => {
     const bytes = (events: typeof whole) =>
       requested(events).reduce((sum, payload) => sum + canonicalJson(payload).length, 0);
     expect(bytes(byReference)).toBeLessThan(bytes(whole));
+
+    // What `show --context` and the REST context routes read: the same calls either way.
+    const contexts = modelCallContexts(byReference);
+    const wholeContexts = modelCallContexts(whole);
+    expect(contexts.map((call) => call.recordedAs)).toEqual(contexts.map(() => 'reference'));
+    expect(wholeContexts.map((call) => call.recordedAs)).toEqual(contexts.map(() => 'whole'));
+    expect(contexts.map((call) => canonicalJson(call.manifest))).toEqual(wholeManifests);
+    expect(contexts.map((call) => call.change)).toEqual(wholeContexts.map((call) => call.change));
+    expect(contexts[0]!.change).toBeNull();
+    // Each later call of the stage sees the previous call's answer and results come in.
+    for (const call of contexts.slice(1)) expect(call.change!.added.length).toBeGreaterThan(0);
+    const added = new Set(contexts.slice(1).flatMap((call) => call.change!.added));
+    for (const call of contexts.slice(1))
+      for (const id of call.change!.added)
+        expect(call.manifest.included.map((entry) => entry.id)).toContain(id);
+    expect(added.size).toBeGreaterThan(0);
+    expect(contexts.every((call) => call.reportedInputTokens !== null)).toBe(true);
+    expect(findModelCall(contexts, 'last')).toBe(contexts.at(-1));
+    expect(findModelCall(contexts, '2')).toBe(contexts[1]);
+    expect(findModelCall(contexts, contexts[2]!.requestId)).toBe(contexts[2]);
+    expect(findModelCall(contexts, '0')).toBeUndefined();
+    expect(findModelCall(contexts, 'nope')).toBeUndefined();
   });
 });

@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   // saved eval reports (`<correx home>/evals`)
   'eval_not_found',
   'eval_report_unreadable',
+  // what a model call saw (`show --context`, the context routes)
+  'model_call_not_found',
   // configuration people write
   'usage',
   'config_exists',
@@ -137,6 +139,7 @@ export const ERROR_CODES = [
   'api_forbidden_decider',
   'api_too_many_sockets',
   'api_eval_not_found',
+  'api_model_call_not_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -52,6 +52,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   session_not_found: 'failed',
   eval_not_found: 'failed',
   eval_report_unreadable: 'failed',
+  model_call_not_found: 'usage',
   usage: 'usage',
   config_exists: 'usage',
   config_invalid: 'usage',
@@ -145,6 +146,7 @@ export const EXIT_OUTCOME_OF: Readonly<
   api_internal: 'failed',
   api_forbidden_decider: 'failed',
   api_too_many_sockets: 'failed',
+  api_model_call_not_found: 'failed',
   api_eval_not_found: 'failed',
 };
 

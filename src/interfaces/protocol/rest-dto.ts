@@ -217,6 +217,8 @@ export const ErrorCodeSchema = z.enum([
   'session_not_found',
   /** `GET /api/evals/:evalId` names no saved eval run. */
   'eval_not_found',
+  /** `GET /api/sessions/:sessionId/context/:call` names no model call of the session. */
+  'model_call_not_found',
   'workspace_not_allowed',
   'conflict',
   /** Every WebSocket the server allows is open; REST still answers. */

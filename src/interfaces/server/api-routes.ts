@@ -38,6 +38,10 @@ import {
 } from '../protocol/session-changes-dto.js';
 import { CompareQuerySchema, CompareResponseSchema } from '../protocol/session-comparison-dto.js';
 import { GetEvalResponseSchema, ListEvalsResponseSchema } from '../protocol/eval-report-dto.js';
+import {
+  ListModelCallsResponseSchema,
+  ModelCallDtoSchema,
+} from '../protocol/model-call-context-dto.js';
 
 /** One REST route as the OpenAPI document describes it; handlers live in `rest-routes.ts`. */
 export type ApiRoute = {
@@ -204,6 +208,20 @@ export const apiRoutes = {
       'Fork the session at an event, stage or call: a new session with its events up to there in a workspace rebuilt as it was then, started here on the asked model, profiles, workflow or mode',
     body: ForkSessionRequestSchema,
     success: [201, ForkSessionResponseSchema],
+  },
+  listModelCalls: {
+    method: 'GET',
+    path: `${session}/context`,
+    summary:
+      "What the model saw: every model call of the session with its context manifest rebuilt from the log (pack tokens against the budget, items in and left out, what came in and went since the stage's previous call), as `correx show --context --json` without its items",
+    success: [200, ListModelCallsResponseSchema],
+  },
+  getModelCall: {
+    method: 'GET',
+    path: `${session}/context/:call`,
+    summary:
+      "One model call's whole context manifest, item by item (`call`: its request id, its position from 1, or `last`; as `correx show --context <call> --json`); 404 `model_call_not_found`",
+    success: [200, ModelCallDtoSchema],
   },
   compareSessions: {
     method: 'GET',

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 /** A REST request as the handlers read it: path parameters and the raw query. */
 export type Request = FastifyRequest<{
-  Params: { sessionId?: string; callId?: string; grantId?: string; evalId?: string };
+  Params: { sessionId?: string; callId?: string; grantId?: string; evalId?: string; call?: string };
   Querystring: Record<string, unknown>;
 }>;
 

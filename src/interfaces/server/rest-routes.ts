@@ -70,6 +70,17 @@ import {
   type ListEvalsResponse,
 } from '../protocol/eval-report-dto.js';
 import { compareStoredSessions } from '../stored-session-comparison.js';
+import {
+  findModelCall,
+  ModelCallNotFoundError,
+  modelCallContexts,
+} from '../../core/inference/model-call-contexts.js';
+import {
+  ModelCallDtoSchema,
+  ModelCallRefSchema,
+  type ListModelCallsResponse,
+  type ModelCallDto,
+} from '../protocol/model-call-context-dto.js';
 import { preimageText } from '../preimage-text.js';
 import {
   EvalReportNotFoundError,
@@ -400,6 +411,41 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
         missing: [...fork.missing],
       };
       return { status: 201, body: response };
+    },
+    async listModelCalls(request) {
+      const { sessionId } = await sessionOf(request);
+      const calls = modelCallContexts(await store.read(sessionId));
+      const response: ListModelCallsResponse = {
+        calls: calls.map(({ manifest, ...call }) => ({
+          ...call,
+          toolNames: [...call.toolNames],
+          change:
+            call.change === null
+              ? null
+              : { added: [...call.change.added], dropped: [...call.change.dropped] },
+          budgetTokens: manifest.budgetTokens,
+          totalTokens: manifest.totalTokens,
+          tokenizer: manifest.tokenizer,
+          included: manifest.included.length,
+          excluded: manifest.excluded.length,
+        })),
+      };
+      return { body: response };
+    },
+    async getModelCall(request) {
+      const { sessionId } = await sessionOf(request);
+      const ref = parse(ModelCallRefSchema, request.params.call, 'model call');
+      const calls = modelCallContexts(await store.read(sessionId));
+      const call = findModelCall(calls, ref);
+      if (call === undefined)
+        throw new ApiError(
+          404,
+          'model_call_not_found',
+          new ModelCallNotFoundError(sessionId, ref, calls.length).message,
+        );
+      // Parsed: the wire shape is the protocol's, checked, not whatever the object carries.
+      const response: ModelCallDto = ModelCallDtoSchema.parse(call);
+      return { body: response };
     },
     async compareSessions(request) {
       const query = parse(CompareQuerySchema, request.query, 'query');

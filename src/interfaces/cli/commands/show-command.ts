@@ -16,6 +16,12 @@ import { readSessionLogs, runSummary } from '../run-summary.js';
 import { runSummaryLines } from '../run-summary-lines.js';
 import { nodeSha256 } from '../../../infrastructure/system/node-sha256.js';
 import { turnOption } from '../turn-option.js';
+import {
+  findModelCall,
+  ModelCallNotFoundError,
+  modelCallContexts,
+} from '../../../core/inference/model-call-contexts.js';
+import { modelCallLines, modelCallListLines } from '../model-call-context-lines.js';
 
 /** The events the evidence lines of the header are read from. */
 const EVIDENCE: ReadonlySet<string> = new Set([
@@ -60,18 +66,30 @@ export function showCommand(context: CommandContext): Command {
       'only the summary `correx run` ends with (with --json: the object `run --json` ends with)',
     )
     .option(
+      '--context [call]',
+      "what the model saw: every model call, or one call's whole context manifest (by its number, request id or `last`); with --json, the rebuilt manifests",
+    )
+    .option(
       '--turn <n>',
       'with --summary: the summary of one turn of a session with follow-up turns',
     )
     .action(
       async (
         typed: string | undefined,
-        options: { json?: boolean; diffs?: boolean; summary?: boolean; turn?: string },
+        options: {
+          json?: boolean;
+          diffs?: boolean;
+          summary?: boolean;
+          turn?: string;
+          context?: string | true;
+        },
         command: Command,
       ) => {
         await withStore(context, command, async ({ events }) => {
           const sessionId = await resolveSessionRef(events, typed, command);
           if (options.summary === true) return showSummary(context, events, sessionId, options);
+          if (options.context !== undefined)
+            return showContext(context, events, sessionId, options.context, options.json === true);
           let state = sessionProjection.initial();
           const timeline: string[] = [];
           const proposed = new Map<string, { tool: string; argsRaw: string }>();
@@ -211,4 +229,29 @@ async function showSummary(
   );
   if (options.json) return context.out(JSON.stringify(summary));
   for (const line of runSummaryLines(summary).slice(1)) context.out(line);
+}
+
+/**
+ * `show --context [call]`: what each model call saw, its manifest rebuilt from the log (whole or
+ * by reference alike); with a call, that one's items.
+ */
+async function showContext(
+  context: CommandContext,
+  store: CorrexEventStore,
+  sessionId: string,
+  ref: string | true,
+  json: boolean,
+): Promise<void> {
+  const events = await store.read(sessionId);
+  if (events.length === 0) throw new UnknownSessionError(sessionId);
+  const calls = modelCallContexts(events);
+  if (ref === true) {
+    if (json) return context.out(JSON.stringify(calls));
+    for (const line of modelCallListLines(sessionId, calls)) context.out(line);
+    return;
+  }
+  const call = findModelCall(calls, ref);
+  if (call === undefined) throw new ModelCallNotFoundError(sessionId, ref, calls.length);
+  if (json) return context.out(JSON.stringify(call));
+  for (const line of modelCallLines(call, calls.indexOf(call) + 1)) context.out(line);
 }

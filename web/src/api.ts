@@ -48,6 +48,10 @@ import {
 } from '../../src/interfaces/protocol/session-changes-dto.js';
 import type { SessionStatusDto } from '../../src/interfaces/protocol/wire-values.js';
 import {
+  ModelCallDtoSchema,
+  type ModelCallDto,
+} from '../../src/interfaces/protocol/model-call-context-dto.js';
+import {
   CompareResponseSchema,
   type CompareResponse,
 } from '../../src/interfaces/protocol/session-comparison-dto.js';
@@ -212,6 +216,9 @@ export function createApi(token: string, base = '') {
     /** Ask the session to move to stage `to`; it decides (`stage_redirected` or `redirect_rejected`). */
     redirect: (sessionId: string, body: RedirectRequest): Promise<CommandResponse> =>
       call('POST', `${sessionPath(sessionId)}/redirect`, CommandResponseSchema, body),
+    /** What one model call saw: its context manifest rebuilt from the log. */
+    modelCall: (sessionId: string, ref: string): Promise<ModelCallDto> =>
+      call('GET', `/api/sessions/${encode(sessionId)}/context/${encode(ref)}`, ModelCallDtoSchema),
     /** Where two sessions first differ and what each came to (as `correx compare`). */
     compare: (a: string, b: string): Promise<CompareResponse> =>
       call('GET', `/api/compare?a=${encode(a)}&b=${encode(b)}`, CompareResponseSchema),

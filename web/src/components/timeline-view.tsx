@@ -8,6 +8,7 @@ import type { StageSection, TimelineItem, ToolCallItem } from '../model/timeline
 import { ArtifactView } from './artifact-view.js';
 import { DiffView } from './diff-view.js';
 import { ForkAction } from './fork-action.js';
+import { ModelCallContext } from './model-call-context.js';
 import { shownVerdict } from '../model/shown-verdict.js';
 import {
   EMPTY_LIVE_OUTPUT,
@@ -218,6 +219,9 @@ function ItemView(props: { item: TimelineItem; live: LiveOutput; sessionId?: str
                 item.text && <span class="model-text"> — {item.text.slice(0, 200)}</span>
               )}
             </>
+          )}
+          {props.sessionId !== undefined && item.requestId !== '' && (
+            <ModelCallContext sessionId={props.sessionId} requestId={item.requestId} />
           )}
         </li>
       );

@@ -447,6 +447,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       const item: TimelineItem & { kind: 'inference' } = {
         kind: 'inference',
         ...at,
+        requestId: text(payload, 'requestId') ?? '',
         model: text(result, 'modelId') ?? '',
         inputTokens,
         outputTokens,
@@ -460,6 +461,7 @@ export function addEvent(timeline: SessionTimeline, event: EventDto): void {
       return push(timeline, event, {
         kind: 'inference',
         ...at,
+        requestId: text(payload, 'requestId') ?? '',
         model: text(payload, 'model') ?? '',
         inputTokens: 0,
         outputTokens: 0,

@@ -88,6 +88,8 @@ export type TimelineItem =
     })
   | (Base & {
       readonly kind: 'inference';
+      /** The model call's request id: what `GET /api/sessions/:id/context/:call` names. */
+      readonly requestId: string;
       readonly model: string;
       readonly inputTokens: number;
       readonly outputTokens: number;

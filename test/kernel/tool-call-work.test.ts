@@ -94,11 +94,12 @@ describe('work per proposed tool call', () => {
       { tool: 'write_file', outcome: 'succeeded' },
     ]);
     // Parses of the argument text: the provider reading the answer (1), the fold of
-    // `tool_call_proposed` (2: decide folds what it emits, the runner folds it as stored), the
-    // canonical form the check validates (1); the runner, not the executor, writes the receipt's envelope.
+    // `tool_call_proposed` (1: decide folds what it emits, and the runner keeps that state instead
+    // of folding the stored event again), the canonical form the check validates (1); the runner,
+    // not the executor, writes the receipt's envelope.
     expect(counts).toEqual({
-      exec: { validations: 1, analyses: 1, parses: 4 },
-      write: { validations: 1, parses: 4 },
+      exec: { validations: 1, analyses: 1, parses: 3 },
+      write: { validations: 1, parses: 3 },
     });
     await expectReplayIdentical(store, 's-work', config);
   });

@@ -4,6 +4,7 @@ import type { Effect } from '../decider/effect.js';
 import {
   changesNothing,
   foldProvisional,
+  normalizedEvents,
   holdInputs,
   resultsMayWait,
   withinHoldLimits,
@@ -60,7 +61,9 @@ export class HeldCommits {
    * decision is taken on the results folded exactly as the store will return them (normalized by
    * the catalog, stamped with the time they are appended at), so replay derives it again. On a
    * conflict (something was appended meanwhile) the results go in alone, as facts, and the loop
-   * decides on the newer state. Returns the effect the decision awaits, or undefined when the
+   * decides on the newer state. The decided events are folded once, by `decide` as it emits them
+   * (the next step of the same decision reads that state): the runner keeps its state instead of
+   * folding them again, which holds because normalizing a payload keeps its JSON content. Returns the effect the decision awaits, or undefined when the
    * loop must decide itself.
    *
    * When the effect that produced the results (`from`) may have them wait (it changed nothing,
@@ -102,16 +105,17 @@ export class HeldCommits {
       changesNothing(config, decision.effect) &&
       withinHoldLimits(held, inputs.length + decisions.length, timestamp)
     ) {
-      const decided = foldProvisional(answered.state, sessionId, decisions);
+      const decided = normalizedEvents(sessionId, decisions);
       return {
         effect: decision.effect,
-        held: { ...next, decided: [...next.decided, ...decided.events], state: decided.state },
+        held: { ...next, decided: [...next.decided, ...decided], state: decision.state },
       };
     }
     try {
-      const count = next.facts.length + next.decided.length;
+      // The decision's own state already holds its events: none is folded a second time.
+      const count = next.facts.length + next.decided.length + decisions.length;
       await log.appendOnce([...next.facts, ...next.decided, ...decisions], {
-        state: answered.state,
+        state: decision.state,
         count,
       });
     } catch (error) {

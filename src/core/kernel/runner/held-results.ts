@@ -142,3 +142,25 @@ export function holdInputs(
   if (held.decided.length === 0) return { ...held, facts: [...held.facts, ...inputs] };
   return { ...held, decided: [...held.decided, ...inputs] };
 }
+
+/**
+ * `events` normalized by the catalog as the store will take them (validated once: appended, they
+ * are not validated again), without folding them: for events `decide` already folded as it
+ * emitted them. Normalizing keeps a payload's JSON content (event-payload-normalization.test.ts),
+ * so the state `decide` returned is the one these events lead to.
+ */
+export function normalizedEvents(
+  sessionId: string,
+  events: readonly (AppendInput & { readonly timestamp: string })[],
+): (AppendInput & { readonly timestamp: string })[] {
+  return events.map((event) => {
+    const envelope = codec.normalize({ ...event, sessionId });
+    return {
+      eventId: envelope.eventId,
+      causationId: envelope.causationId,
+      correlationId: envelope.correlationId,
+      payload: envelope.payload,
+      timestamp: envelope.timestamp,
+    };
+  });
+}

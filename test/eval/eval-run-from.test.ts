@@ -16,9 +16,17 @@ type Report = {
     failures: string[];
     replays: boolean;
     forkedFrom?: { sessionId: string; atSequence: number };
+    tokens: { input: number; output: number };
   }[];
 };
-type Event = { sequence: number; payload: { type: string; stageId?: string } };
+type Event = {
+  sequence: number;
+  payload: {
+    type: string;
+    stageId?: string;
+    result?: { usage: { inputTokens: number; outputTokens: number } };
+  };
+};
 
 // Whole sandboxed sessions with the project's tests: minutes on a loaded machine.
 describe('correx eval run --from <session>@<point>', { timeout: 600_000 }, () => {
@@ -107,6 +115,21 @@ describe('correx eval run --from <session>@<point>', { timeout: 600_000 }, () =>
           (event) => event.sequence > k && event.payload.type === 'inference_requested',
         );
         if (index > 0) expect(asked.every((event) => event.payload.stageId !== 'plan')).toBe(true);
+        // The run is charged for its own model calls, not the copied prefix's.
+        const own = { input: 0, output: 0 };
+        const whole = { input: 0, output: 0 };
+        for (const event of log)
+          if (event.payload.type === 'inference_completed') {
+            const { inputTokens, outputTokens } = event.payload.result!.usage;
+            whole.input += inputTokens;
+            whole.output += outputTokens;
+            if (event.sequence > k) {
+              own.input += inputTokens;
+              own.output += outputTokens;
+            }
+          }
+        expect(run.tokens).toEqual(own);
+        if (index > 0) expect(whole.input).toBeGreaterThan(own.input);
         const replay = await correx(home, ['replay', run.sessionId, '--verify']);
         expect(replay.code, replay.stdout + replay.stderr).toBe(0);
       }

@@ -50,6 +50,7 @@ export {
   recordedProfiles,
   recordsCachedInputPrices,
   sessionSpend,
+  ownSessionSpend,
   sessionSpendProjection,
   spendOf,
 } from './queries/session-spend.js';

@@ -61,6 +61,21 @@ export function sessionSpend(events: Iterable<CorrexEvent>): SessionSpend {
   return spendOf(state);
 }
 
+/**
+ * What the session spent itself: for a fork, only its model calls after the copied prefix (the
+ * parent's calls are the parent's spend), priced by the fork's own profiles; for any other
+ * session its whole spend. What an eval run of a fork scores, so every model forked from one
+ * point is charged for its own calls alone.
+ */
+export function ownSessionSpend(events: Iterable<CorrexEvent>): SessionSpend {
+  let state = sessionSpendProjection.initial();
+  for (const event of events) {
+    state = sessionSpendProjection.evolve(state, event);
+    if (event.payload.type === 'session_forked') state = { ...state, budget: INITIAL_BUDGET };
+  }
+  return spendOf(state);
+}
+
 /** Whether a recorded configuration ran with the cached-input pricing rule. */
 export function recordsCachedInputPrices(payload: { readonly configuration: unknown }): boolean {
   const flags = (payload.configuration as { flags?: unknown } | null)?.flags;

@@ -7,7 +7,7 @@ import type { IdSource } from '../../../core/base/id-source.js';
 import type { CorrexEvent, CorrexEventStore } from '../../../core/event-catalog.js';
 import { InferenceError } from '../../../core/inference/inference-failure.js';
 import type { InferenceProvider } from '../../../core/inference/inference-provider.js';
-import { recordedKernelConfig, runSession, sessionSpend } from '../../../core/kernel/index.js';
+import { ownSessionSpend, recordedKernelConfig, runSession } from '../../../core/kernel/index.js';
 import { replayAnySession } from '../../fork-replay.js';
 import { forkSession } from '../../session-fork.js';
 import { DEFAULT_NEVER_READABLE } from '../../../core/policies/workspace-policy.js';
@@ -207,7 +207,8 @@ export async function runEval(request: EvalRunRequest): Promise<EvalReport> {
         );
         const events = await request.store.read(sessionId);
         const replay = await replayAnySession(request.store, sessionId, { sha256: nodeSha256 });
-        const spend = sessionSpend(events);
+        // A run forked from a recorded session is charged for its own calls, not the prefix's.
+        const spend = ownSessionSpend(events);
         const run: EvalRunResult = {
           model,
           task: task.id,

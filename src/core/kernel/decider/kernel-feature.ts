@@ -6,7 +6,7 @@ import type { JsonValue } from '../../events/canonical-json.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
 import type { LayeredRecord } from '../../base/layered-record.js';
 import type { KernelConfig } from '../config/kernel-config.js';
-import type { StageRunState } from './stage-run.js';
+import type { CallRecord, StageRunState } from './stage-run.js';
 import type { BuiltRequests, Step } from './step.js';
 
 type Payload = CorrexEvent['payload'];
@@ -81,10 +81,13 @@ export type ProposedArtifactFacts = {
   readonly written: LayeredRecord<true>;
 };
 
+/** An `approval_requested` the ladder is about to record for a tool call. */
+export type CallApprovalRequest = Extract<Payload, { type: 'approval_requested' }>;
+
 /**
- * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts) calls the
- * features, in registry order. A hook of a feature whose flag the session did not record is
- * never called.
+ * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts,
+ * decider/call-step.ts) calls the features, in registry order. A hook of a feature whose flag
+ * the session did not record is never called.
  */
 export type FeatureHooks<S> = {
   /**
@@ -129,6 +132,20 @@ export type FeatureHooks<S> = {
     view: FeatureView<S>,
     accepted: AcceptedArtifactFacts,
   ) => Step | null;
+  /**
+   * When the ladder records `approval_requested` for a tool call (its assessment asks a person,
+   * or a call a crash interrupted is asked about): the request as it is to be recorded. Each
+   * feature gets the request the one before it returned, in registry order.
+   */
+  readonly approvalRequested?: (
+    view: FeatureView<S>,
+    request: CallApprovalRequest,
+  ) => CallApprovalRequest;
+  /**
+   * While a tool call of the running attempt awaits a person's approval: a step in place of the
+   * plain wait for the person (a wait with a deadline, or events that end the wait), or null.
+   */
+  readonly awaitingApproval?: (view: FeatureView<S>, call: CallRecord) => Step | null;
 };
 
 /**

@@ -149,7 +149,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 14: review changes, project checks, brief references, claims and retry are slices of `features`.
   // 15: forkPaths (fork-paths-onto-workspace): a fork's state is rebased onto its workspace.
   // 16: the history of manifests recorded by reference (manifest-by-reference).
-  version: 16,
+  // 17: a call's approval deadline and time-out are the approval timeout's slice (`features.approvalTimeout`).
+  version: 17,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -385,7 +386,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'validation_failed':
     case 'approval_requested':
     case 'approval_granted':
-    case 'approval_timed_out':
     case 'approval_grant_added':
     case 'approval_grant_revoked':
     case 'approval_bypassed':
@@ -415,6 +415,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'brief_checked':
     case 'retry_delay_started':
     case 'retry_delay_elapsed':
+    case 'approval_timed_out':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     case 'session_forked': // the fork's own session_created already names its workspace and mode

@@ -53,6 +53,7 @@ describe('kernel features', () => {
       'verdict',
       'journal',
       'turns',
+      'approvalTimeout',
     ]);
   });
 

@@ -81,6 +81,15 @@ export type ProposedArtifactFacts = {
   readonly written: LayeredRecord<true>;
 };
 
+/** A model call of the running attempt that failed: its stage and the failure as recorded. */
+export type FailedModelCallFacts = {
+  readonly stage: WorkflowStage;
+  readonly failure: Extract<StageRunState['turn'], { status: 'failed' }>['failure'];
+};
+
+/** A feature's answer to a failed model call: make the call again (the next turn), or a step. */
+export type FailedModelCallOutcome = 'call_again' | Step;
+
 /** An `approval_requested` the ladder is about to record for a tool call. */
 export type CallApprovalRequest = Extract<Payload, { type: 'approval_requested' }>;
 
@@ -103,6 +112,13 @@ export type FeatureHooks<S> = {
   /** Events recorded just before `stage_started` of `next`, in order. */
   readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
   /**
+   * Before a model call of a running attempt, ahead of every feature's `beforeModelCall`: a wait
+   * the call sits out first (the event that starts it, or the effect that waits), or null. Its
+   * own point because a wait comes before any feature's step there (the budget's stop among
+   * them), as it was recorded.
+   */
+  readonly waitBeforeModelCall?: (view: FeatureView<S>) => Step | null;
+  /**
    * Before a model call of a running attempt: a step that replaces the call, or null. `run` is
    * the attempt as folded; `call` the stage and the requests this decision has built (a step
    * that requests a model call of its own records its request there).
@@ -112,6 +128,16 @@ export type FeatureHooks<S> = {
     run: StageRunState,
     call: ModelCallFacts,
   ) => Step | null;
+  /**
+   * A model call of the running attempt failed: make it again, or a step (the attempt's
+   * failure, with its own message), or null when the feature leaves it to the ladder (the
+   * attempt fails with the failure's message).
+   */
+  readonly failedModelCall?: (
+    view: FeatureView<S>,
+    run: StageRunState,
+    failed: FailedModelCallFacts,
+  ) => FailedModelCallOutcome | null;
   /** Items the feature adds to a stage's context pack, after the transcript, in registry order. */
   readonly contextCandidates?: (
     view: FeatureView<S>,

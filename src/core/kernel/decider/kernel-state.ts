@@ -150,7 +150,8 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 15: forkPaths (fork-paths-onto-workspace): a fork's state is rebased onto its workspace.
   // 16: the history of manifests recorded by reference (manifest-by-reference).
   // 17: a call's approval deadline and time-out are the approval timeout's slice (`features.approvalTimeout`).
-  version: 17,
+  // 18: the transient waits feature's (empty) slice (`features.transientWaits`).
+  version: 18,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),

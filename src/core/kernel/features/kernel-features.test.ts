@@ -54,6 +54,7 @@ describe('kernel features', () => {
       'journal',
       'turns',
       'approvalTimeout',
+      'transientWaits',
     ]);
   });
 

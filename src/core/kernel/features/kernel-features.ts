@@ -4,6 +4,8 @@ import type { KernelConfig } from '../config/kernel-config.js';
 import type {
   AcceptedArtifactFacts,
   CallApprovalRequest,
+  FailedModelCallFacts,
+  FailedModelCallOutcome,
   FeatureView,
   KernelFeature,
   ModelCallFacts,
@@ -33,6 +35,7 @@ import { followUpTurnsFeature } from './follow-up-turns/follow-up-feature.js';
 import type { TurnsState } from './follow-up-turns/turns-state.js';
 import { approvalTimeoutFeature } from './approval-timeout/approval-timeout-feature.js';
 import type { ApprovalWaits } from './approval-timeout/approval-waits.js';
+import { transientWaitsFeature } from './transient-waits/transient-waits-feature.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -49,6 +52,7 @@ export type FeatureStates = {
   readonly journal: null;
   readonly turns: TurnsState;
   readonly approvalTimeout: ApprovalWaits;
+  readonly transientWaits: null;
 };
 
 type RegisteredFeature = {
@@ -74,6 +78,7 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   journalFeature,
   followUpTurnsFeature,
   approvalTimeoutFeature,
+  transientWaitsFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
@@ -184,6 +189,32 @@ export function beforeWorkflow(core: FeatureCore): Step | null {
     if (hook === undefined || !featureOn(core.config, feature)) continue;
     const step = hook(viewOf(core, core.features[feature.name]));
     if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's wait before the next model call (ahead of `beforeModelCall`), or null. */
+export function waitBeforeModelCall(core: FeatureCore): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.waitBeforeModelCall;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]));
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's answer to a failed model call, or null (the attempt fails). */
+export function afterFailedModelCall(
+  core: FeatureCore,
+  run: StageRunState,
+  failed: FailedModelCallFacts,
+): FailedModelCallOutcome | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.failedModelCall;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const outcome = hook(viewOf(core, core.features[feature.name]), run, failed);
+    if (outcome !== null) return outcome;
   }
   return null;
 }

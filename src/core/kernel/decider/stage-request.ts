@@ -132,7 +132,13 @@ export function buildStageRequest(
       tokenEstimate: built.pack.totalTokens + definitionTokens,
       toolNames: request.tools.map((tool) => tool.name),
       ...(flags.has(MANIFEST_BY_REFERENCE.name)
-        ? { manifestRef: manifestByReference(state.manifests, built.pack.manifest, config.sha256) }
+        ? {
+            manifestRef: manifestByReference(
+              state.features.manifests,
+              built.pack.manifest,
+              config.sha256,
+            ),
+          }
         : { manifest: built.pack.manifest }),
     },
   };

@@ -55,6 +55,9 @@ describe('kernel features', () => {
       'turns',
       'approvalTimeout',
       'transientWaits',
+      'canonicalOutput',
+      'forkPaths',
+      'manifests',
     ]);
   });
 

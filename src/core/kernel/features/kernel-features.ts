@@ -36,6 +36,10 @@ import type { TurnsState } from './follow-up-turns/turns-state.js';
 import { approvalTimeoutFeature } from './approval-timeout/approval-timeout-feature.js';
 import type { ApprovalWaits } from './approval-timeout/approval-waits.js';
 import { transientWaitsFeature } from './transient-waits/transient-waits-feature.js';
+import { canonicalOutputFeature } from './canonical-output/canonical-output-feature.js';
+import { forkPathsFeature } from './fork-paths/fork-paths-feature.js';
+import { manifestsFeature } from './manifest-by-reference/manifests-feature.js';
+import type { ManifestHistory } from '../../inference/manifest-history.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -53,6 +57,9 @@ export type FeatureStates = {
   readonly turns: TurnsState;
   readonly approvalTimeout: ApprovalWaits;
   readonly transientWaits: null;
+  readonly canonicalOutput: boolean;
+  readonly forkPaths: boolean;
+  readonly manifests: ManifestHistory;
 };
 
 type RegisteredFeature = {
@@ -79,6 +86,9 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   followUpTurnsFeature,
   approvalTimeoutFeature,
   transientWaitsFeature,
+  canonicalOutputFeature,
+  forkPathsFeature,
+  manifestsFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */

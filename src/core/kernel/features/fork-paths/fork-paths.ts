@@ -1,6 +1,6 @@
-import { recordedFlagsInForce } from '../config/behaviour.js';
-import { FORK_PATHS_ONTO_WORKSPACE } from '../config/kernel-flags.js';
-import { isPathInside } from '../../tools/tool-path.js';
+import { recordedFlagsInForce } from '../../config/behaviour.js';
+import { FORK_PATHS_ONTO_WORKSPACE } from '../../config/kernel-flags.js';
+import { isPathInside } from '../../../tools/tool-path.js';
 
 /*
  * A fork's copied prefix names the parent's workspace wherever it recorded an absolute path

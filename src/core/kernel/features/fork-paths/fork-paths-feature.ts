@@ -1,7 +1,12 @@
 import type { CorrexEvent } from '../../../event-catalog.js';
 import { FORK_PATHS_ONTO_WORKSPACE } from '../../config/kernel-flags.js';
+import { recordedFlagsInForce } from '../../config/behaviour.js';
 import type { KernelFeature } from '../../decider/kernel-feature.js';
-import { rebasesForkPaths } from './fork-paths.js';
+
+/** Whether a recorded configuration (`session_configured`) rebases its forks' prefix paths. */
+export function rebasesForkPaths(configuration: { readonly [key: string]: unknown }): boolean {
+  return recordedFlagsInForce(configuration).has(FORK_PATHS_ONTO_WORKSPACE.name);
+}
 
 /** Whether the session was recorded with `fork-paths-onto-workspace` (from `session_configured`). */
 function evolveForkPaths(recorded: boolean, event: CorrexEvent): boolean {

@@ -27,8 +27,8 @@ const SPREAD: Readonly<Record<string, readonly string[]>> = {
   ],
   DECISIONS_FROM_CANONICAL_OUTPUT: [
     'src/core/kernel/decider/call-step.ts',
-    'src/core/kernel/decider/kernel-state.ts',
     'src/core/kernel/decider/stage-step.ts',
+    'src/core/kernel/features/canonical-output/canonical-output-feature.ts',
   ],
   EXEC_BASH: [
     'src/core/kernel/runner/performers/perform-execute.ts',
@@ -130,6 +130,18 @@ describe('behaviour flags', () => {
     ]);
     expect(readers('CLAIMS_AGAINST_LOG')).toEqual([
       'src/core/kernel/features/claims-against-log/claims-feature.ts',
+    ]);
+    expect(readers('APPROVAL_TIMEOUT')).toEqual([
+      'src/core/kernel/features/approval-timeout/approval-timeout-feature.ts',
+    ]);
+    expect(readers('TRANSIENT_PROVIDER_WAITS')).toEqual([
+      'src/core/kernel/features/transient-waits/transient-waits-feature.ts',
+    ]);
+    expect(readers('FORK_PATHS_ONTO_WORKSPACE')).toEqual([
+      'src/core/kernel/features/fork-paths/fork-paths-feature.ts',
+    ]);
+    expect(readers('MANIFEST_BY_REFERENCE')).toEqual([
+      'src/core/kernel/features/manifest-by-reference/manifests-feature.ts',
     ]);
   });
 });

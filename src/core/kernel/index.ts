@@ -18,7 +18,7 @@ export {
 export type { RecordedTool } from './config/session-configuration.js';
 export { answerTextOf } from './decider/artifact-content.js';
 export { decide, pendingEffect } from './decider/decide.js';
-export { prefixPathsInsideFork } from './decider/fork-paths.js';
+export { prefixPathsInsideFork } from './features/fork-paths/fork-paths.js';
 export { isInputEvent } from './decider/input-events.js';
 export type { Decision } from './decider/decide.js';
 export type { Effect } from './decider/effect.js';

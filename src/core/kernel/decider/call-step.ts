@@ -20,7 +20,6 @@ import { callFingerprint } from './call-fingerprint.js';
 import { classifyInterruptedCall } from '../features/interrupted-calls/classify-interrupted-call.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import {
-  APPROVAL_TIMEOUT,
   BOUNDED_REFUSED_ARGUMENTS,
   DECISIONS_FROM_CANONICAL_OUTPUT,
   ENDED_ATTEMPT_REFUSES_THE_REST,
@@ -32,7 +31,8 @@ import {
   canonicalValue,
   inCanonicalOrder,
 } from '../features/canonical-output/canonical-model-output.js';
-import type { KernelState } from './kernel-state.js';
+import { requestedApproval, whileAwaitingApproval } from '../features/kernel-features.js';
+import { featureCoreOf, type KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
 import { canCreateFiles } from './reference-strikes.js';
 import { stageFailed } from './stage-failed.js';
@@ -85,42 +85,26 @@ export function nextForCall(context: StageContext, call: CallRecord): Step {
 }
 
 /**
- * A call waits for a person, until its deadline when `approval_requested` set one; once a runner
- * recorded that it passed, the call is denied by timeout (never approved).
+ * A call waits for a person, unless a feature decides otherwise while it waits (the approval
+ * timeout's deadline and denial: features/approval-timeout).
  */
 function awaitApproval(context: StageContext, call: CallRecord): Step {
-  if (call.approvalDeadline === undefined)
-    return awaitEffect({ type: 'await_approval', callId: call.callId });
-  if (call.approvalTimedOut === true)
-    return emit({
-      type: 'approval_denied',
-      callId: call.callId,
-      by: { kind: 'timeout', id: 'approvalTimeoutMs' },
-      reason: `nobody decided by ${call.approvalDeadline} (the policy's approvalTimeoutMs is ${context.config.policy.policy.approvalTimeoutMs ?? '?'} ms), so it was denied`,
-    });
-  return awaitEffect({
-    type: 'await_approval',
-    callId: call.callId,
-    deadline: call.approvalDeadline,
-  });
+  const { config, state } = context;
+  return (
+    whileAwaitingApproval(featureCoreOf(config, state), call) ??
+    awaitEffect({ type: 'await_approval', callId: call.callId })
+  );
 }
 
 /**
- * Under `approval-timeout`, with the policy's `approvalTimeoutMs`, a request for approval carries
- * its deadline, counted from the last recorded time the decision read.
+ * The events of a decision about a call with each `approval_requested` as the features record
+ * it (the approval timeout adds its deadline): the one place a call's request for approval is
+ * made.
  */
-function withDeadline(context: StageContext, events: readonly Payload[]): Payload[] {
-  const { config, state } = context;
-  const timeoutMs = config.policy.policy.approvalTimeoutMs;
-  if (
-    !config.behaviour.flags.has(APPROVAL_TIMEOUT.name) ||
-    timeoutMs === undefined ||
-    state.lastTimestamp === null
-  )
-    return [...events];
-  const deadline = new Date(Date.parse(state.lastTimestamp) + timeoutMs).toISOString();
+function withRequestedApprovals(context: StageContext, events: readonly Payload[]): Payload[] {
+  const core = featureCoreOf(context.config, context.state);
   return events.map((event) =>
-    event.type === 'approval_requested' ? { ...event, deadline } : event,
+    event.type === 'approval_requested' ? requestedApproval(core, event) : event,
   );
 }
 
@@ -172,7 +156,7 @@ function assess(context: StageContext, call: CallRecord): Step {
   const blockedOnMissing = assessment.findings.some(
     (finding) => finding.ruleId === 'reference-exists' && finding.severity === 'block',
   );
-  const events = withDeadline(context, decision.events);
+  const events = withRequestedApprovals(context, decision.events);
   if (!blockedOnMissing || !canCreateFiles(stage, config.tools)) return emit(assessment, ...events);
   // Capability-gated: the stage holds a tool that can create the missing file, so say so.
   return emit(
@@ -291,7 +275,7 @@ function classify(context: StageContext, call: CallRecord): Step {
   if (classified.action !== 'ask') return emit(classified);
   return emit(
     classified,
-    ...withDeadline(context, [
+    ...withRequestedApprovals(context, [
       {
         type: 'approval_requested',
         callId: call.callId,

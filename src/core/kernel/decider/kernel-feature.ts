@@ -6,7 +6,7 @@ import type { JsonValue } from '../../events/canonical-json.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
 import type { LayeredRecord } from '../../base/layered-record.js';
 import type { KernelConfig } from '../config/kernel-config.js';
-import type { StageRunState } from './stage-run.js';
+import type { CallRecord, StageRunState } from './stage-run.js';
 import type { BuiltRequests, Step } from './step.js';
 
 type Payload = CorrexEvent['payload'];
@@ -81,10 +81,22 @@ export type ProposedArtifactFacts = {
   readonly written: LayeredRecord<true>;
 };
 
+/** A model call of the running attempt that failed: its stage and the failure as recorded. */
+export type FailedModelCallFacts = {
+  readonly stage: WorkflowStage;
+  readonly failure: Extract<StageRunState['turn'], { status: 'failed' }>['failure'];
+};
+
+/** A feature's answer to a failed model call: make the call again (the next turn), or a step. */
+export type FailedModelCallOutcome = 'call_again' | Step;
+
+/** An `approval_requested` the ladder is about to record for a tool call. */
+export type CallApprovalRequest = Extract<Payload, { type: 'approval_requested' }>;
+
 /**
- * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts) calls the
- * features, in registry order. A hook of a feature whose flag the session did not record is
- * never called.
+ * The fixed points at which the ladder (decider/next-step.ts, decider/stage-step.ts,
+ * decider/call-step.ts) calls the features, in registry order. A hook of a feature whose flag
+ * the session did not record is never called.
  */
 export type FeatureHooks<S> = {
   /**
@@ -100,6 +112,13 @@ export type FeatureHooks<S> = {
   /** Events recorded just before `stage_started` of `next`, in order. */
   readonly beforeStage?: (view: FeatureView<S>, next: StageAt) => readonly Payload[];
   /**
+   * Before a model call of a running attempt, ahead of every feature's `beforeModelCall`: a wait
+   * the call sits out first (the event that starts it, or the effect that waits), or null. Its
+   * own point because a wait comes before any feature's step there (the budget's stop among
+   * them), as it was recorded.
+   */
+  readonly waitBeforeModelCall?: (view: FeatureView<S>) => Step | null;
+  /**
    * Before a model call of a running attempt: a step that replaces the call, or null. `run` is
    * the attempt as folded; `call` the stage and the requests this decision has built (a step
    * that requests a model call of its own records its request there).
@@ -109,6 +128,16 @@ export type FeatureHooks<S> = {
     run: StageRunState,
     call: ModelCallFacts,
   ) => Step | null;
+  /**
+   * A model call of the running attempt failed: make it again, or a step (the attempt's
+   * failure, with its own message), or null when the feature leaves it to the ladder (the
+   * attempt fails with the failure's message).
+   */
+  readonly failedModelCall?: (
+    view: FeatureView<S>,
+    run: StageRunState,
+    failed: FailedModelCallFacts,
+  ) => FailedModelCallOutcome | null;
   /** Items the feature adds to a stage's context pack, after the transcript, in registry order. */
   readonly contextCandidates?: (
     view: FeatureView<S>,
@@ -129,6 +158,20 @@ export type FeatureHooks<S> = {
     view: FeatureView<S>,
     accepted: AcceptedArtifactFacts,
   ) => Step | null;
+  /**
+   * When the ladder records `approval_requested` for a tool call (its assessment asks a person,
+   * or a call a crash interrupted is asked about): the request as it is to be recorded. Each
+   * feature gets the request the one before it returned, in registry order.
+   */
+  readonly approvalRequested?: (
+    view: FeatureView<S>,
+    request: CallApprovalRequest,
+  ) => CallApprovalRequest;
+  /**
+   * While a tool call of the running attempt awaits a person's approval: a step in place of the
+   * plain wait for the person (a wait with a deadline, or events that end the wait), or null.
+   */
+  readonly awaitingApproval?: (view: FeatureView<S>, call: CallRecord) => Step | null;
 };
 
 /**

@@ -1,5 +1,3 @@
-import { recordedFlagsInForce } from '../config/behaviour.js';
-import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
 import {
   evolveFeatures,
   initialFeatures,
@@ -27,12 +25,7 @@ import { answerTextOf, artifactContentOf } from './artifact-content.js';
 import { isInputEvent } from './input-events.js';
 import { missingReferences } from './reference-strikes.js';
 import { BRIEF_PROBE } from '../features/brief-references/brief-state.js';
-import { rebasedOntoFork, rebasesForkPaths } from './fork-paths.js';
-import {
-  emptyManifestHistory,
-  foldManifestReference,
-  type ManifestHistory,
-} from '../../inference/manifest-history.js';
+import { rebasedOntoFork } from '../features/fork-paths/fork-paths.js';
 
 import { countReferenceBlocks, evolveRun, startedRun, type StageRunState } from './stage-run.js';
 import {
@@ -113,12 +106,6 @@ export type KernelState = {
   readonly lastInputSequence: number;
   /** Each registered feature's own slice (features/kernel-features.ts): budgets, checkpoints, … */
   readonly features: FeatureStates;
-  /** Whether the session was recorded with `decisions-from-canonical-output` (its transcripts render canonical JSON). */
-  readonly canonicalOutput: boolean;
-  /** Whether the session was recorded with `fork-paths-onto-workspace` (a fork rebases its prefix's paths). */
-  readonly forkPaths: boolean;
-  /** The manifests recorded by reference so far: the next one is written against it. */
-  readonly manifests: ManifestHistory;
 };
 
 export type RecordedStageFailure = {
@@ -149,7 +136,10 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
   // 14: review changes, project checks, brief references, claims and retry are slices of `features`.
   // 15: forkPaths (fork-paths-onto-workspace): a fork's state is rebased onto its workspace.
   // 16: the history of manifests recorded by reference (manifest-by-reference).
-  version: 16,
+  // 17: a call's approval deadline and time-out are the approval timeout's slice (`features.approvalTimeout`).
+  // 18: the transient waits feature's (empty) slice (`features.transientWaits`).
+  // 19: canonicalOutput, forkPaths and manifests are slices of `features` (registered features).
+  version: 19,
   initial: () => ({
     session: sessionProjection.initial(),
     tools: toolSessionProjection.initial(),
@@ -166,9 +156,6 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
     lastTimestamp: null,
     lastInputSequence: 0,
     features: initialFeatures(),
-    canonicalOutput: false,
-    forkPaths: false,
-    manifests: emptyManifestHistory,
   }),
   evolve(state, event) {
     const evolved = evolveKernel(state, event as CorrexEvent);
@@ -190,26 +177,18 @@ export const kernelProjection: Projection<KernelState, CorrexEvent['payload']> =
       lastTimestamp: event.timestamp,
       lastInputSequence: isInputEvent(event.payload) ? event.sequence : state.lastInputSequence,
       features: evolveFeatures(state.features, event as CorrexEvent, runOf(state)),
-      canonicalOutput: evolved.canonicalOutput,
-      forkPaths: evolved.forkPaths,
-      manifests:
-        event.payload.type === 'inference_requested' && event.payload.manifestRef !== undefined
-          ? foldManifestReference(
-              state.manifests,
-              event.payload.requestId,
-              event.payload.manifestRef,
-            )
-          : state.manifests,
     };
     // A fork's copied prefix recorded the parent's workspace paths: from here on they are read
-    // as the same paths in the fork's workspace (fork-paths.ts).
+    // as the same paths in the fork's workspace (features/fork-paths).
     // The manifests stay as recorded: they say what each model call was sent, and the next
     // one is written against exactly that (a rebased item would read back as the parent's).
-    if (event.payload.type === 'session_forked' && next.forkPaths)
+    if (event.payload.type === 'session_forked' && next.features.forkPaths) {
+      const rebased = rebasedOntoFork(next, event.payload.parentWorkspace, event.payload.workspace);
       return {
-        ...rebasedOntoFork(next, event.payload.parentWorkspace, event.payload.workspace),
-        manifests: next.manifests,
+        ...rebased,
+        features: { ...rebased.features, manifests: next.features.manifests },
       };
+    }
     return next;
   },
 };
@@ -249,7 +228,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
         ...state,
         phase: {
           kind: 'in_stage',
-          run: startedRun(payload.stageId, payload.attempt, state.canonicalOutput),
+          run: startedRun(payload.stageId, payload.attempt, state.features.canonicalOutput),
         },
       };
     case 'stage_completed':
@@ -359,14 +338,8 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
       };
       return { ...withRun(state, event), accepted: [...state.accepted, accepted] };
     }
-    case 'session_configured':
-      return {
-        ...withRun(state, event),
-        canonicalOutput: recordedFlagsInForce(payload.configuration).has(
-          DECISIONS_FROM_CANONICAL_OUTPUT.name,
-        ),
-        forkPaths: rebasesForkPaths(payload.configuration),
-      };
+    case 'session_configured': // also the canonical output's and fork paths' (features/)
+      return withRun(state, event);
     case 'session_retried':
       // The session runs again: the stage that failed starts its new attempt next.
       return { ...state, phase: { kind: 'between_stages' } };
@@ -385,7 +358,6 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'validation_failed':
     case 'approval_requested':
     case 'approval_granted':
-    case 'approval_timed_out':
     case 'approval_grant_added':
     case 'approval_grant_revoked':
     case 'approval_bypassed':
@@ -415,6 +387,7 @@ function evolveKernel(state: KernelState, event: CorrexEvent): KernelState {
     case 'brief_checked':
     case 'retry_delay_started':
     case 'retry_delay_elapsed':
+    case 'approval_timed_out':
       // Folded by their features' slices (see features/kernel-features.ts).
       return state;
     case 'session_forked': // the fork's own session_created already names its workspace and mode
@@ -447,9 +420,6 @@ function inStage(state: KernelState, run: StageRunState): KernelState {
     lastTimestamp: state.lastTimestamp,
     lastInputSequence: state.lastInputSequence,
     features: state.features,
-    canonicalOutput: state.canonicalOutput,
-    forkPaths: state.forkPaths,
-    manifests: state.manifests,
   };
 }
 

@@ -28,10 +28,9 @@ import { routeStage } from './route-stage.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
   FINISHING_TOOL,
-  MANIFEST_BY_REFERENCE,
   NATIVE_TOOL_TRANSCRIPT,
 } from '../config/kernel-flags.js';
-import { manifestByReference } from '../../inference/manifest-by-reference.js';
+import { recordedManifest } from '../features/manifest-by-reference/manifests-feature.js';
 import { featureCoreOf, type KernelState, type StageRunState } from './kernel-state.js';
 import { featureCandidates } from '../features/kernel-features.js';
 import { renderNativeTranscript } from '../features/native-transcript/native-transcript.js';
@@ -131,9 +130,7 @@ export function buildStageRequest(
       requestDigest: inferenceRequestDigest(request, config.sha256),
       tokenEstimate: built.pack.totalTokens + definitionTokens,
       toolNames: request.tools.map((tool) => tool.name),
-      ...(flags.has(MANIFEST_BY_REFERENCE.name)
-        ? { manifestRef: manifestByReference(state.manifests, built.pack.manifest, config.sha256) }
-        : { manifest: built.pack.manifest }),
+      ...recordedManifest(config, state.features.manifests, built.pack.manifest),
     },
   };
 }

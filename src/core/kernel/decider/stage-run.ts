@@ -53,10 +53,6 @@ export type CallRecord = {
    * egress-asks-to-widen): once approved, it runs with them added to its allowlist.
    */
   readonly egressHosts?: readonly string[];
-  /** When its approval wait ends by the policy's timeout (from `approval_requested`). */
-  readonly approvalDeadline?: string;
-  /** A runner recorded that its approval wait outlived the policy's timeout. */
-  readonly approvalTimedOut?: boolean;
 };
 
 /** The answer's artifact, once proposed: what validation checks and a person may approve. */
@@ -362,12 +358,6 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
       return mapCall(withEntry, payload.callId, ['proposed', 'interrupted'], (call) => ({
         ...call,
         status: 'awaiting_approval',
-        ...(payload.deadline === undefined ? {} : { approvalDeadline: payload.deadline }),
-      }));
-    case 'approval_timed_out':
-      return mapCall(withEntry, payload.callId, ['awaiting_approval'], (call) => ({
-        ...call,
-        approvalTimedOut: true,
       }));
     case 'approval_granted':
       if (isArtifactApproval(payload.callId))
@@ -527,6 +517,7 @@ export function evolveRun(run: StageRunState, event: CorrexEvent): StageRunState
     case 'workspace_restored':
     case 'retry_delay_started':
     case 'retry_delay_elapsed':
+    case 'approval_timed_out': // the approval timeout's (features/approval-timeout)
     case 'redirect_requested':
     case 'stage_redirected':
     case 'redirect_rejected':

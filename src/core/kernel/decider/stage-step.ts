@@ -8,13 +8,14 @@ import { canonicalValue } from '../features/canonical-output/canonical-model-out
 import type { InferenceResult } from '../../inference/inference-result.js';
 import { nextForCall, refuseTheRest } from './call-step.js';
 import { recordedInferEffect } from './recorded-infer-effect.js';
-import { TRANSIENT_PROVIDER_WAITS } from '../config/kernel-flags.js';
 import {
   afterAcceptedArtifact,
   afterAcceptedChecks,
+  afterFailedModelCall,
   beforeModelCall,
   beforeValidation,
   featureEnabled,
+  waitBeforeModelCall,
 } from '../features/kernel-features.js';
 import { evaluateChecks } from '../features/project-checks/dod-checks.js';
 import { DECISIONS_FROM_CANONICAL_OUTPUT } from '../config/kernel-flags.js';
@@ -74,36 +75,21 @@ export function nextInStage(
 }
 
 /**
- * Waits since a stage attempt's last model answer (`transient-provider-waits`) past which a
- * transiently failing model call fails the attempt, unless the stage's `retry.providerWaitMs`
- * says otherwise: 5 minutes, time for llama-server to load a large model or a hosted API to
- * come back from a blip.
- */
-export const TRANSIENT_WAIT_BOUND_MS = 300_000;
-
-/**
- * A failed model call: a transient failure with a recorded wait is made again after it (the
- * delay is recorded and waited out by `nextTurn`), within the bound; anything else fails the
- * attempt and the stage's retry policy decides.
+ * A failed model call: a feature may make it again (a transient failure within its bound:
+ * features/transient-waits) or fail the attempt its own way; otherwise the attempt fails and the
+ * stage's retry policy decides.
  */
 function afterFailedCall(
   context: StageContext,
   turn: Extract<TurnRecord, { status: 'failed' }>,
 ): Step {
-  const { config, run, stage } = context;
-  const wait = turn.failure.transientWaitMs;
-  if (config.behaviour.flags.has(TRANSIENT_PROVIDER_WAITS.name) && wait !== null) {
-    const bound = stage.retry.providerWaitMs ?? TRANSIENT_WAIT_BOUND_MS;
-    if (run.providerWaitedMs + wait <= bound) return nextTurn(context);
-    return emit(
-      stageFailed(
-        run,
-        turn.failure.category,
-        `still failing after ${run.providerRetries} ${run.providerRetries === 1 ? 'retry' : 'retries'} over ${Math.round(run.providerWaitedMs / 1000)} s of waits: ${turn.failure.message}`,
-      ),
-    );
-  }
-  return emit(stageFailed(run, turn.failure.category, turn.failure.message));
+  const { config, state, run, stage } = context;
+  const outcome = afterFailedModelCall(featureCoreOf(config, state), run, {
+    stage,
+    failure: turn.failure,
+  });
+  if (outcome === 'call_again') return nextTurn(context);
+  return outcome ?? emit(stageFailed(run, turn.failure.category, turn.failure.message));
 }
 
 /** Between turns: the bounds, a provider's delay, compaction, then the next model call. */
@@ -119,21 +105,12 @@ function nextTurn(context: StageContext): Step {
       ),
     );
   }
-  // A provider asked for a delay: the next model call waits for `retry_delay_elapsed`.
-  const delay = state.features.retry.delay;
-  if (delay !== null) {
-    return delay.started
-      ? awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs })
-      : emit({
-          type: 'retry_delay_started',
-          requestId: delay.requestId,
-          provider: delay.provider,
-          delayMs: delay.delayMs,
-          until: delay.until,
-        });
-  }
+  const core = featureCoreOf(config, state);
+  // A provider asked for a delay (features/retry): waited out before anything else.
+  const wait = waitBeforeModelCall(core);
+  if (wait !== null) return wait;
   // The budget's stop, then the journal's compaction.
-  const before = beforeModelCall(featureCoreOf(config, state), run, {
+  const before = beforeModelCall(core, run, {
     stage,
     built: context.built,
   });

@@ -53,6 +53,11 @@ describe('kernel features', () => {
       'verdict',
       'journal',
       'turns',
+      'approvalTimeout',
+      'transientWaits',
+      'canonicalOutput',
+      'forkPaths',
+      'manifests',
     ]);
   });
 

@@ -3,6 +3,9 @@ import type { CorrexEvent } from '../../event-catalog.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import type {
   AcceptedArtifactFacts,
+  CallApprovalRequest,
+  FailedModelCallFacts,
+  FailedModelCallOutcome,
   FeatureView,
   KernelFeature,
   ModelCallFacts,
@@ -10,7 +13,7 @@ import type {
   ProposedArtifactFacts,
   StageAt,
 } from '../decider/kernel-feature.js';
-import type { StageRunState } from '../decider/stage-run.js';
+import type { CallRecord, StageRunState } from '../decider/stage-run.js';
 import type { Step } from '../decider/step.js';
 import { budgetFeature } from './budget/budget-feature.js';
 import type { BudgetState } from './budget/budget.js';
@@ -30,6 +33,13 @@ import { verdictFeature } from './verdict-from-evidence/verdict-feature.js';
 import { journalFeature } from './journal/journal-feature.js';
 import { followUpTurnsFeature } from './follow-up-turns/follow-up-feature.js';
 import type { TurnsState } from './follow-up-turns/turns-state.js';
+import { approvalTimeoutFeature } from './approval-timeout/approval-timeout-feature.js';
+import type { ApprovalWaits } from './approval-timeout/approval-waits.js';
+import { transientWaitsFeature } from './transient-waits/transient-waits-feature.js';
+import { canonicalOutputFeature } from './canonical-output/canonical-output-feature.js';
+import { forkPathsFeature } from './fork-paths/fork-paths-feature.js';
+import { manifestsFeature } from './manifest-by-reference/manifests-feature.js';
+import type { ManifestHistory } from '../../inference/manifest-history.js';
 
 /** Each registered feature's slice of `KernelState.features`, by the feature's name. */
 export type FeatureStates = {
@@ -45,6 +55,11 @@ export type FeatureStates = {
   readonly verdict: null;
   readonly journal: null;
   readonly turns: TurnsState;
+  readonly approvalTimeout: ApprovalWaits;
+  readonly transientWaits: null;
+  readonly canonicalOutput: boolean;
+  readonly forkPaths: boolean;
+  readonly manifests: ManifestHistory;
 };
 
 type RegisteredFeature = {
@@ -69,6 +84,11 @@ export const KERNEL_FEATURES: readonly RegisteredFeature[] = [
   verdictFeature,
   journalFeature,
   followUpTurnsFeature,
+  approvalTimeoutFeature,
+  transientWaitsFeature,
+  canonicalOutputFeature,
+  forkPathsFeature,
+  manifestsFeature,
 ];
 
 /** Whether the session runs `feature`'s hooks: the one place a feature's flag is read. */
@@ -183,6 +203,32 @@ export function beforeWorkflow(core: FeatureCore): Step | null {
   return null;
 }
 
+/** The first feature's wait before the next model call (ahead of `beforeModelCall`), or null. */
+export function waitBeforeModelCall(core: FeatureCore): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.waitBeforeModelCall;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]));
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The first feature's answer to a failed model call, or null (the attempt fails). */
+export function afterFailedModelCall(
+  core: FeatureCore,
+  run: StageRunState,
+  failed: FailedModelCallFacts,
+): FailedModelCallOutcome | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.failedModelCall;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const outcome = hook(viewOf(core, core.features[feature.name]), run, failed);
+    if (outcome !== null) return outcome;
+  }
+  return null;
+}
+
 /** The first feature's step that replaces the next model call, or null. */
 export function beforeModelCall(
   core: FeatureCore,
@@ -221,6 +267,31 @@ export function afterAcceptedArtifact(
     const hook = (feature as KernelFeature<string, unknown>).hooks.acceptedArtifact;
     if (hook === undefined || !featureOn(core.config, feature)) continue;
     const step = hook(viewOf(core, core.features[feature.name]), accepted);
+    if (step !== null) return step;
+  }
+  return null;
+}
+
+/** The `approval_requested` to record for a tool call, as each feature in turn leaves it. */
+export function requestedApproval(
+  core: FeatureCore,
+  request: CallApprovalRequest,
+): CallApprovalRequest {
+  let requested = request;
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.approvalRequested;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    requested = hook(viewOf(core, core.features[feature.name]), requested);
+  }
+  return requested;
+}
+
+/** The first feature's step for a tool call awaiting approval, or null (the plain wait). */
+export function whileAwaitingApproval(core: FeatureCore, call: CallRecord): Step | null {
+  for (const feature of KERNEL_FEATURES) {
+    const hook = (feature as KernelFeature<string, unknown>).hooks.awaitingApproval;
+    if (hook === undefined || !featureOn(core.config, feature)) continue;
+    const step = hook(viewOf(core, core.features[feature.name]), call);
     if (step !== null) return step;
   }
   return null;

@@ -2,7 +2,7 @@ import type { PayloadOf } from '../../events/event-definition.js';
 import type { PayloadShape, StoredEvent } from '../../events/event-envelope.js';
 import type { sessionForked } from '../../sessions/fork-events.js';
 import type { CheckpointFile, stageCheckpointRecorded } from '../../tools/checkpoint-events.js';
-import { pathOntoFork, rebaseableRoots } from '../decider/fork-paths.js';
+import { pathOntoFork, rebaseableRoots } from '../features/fork-paths/fork-paths.js';
 import type {
   TouchedFile,
   toolCallProposed,

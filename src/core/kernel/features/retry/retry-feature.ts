@@ -1,7 +1,9 @@
 import type { CorrexEvent } from '../../../event-catalog.js';
 import { recordedFlagsInForce } from '../../config/behaviour.js';
 import { RETRY_FAILED_SESSION } from '../../config/kernel-flags.js';
+import type { Effect } from '../../decider/effect.js';
 import type { KernelFeature } from '../../decider/kernel-feature.js';
+import { awaitEffect, emit, type Step } from '../../decider/step.js';
 import { isSummaryRequestId } from '../journal/summary-request-id.js';
 
 export type RetryDelay = {
@@ -62,16 +64,44 @@ export function evolveRetry(retry: RetryState, event: CorrexEvent): RetryState {
 }
 
 /**
- * Retry: a provider's recorded delay before the next model call (always on; the ladder waits it
- * out before any feature's `beforeModelCall`, as it always did: decider/stage-step.ts and
- * features/subagents), and whether a failed session may be retried (`retry-failed-session`, as
- * the session recorded it; decider/decide-command.ts). No hooks: what it decides stays at those
- * two points, whose order is recorded behaviour.
+ * A provider asked for a delay: the next model call waits for `retry_delay_elapsed`, once
+ * `retry_delay_started` is recorded; null when there is none.
+ */
+export function delayBeforeModelCall(retry: RetryState): Step | null {
+  const delay = retry.delay;
+  if (delay === null) return null;
+  return delay.started
+    ? awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs })
+    : emit({
+        type: 'retry_delay_started',
+        requestId: delay.requestId,
+        provider: delay.provider,
+        delayMs: delay.delayMs,
+        until: delay.until,
+      });
+}
+
+/**
+ * The wait for a delay already started (an earlier attempt's), for a stage attempt that makes
+ * no model call of its own (a sub-session's: features/subagents); null when there is none.
+ */
+export function startedDelayWait(retry: RetryState): Effect | null {
+  const delay = retry.delay;
+  if (delay?.started !== true) return null;
+  return { type: 'wait', until: delay.until, delayMs: delay.delayMs };
+}
+
+/**
+ * Retry: a provider's recorded delay before the next model call (always on; waited out through
+ * `waitBeforeModelCall`, ahead of every feature's `beforeModelCall` as it always was, and by a
+ * sub-session's attempt through `startedDelayWait`), and whether a failed session may be retried
+ * (`retry-failed-session`, as the session recorded it; decider/decide-command.ts). A transient
+ * failure's call made again is the transient-waits feature's.
  */
 export const retryFeature: KernelFeature<'retry', RetryState> = {
   name: 'retry',
   flag: null,
   events: ['retry_delay_started', 'retry_delay_elapsed'],
   state: { initial: INITIAL_RETRY, evolve: evolveRetry },
-  hooks: {},
+  hooks: { waitBeforeModelCall: ({ slice }) => delayBeforeModelCall(slice) },
 };

@@ -3,6 +3,7 @@ import { awaitEffect, emit, type Step } from '../../decider/step.js';
 import { stageFailed } from '../../decider/stage-failed.js';
 import type { StageContext } from '../../decider/stage-context.js';
 import { isTurnFinished } from '../../decider/stage-run.js';
+import { startedDelayWait } from '../retry/retry-feature.js';
 
 /**
  * The steps of a `subagent` stage attempt that differ from a model's: start the sub-session,
@@ -31,9 +32,8 @@ export function nextForSubagent(
   const turn = run.turn;
   if (subagent.status === 'running') {
     // A provider's delay from an earlier attempt is still waited out first.
-    const delay = state.features.retry.delay;
-    if (delay?.started === true && (turn === null || isTurnFinished(turn)))
-      return awaitEffect({ type: 'wait', until: delay.until, delayMs: delay.delayMs });
+    const wait = startedDelayWait(state.features.retry);
+    if (wait !== null && (turn === null || isTurnFinished(turn))) return awaitEffect(wait);
     return awaitEffect({
       type: 'run_subagent',
       childSessionId: subagent.childSessionId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layeredRecord, layeredSet } from '../../base/layered-record.js';
+import { layeredRecord, layeredSet } from '../../../base/layered-record.js';
 import {
   pathOntoFork,
   prefixPathsInsideFork,

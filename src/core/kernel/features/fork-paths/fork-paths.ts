@@ -1,20 +1,13 @@
-import { recordedFlagsInForce } from '../config/behaviour.js';
-import { FORK_PATHS_ONTO_WORKSPACE } from '../config/kernel-flags.js';
-import { isPathInside } from '../../tools/tool-path.js';
+import { isPathInside } from '../../../tools/tool-path.js';
 
 /*
  * A fork's copied prefix names the parent's workspace wherever it recorded an absolute path
  * (observations, reads, change records, checkpoints, call targets). With the flag
  * `fork-paths-onto-workspace` the kernel state is rebased once, when it folds `session_forked`:
  * every recorded path inside the parent's workspace becomes the same path inside the fork's,
- * so every later decision compares and resolves paths in the fork's workspace. The owner of
- * the flag: the only module that reads it.
+ * so every later decision compares and resolves paths in the fork's workspace. The flag is
+ * read by its feature (fork-paths-feature.ts), whose slice says whether the session recorded it.
  */
-
-/** Whether a recorded configuration (`session_configured`) rebases its forks' prefix paths. */
-export function rebasesForkPaths(configuration: { readonly [key: string]: unknown }): boolean {
-  return recordedFlagsInForce(configuration).has(FORK_PATHS_ONTO_WORKSPACE.name);
-}
 
 /**
  * `value` moved from under `from` to under `to` when it is a path inside `from` written in

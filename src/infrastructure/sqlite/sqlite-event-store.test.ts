@@ -51,6 +51,25 @@ eventStoreContract('SqliteEventStore', {
 });
 
 describe('SqliteEventStore on disk', () => {
+  it('stores each appended hash as its 32 bytes, the hash the append returned', async () => {
+    const path = freshPath();
+    const store = open(path);
+    // 37 events: inserted as chunks of 32, 4 and 1 rows.
+    const stored = await store.appendAll(noteBatch('a', 1, 37));
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          "SELECT typeof(hash) AS kind, length(hash) AS size, lower(hex(hash)) AS text FROM events WHERE session_id = 'a' ORDER BY sequence",
+        )
+        .all();
+      expect(rows).toEqual(stored.map((event) => ({ kind: 'blob', size: 32, text: event.hash })));
+    } finally {
+      db.close();
+    }
+  });
+
   it('reopens a file and reads everything back identically', async () => {
     const path = freshPath();
     const store = open(path);

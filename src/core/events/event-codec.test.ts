@@ -67,7 +67,7 @@ describe('event codec', () => {
     );
   });
 
-  it('validates a payload once: what normalize returned is taken as it is when offered again', () => {
+  it('validates a payload once: what normalizeForReuse returned is taken as it is when offered again', () => {
     let checks = 0;
     const counted = defineEvent({
       type: 'counted',
@@ -78,7 +78,7 @@ describe('event codec', () => {
     const catalog = createEventCatalog([counted]);
     const codec = createEventCodec(catalog);
     const raw = { type: 'counted' as const, name: 'a' };
-    const first = codec.normalize({ ...base, payload: raw });
+    const first = codec.normalizeForReuse({ ...base, payload: raw });
     expect(checks).toBe(1);
     // The normalized payload, offered again (through another codec over the same catalog, as the
     // kernel folds held results through its own): not parsed again, and the same bytes.
@@ -92,6 +92,12 @@ describe('event codec', () => {
     expect(checks).toBe(2);
     createEventCodec(createEventCatalog([counted])).normalize({ ...base, payload: first.payload });
     expect(checks).toBe(3);
+    // A store's own normalize does not remember (its payloads are not offered again): what it
+    // returned is parsed again when offered.
+    const appended = codec.normalize({ ...base, payload: raw });
+    expect(checks).toBe(4);
+    codec.normalize({ ...base, payload: appended.payload });
+    expect(checks).toBe(5);
     // The envelope is still checked.
     expect(() => codec.normalize({ ...base, timestamp: 'noon', payload: first.payload })).toThrow(
       InvalidEventError,

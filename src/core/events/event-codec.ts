@@ -46,6 +46,13 @@ export type EventCodec<Payload extends PayloadShape> = {
   readonly catalog: EventCatalog<Payload>;
   /** Validates an event offered for append. Throws InvalidEventError. */
   normalize(event: NewEvent<Payload>): NormalizedEvent<Payload>;
+  /**
+   * `normalize`, remembering the payload it returns as validated, so offered again (appended
+   * after it was folded, as held results are) it is not parsed a second time. Plain `normalize`
+   * (a store's append) does not remember: its payloads are not offered again, and remembering
+   * costs a weak-map entry per event.
+   */
+  normalizeForReuse(event: NewEvent<Payload>): NormalizedEvent<Payload>;
   /** The canonical bytes of the envelope `event` becomes at `sequence`. */
   encode(event: NormalizedEvent<Payload>, sequence: number): string;
   /** Parses, upcasts and validates stored bytes. Throws CorruptEventError naming where. */
@@ -67,9 +74,9 @@ export type EventCodec<Payload extends PayloadShape> = {
 type EnvelopeFields = z.infer<typeof EnvelopeFieldsSchema>;
 
 /**
- * Payloads a codec's `normalize` produced, with the catalog that validated them (at the type's
- * current version). Offered again (a held result appended after it was folded, a batch retried
- * after a conflict), such a payload is taken as it is instead of going through its schema a
+ * Payloads a codec's `normalizeForReuse` produced, with the catalog that validated them (at the
+ * type's current version). Offered again (a held result appended after it was folded), such a
+ * payload is taken as it is instead of going through its schema a
  * second time: validate once. Only objects the schema pass created are listed, never one a
  * caller handed in, so what is trusted is what a codec itself wrote; events are immutable values
  * (their types are readonly all the way down), so it is still exactly what was validated.
@@ -81,7 +88,7 @@ const validatedPayloads = new WeakMap<object, EventCatalog<PayloadShape>>();
 export function createEventCodec<Payload extends PayloadShape>(
   catalog: EventCatalog<Payload>,
 ): EventCodec<Payload> {
-  function normalize(event: NewEvent<Payload>): NormalizedEvent<Payload> {
+  function normalize(event: NewEvent<Payload>, remember: boolean): NormalizedEvent<Payload> {
     const eventId = String(event.eventId);
     const sessionId = String(event.sessionId);
     const rawPayload = event.payload as unknown;
@@ -118,7 +125,7 @@ export function createEventCodec<Payload extends PayloadShape>(
       const parsed = catalog.safeParsePayload(rawPayload as JsonObject & PayloadShape, version);
       if (!parsed.ok) throw new InvalidEventError(sessionId, eventId, parsed.problem.detail);
       payload = parsed.payload;
-      if (payload !== rawPayload) validatedPayloads.set(payload, catalog);
+      if (remember && payload !== rawPayload) validatedPayloads.set(payload, catalog);
     }
     return {
       eventId: candidate.eventId,
@@ -172,7 +179,8 @@ export function createEventCodec<Payload extends PayloadShape>(
 
   return {
     catalog,
-    normalize,
+    normalize: (event) => normalize(event, false),
+    normalizeForReuse: (event) => normalize(event, true),
     encode: encodeEnvelope,
     decode(bytes, where) {
       const { envelope, payload } = parse(bytes, where);

@@ -103,7 +103,7 @@ export function foldProvisional(
   let last: CorrexEvent | undefined;
   const normalized: (AppendInput & { readonly timestamp: string })[] = [];
   for (const event of events) {
-    const envelope = codec.normalize({ ...event, sessionId });
+    const envelope = codec.normalizeForReuse({ ...event, sessionId });
     normalized.push({
       eventId: envelope.eventId,
       causationId: envelope.causationId,

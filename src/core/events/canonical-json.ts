@@ -35,6 +35,17 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
+/**
+ * The canonical text of `value` as a member one level inside an object, or undefined where
+ * `canonicalJson` of the enclosing object would not take its fast path (it then gives the text or
+ * names the problem). For encoders that write an object's own level themselves (see
+ * shape-encoder.ts): the same text `canonicalJson` writes for that member.
+ */
+export function canonicalMemberJson(value: unknown): string | undefined {
+  const copy = sortedCopy(value, 1);
+  return copy === NOT_COPIED ? undefined : JSON.stringify(copy);
+}
+
 // Deep enough for any event; a cycle is reported as "nested too deep" instead of overflowing the stack.
 const MAX_DEPTH = 256;
 

@@ -11,6 +11,7 @@ import {
   type StoredEvent,
 } from './event-envelope.js';
 import { InvalidEventError } from './invalid-event-error.js';
+import { createShapeEncoder, type ShapeEncoder } from './shape-encoder.js';
 
 /** A new event whose payload has been validated and whose version is fixed. */
 export type NormalizedEvent<Payload extends PayloadShape> = Omit<
@@ -177,11 +178,25 @@ export function createEventCodec<Payload extends PayloadShape>(
     return { envelope, payload: parsed.payload };
   }
 
+  /**
+   * One shape encoder per catalog type, made on first use: payloads of a type come in one key
+   * order, so each is written without sorting its keys (the text is canonicalJson's).
+   */
+  const shapeEncoders = new Map<string, ShapeEncoder>();
+  function payloadJson(payload: PayloadShape): string {
+    let encoder = shapeEncoders.get(payload.type);
+    if (encoder === undefined && catalog.definitions.has(payload.type)) {
+      encoder = createShapeEncoder();
+      shapeEncoders.set(payload.type, encoder);
+    }
+    return encoder?.(payload) ?? canonicalJson(payload);
+  }
+
   return {
     catalog,
     normalize: (event) => normalize(event, false),
     normalizeForReuse: (event) => normalize(event, true),
-    encode: encodeEnvelope,
+    encode: (event, sequence) => encodeEnvelope(event, sequence, payloadJson),
     decode(bytes, where) {
       const { envelope, payload } = parse(bytes, where);
       return { ...envelope, payload };
@@ -273,13 +288,15 @@ function describeIssue(
 
 /**
  * The canonical bytes of an envelope. Its keys are written in their fixed sorted order and only
- * the payload goes through the general canonicalizer: the same bytes as `canonicalJson(envelope)`
+ * the payload goes through an encoder (`payloadJson`: its type's shape encoder, else the general
+ * canonicalizer): the same bytes as `canonicalJson(envelope)`
  * (a property test proves it) at a fraction of the cost on the append path. Only envelope
  * fields are written, whatever else the object carries.
  */
 function encodeEnvelope(
   event: Omit<EventEnvelope<PayloadShape>, 'sequence'>,
   sequence: number,
+  payloadJson: (payload: PayloadShape) => string,
 ): string {
   if (!Number.isSafeInteger(sequence))
     throw new RangeError(`sequence ${sequence} is not a safe integer`);
@@ -287,7 +304,7 @@ function encodeEnvelope(
     `{"causationId":${event.causationId === null ? 'null' : JSON.stringify(event.causationId)}` +
     `,"correlationId":${event.correlationId === null ? 'null' : JSON.stringify(event.correlationId)}` +
     `,"eventId":${JSON.stringify(event.eventId)}` +
-    `,"payload":${canonicalJson(event.payload)}` +
+    `,"payload":${payloadJson(event.payload)}` +
     `,"sequence":${sequence}` +
     `,"sessionId":${JSON.stringify(event.sessionId)}` +
     `,"timestamp":${JSON.stringify(event.timestamp)}` +

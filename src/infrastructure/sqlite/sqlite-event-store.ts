@@ -59,6 +59,13 @@ export type SqliteEventStoreOptions<Payload extends PayloadShape> = SqliteOption
 /** A hash as stored: 32 bytes (schema 4), or whatever a hand edit put there. */
 type StoredHash = Buffer | string;
 
+/**
+ * The hash column as reads select it: a 32-byte hash as its hex text, made by SQLite, which costs
+ * reads far less than a Buffer per row turned into hex here; anything else (a hand edit) as
+ * stored, which hashText passes on as before.
+ */
+const HASH_TEXT = "CASE WHEN typeof(hash) = 'blob' THEN lower(hex(hash)) ELSE hash END";
+
 /** The stored hash as the hex text the chain compares. */
 function hashText(stored: StoredHash): string {
   return Buffer.isBuffer(stored) ? stored.toString('hex') : String(stored);
@@ -164,7 +171,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const db = this.#db;
     this.#statements = {
       byEventIds: db.prepare<[string], RawRow>(
-        `SELECT position, session_id, sequence, event_id, bytes, hash FROM events
+        `SELECT position, session_id, sequence, event_id, bytes, ${HASH_TEXT} AS hash FROM events
          WHERE event_id IN (SELECT value FROM json_each(?))`,
       ),
       // Changes exactly when another connection (any process) has committed to the file.
@@ -172,7 +179,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       // The head is the session's last row: one seek down the (session_id, sequence) index.
       head: db
         .prepare<[string], HeadTuple>(
-          'SELECT sequence, hash FROM events WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
+          `SELECT sequence, ${HASH_TEXT} FROM events WHERE session_id = ? ORDER BY sequence DESC LIMIT 1`,
         )
         .raw(true),
       driverEpoch: db
@@ -192,25 +199,25 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       // id, previous hash): each column read costs a value per row.
       sessionPage: db
         .prepare<[string, number, number], SessionTuple>(
-          'SELECT position, sequence, bytes, hash FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+          `SELECT position, sequence, bytes, ${HASH_TEXT} FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
       // Streams read a stored hash only every HASH_CHECKPOINT rows (and look up a page's last
       // one): the chain of computed hashes between two checked ones vouches for every row.
       sparseSessionPage: db
         .prepare<[string, number, number], SparseSessionTuple>(
-          `SELECT position, sequence, bytes, CASE WHEN sequence % ${HASH_CHECKPOINT} = 0 THEN hash END
+          `SELECT position, sequence, bytes, CASE WHEN sequence % ${HASH_CHECKPOINT} = 0 THEN ${HASH_TEXT} END
            FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
       hashAt: db
         .prepare<[string, number], StoredHash>(
-          'SELECT hash FROM events WHERE session_id = ? AND sequence = ?',
+          `SELECT ${HASH_TEXT} FROM events WHERE session_id = ? AND sequence = ?`,
         )
         .pluck(),
       feedPage: db
         .prepare<[number, number], FeedTuple>(
-          `SELECT position, session_id, sequence, event_id, bytes, hash
+          `SELECT position, session_id, sequence, event_id, bytes, ${HASH_TEXT}
            FROM events WHERE position > ? ORDER BY position LIMIT ?`,
         )
         .raw(true),

@@ -5,6 +5,7 @@ import type { EventCatalog } from './event-catalog.js';
 import {
   EnvelopeFieldsSchema,
   hasWellFormedEnvelopeFields,
+  hasWellFormedFields,
   type EventEnvelope,
   type NewEvent,
   type PayloadShape,
@@ -105,18 +106,29 @@ export function createEventCodec<Payload extends PayloadShape>(
       );
     }
     const version = catalog.currentVersion((rawPayload as PayloadShape).type) ?? 1;
-    const candidate = {
-      eventId: event.eventId,
-      sessionId: event.sessionId,
-      sequence: 1,
-      timestamp: event.timestamp,
-      version,
-      causationId: event.causationId ?? null,
-      correlationId: event.correlationId ?? null,
-      payload: rawPayload,
-    };
-    if (!hasWellFormedEnvelopeFields(candidate)) {
-      const fields = EnvelopeFieldsSchema.safeParse(candidate);
+    const causationId = event.causationId ?? null;
+    const correlationId = event.correlationId ?? null;
+    if (
+      !hasWellFormedFields(
+        event.eventId,
+        event.sessionId,
+        event.timestamp,
+        version,
+        causationId,
+        correlationId,
+        rawPayload,
+      )
+    ) {
+      const fields = EnvelopeFieldsSchema.safeParse({
+        eventId: event.eventId,
+        sessionId: event.sessionId,
+        sequence: 1,
+        timestamp: event.timestamp,
+        version,
+        causationId,
+        correlationId,
+        payload: rawPayload,
+      });
       if (!fields.success)
         throw new InvalidEventError(sessionId, eventId, describeIssue(fields.error.issues));
     }
@@ -129,12 +141,12 @@ export function createEventCodec<Payload extends PayloadShape>(
       if (remember && payload !== rawPayload) validatedPayloads.set(payload, catalog);
     }
     return {
-      eventId: candidate.eventId,
-      sessionId: candidate.sessionId,
-      timestamp: candidate.timestamp,
+      eventId: event.eventId,
+      sessionId: event.sessionId,
+      timestamp: event.timestamp,
       version,
-      causationId: candidate.causationId,
-      correlationId: candidate.correlationId,
+      causationId,
+      correlationId,
       payload,
     };
   }

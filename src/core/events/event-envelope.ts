@@ -88,19 +88,44 @@ export function hasWellFormedEnvelopeFields(candidate: {
   readonly correlationId: unknown;
   readonly payload: unknown;
 }): boolean {
-  const payload = candidate.payload;
   return (
     Object.keys(candidate).length === 8 &&
-    isIdentifier(candidate.eventId) &&
-    isIdentifier(candidate.sessionId) &&
     Number.isSafeInteger(candidate.sequence) &&
     (candidate.sequence as number) >= 1 &&
-    typeof candidate.timestamp === 'string' &&
-    TIMESTAMP.test(candidate.timestamp) &&
-    Number.isSafeInteger(candidate.version) &&
-    (candidate.version as number) >= 1 &&
-    (candidate.causationId === null || isIdentifier(candidate.causationId)) &&
-    (candidate.correlationId === null || isIdentifier(candidate.correlationId)) &&
+    hasWellFormedFields(
+      candidate.eventId,
+      candidate.sessionId,
+      candidate.timestamp,
+      candidate.version,
+      candidate.causationId,
+      candidate.correlationId,
+      candidate.payload,
+    )
+  );
+}
+
+/**
+ * hasWellFormedEnvelopeFields for the fields other than the sequence, passed one by one: an
+ * append checks them without building an envelope object for the check.
+ */
+export function hasWellFormedFields(
+  eventId: unknown,
+  sessionId: unknown,
+  timestamp: unknown,
+  version: unknown,
+  causationId: unknown,
+  correlationId: unknown,
+  payload: unknown,
+): boolean {
+  return (
+    isIdentifier(eventId) &&
+    isIdentifier(sessionId) &&
+    typeof timestamp === 'string' &&
+    TIMESTAMP.test(timestamp) &&
+    Number.isSafeInteger(version) &&
+    (version as number) >= 1 &&
+    (causationId === null || isIdentifier(causationId)) &&
+    (correlationId === null || isIdentifier(correlationId)) &&
     typeof payload === 'object' &&
     payload !== null &&
     !Array.isArray(payload) &&

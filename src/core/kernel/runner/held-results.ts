@@ -154,7 +154,7 @@ export function normalizedEvents(
   events: readonly (AppendInput & { readonly timestamp: string })[],
 ): (AppendInput & { readonly timestamp: string })[] {
   return events.map((event) => {
-    const envelope = codec.normalize({ ...event, sessionId });
+    const envelope = codec.normalizeForReuse({ ...event, sessionId });
     return {
       eventId: envelope.eventId,
       causationId: envelope.causationId,

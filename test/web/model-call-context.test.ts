@@ -1,37 +1,24 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sse, startFakeHttpServer, type FakeHttpServer } from '../providers/fake-http-server.js';
 import { chatCompletionStream } from '../providers/openai-wire.js';
 import { outsideTmpFolder } from '../support/outside-tmp.js';
 import { startProductionServer, waitForEvent } from '../server/support/production-server.js';
-import { api, TOKEN } from '../server/support/server-fixture.js';
-import { buildWebPage } from './support/build-web.js';
-import { browserTestsEnabled, launchChromium } from './support/chromium.js';
-
-/** Screenshots land here (gitignored). */
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
+import { api } from '../server/support/server-fixture.js';
+import { browserTestsEnabled } from './support/chromium.js';
+import { pageHarness, WEB_ARTIFACTS } from './support/page-harness.js';
 
 function call(id: string, name: string, args: object) {
   return sse(chatCompletionStream({ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] }));
 }
 
 describe.runIf(browserTestsEnabled())('"what it saw" on a model call of the session page', () => {
-  let browser: Browser;
-  let webRoot: string;
+  const pages = pageHarness();
   let model: FakeHttpServer;
-
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [webRoot, browser, model] = await Promise.all([
-      buildWebPage(),
-      launchChromium(),
-      startFakeHttpServer(),
-    ]);
-  }, 120_000);
+    model = await startFakeHttpServer();
+  });
   afterAll(async () => {
-    await browser?.close();
     await model?.close();
   });
 
@@ -44,7 +31,7 @@ describe.runIf(browserTestsEnabled())('"what it saw" on a model call of the sess
       root: outsideTmpFolder(),
       modelUrl: model.url,
       name: 'context-page',
-      webRoot,
+      webRoot: pages.webRoot(),
     });
     try {
       const created = await api(server.address).post('/api/sessions', {
@@ -59,13 +46,7 @@ describe.runIf(browserTestsEnabled())('"what it saw" on a model call of the sess
       const second = events.filter((event) => event.payload.type === 'inference_requested')[1]!;
       const requestId = (second.payload as { requestId: string }).requestId;
 
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-      await page.goto(`${server.address.url}/#/sessions/${sessionId}`);
-      await page.getByLabel('Server token').fill(TOKEN);
-      await page.getByRole('button', { name: 'Log in' }).click();
-
+      const page = await pages.open(server, `#/sessions/${sessionId}`);
       const open = page.locator(`[data-testid="model-call-context"][data-request="${requestId}"]`);
       await open.click();
       const manifest = page.locator(`[aria-label="What model call ${requestId} saw"]`);
@@ -82,10 +63,12 @@ describe.runIf(browserTestsEnabled())('"what it saw" on a model call of the sess
       );
       const body = reply.body as { manifest: { included: unknown[] } };
       expect(rows.length).toBe(body.manifest.included.length);
-      await page.screenshot({ path: join(ARTIFACTS, 'model-call-context.png'), fullPage: true });
+      await page.screenshot({
+        path: join(WEB_ARTIFACTS, 'model-call-context.png'),
+        fullPage: true,
+      });
       await open.click();
       await expect.poll(() => manifest.count()).toBe(0);
-      await context.close();
     } finally {
       await server.close();
     }

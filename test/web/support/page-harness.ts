@@ -13,7 +13,7 @@ export type PageHarness = {
   /** The built web page, for `startTestServer({ deps: { webRoot } })`. */
   readonly webRoot: () => string;
   /** A signed-in page of `server` at `hash`, closed after the test (before its server). */
-  open(server: TestServer, hash: string): Promise<Page>;
+  open(server: Pick<TestServer, 'address'>, hash: string): Promise<Page>;
 };
 
 /**

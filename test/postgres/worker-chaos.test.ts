@@ -352,6 +352,8 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
       return workerOf(startedBy.driver).child.exitCode !== null;
     };
     const decided = new Set<string>();
+    /** What the stand-in person decided, and on what, for a failure's message. */
+    const decisions: string[] = [];
     const answerInterrupted = async () => {
       const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
       for (const { session_id: sessionId } of await heads()) {
@@ -378,6 +380,9 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
             },
           );
           if (response.ok) decided.add(key);
+          decisions.push(
+            `${key} ${mark[0]} ${ran ? 'deny (the line is there)' : 'approve (no line)'} starter ${JSON.stringify(approval.interrupted?.startedBy ?? null)} -> ${response.status}`,
+          );
         }
       }
     };
@@ -431,7 +436,17 @@ describe.skipIf(cluster === undefined)('workers under faults: one driver per ses
         const lines = readFileSync(join(workspaces[Number(index)]!, 'marks.txt'), 'utf8')
           .trim()
           .split('\n');
-        expect(lines, sessionId).toEqual(
+        const story = () =>
+          `${sessionId}\nDECISIONS ${decisions.join('\n')}\nWORKERS ${outputs
+            .flatMap((output) => output().split('\n'))
+            .filter((line) => line.includes(sessionId))
+            .join('\n')}\nEVENTS ${events
+            .map((event) => {
+              const payload = event.payload as { type: string; callId?: string; argsRaw?: string };
+              return `${event.sequence} ${payload.type}${payload.callId === undefined ? '' : ` ${payload.callId}`}${payload.argsRaw === undefined ? '' : ` ${payload.argsRaw}`}`;
+            })
+            .join('\n')}`;
+        expect(lines, story()).toEqual(
           Array.from({ length: MARKS }, (_, k) => `mark-${index}-${k + 1}`),
         );
         // Byte for byte, without model or tools.

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { envelopeBytes } from '../../src/core/events/envelope-bytes.js';
 import { writeThenFinish } from '../support/model-turns.js';
 import { cliWorld } from './cli-world.js';
 import { correx, startCorrex, type CliResult } from './cli-process.js';
@@ -158,18 +159,49 @@ describe('signed provenance and the merge gate, through the CLI', () => {
     }
   }
 
+  type StoredRow = {
+    position: number;
+    sequence: number;
+    event_id: string;
+    bytes: string;
+    causation_id: string | null;
+    correlation_id: string | null;
+    timestamp: number;
+    version: number | null;
+  };
+
   /** Rewrites history the way a careful forger would: the byte changed and the chain recomputed. */
   function rewriteAndRechain(store: string, sessionId: string, from: string, to: string) {
     tamperLog(store, sessionId, from, to);
     const db = new Database(store);
     try {
       const rows = db
-        .prepare('SELECT position, bytes FROM events WHERE session_id = ? ORDER BY sequence')
-        .all(sessionId) as { position: number; bytes: string }[];
+        .prepare(
+          `SELECT position, sequence, event_id, bytes, causation_id, correlation_id, timestamp, version
+           FROM events WHERE session_id = ? ORDER BY sequence`,
+        )
+        .all(sessionId) as StoredRow[];
       let previous = '0'.repeat(64);
       for (const row of rows) {
+        // The hashed bytes: the whole event, which a row keeps as its envelope columns around
+        // the payload text (schema 6).
+        const canonical =
+          row.version === null
+            ? row.bytes
+            : envelopeBytes(
+                {
+                  causationId: row.causation_id,
+                  correlationId: row.correlation_id,
+                  eventId: row.event_id,
+                  sessionId,
+                  timestamp: new Date(row.timestamp).toISOString(),
+                  version: row.version,
+                },
+                row.sequence,
+                row.bytes,
+              );
         const hash = createHash('sha256')
-          .update(previous + row.bytes)
+          .update(previous + canonical)
           .digest('hex');
         db.prepare('UPDATE events SET hash = ? WHERE position = ?').run(
           Buffer.from(hash, 'hex'),

@@ -1,6 +1,7 @@
 import type { Sha256 } from '../base/sha256.js';
 import { ConcurrencyError } from './concurrency-error.js';
 import { DuplicateEventError } from './duplicate-event-error.js';
+import { envelopeBytes } from './envelope-bytes.js';
 import type { EventCodec, NormalizedEvent } from './event-codec.js';
 import type { NewEvent, PayloadShape, StoredEvent } from './event-envelope.js';
 import { chainHash } from './hash-chain.js';
@@ -30,7 +31,13 @@ export type SealedEvent = {
   readonly eventId: string;
   readonly type: string;
   readonly timestamp: string;
+  /** The canonical bytes, which the hash chains. */
   readonly bytes: string;
+  /** The payload's canonical text within `bytes`, for a store that keeps the envelope in columns. */
+  readonly payloadBytes: string;
+  readonly causationId: string | null;
+  readonly correlationId: string | null;
+  readonly version: number;
   readonly hash: string;
   readonly previousHash: string;
 };
@@ -132,7 +139,8 @@ export function sealBatch<Payload extends PayloadShape>(
   let previousHash = last.hash;
   return batch.map((event, index) => {
     const sequence = last.sequence + index + 1;
-    const bytes = codec.encode(event, sequence);
+    const payloadBytes = codec.encodePayload(event.payload);
+    const bytes = envelopeBytes(event, sequence, payloadBytes);
     const hash = chainHash(sha256, previousHash, bytes);
     const sealed: SealedEvent = {
       sessionId: event.sessionId,
@@ -141,6 +149,10 @@ export function sealBatch<Payload extends PayloadShape>(
       type: event.payload.type,
       timestamp: event.timestamp,
       bytes,
+      payloadBytes,
+      causationId: event.causationId,
+      correlationId: event.correlationId,
+      version: event.version,
       hash,
       previousHash,
     };

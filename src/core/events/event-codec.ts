@@ -12,6 +12,7 @@ import {
   type StoredEvent,
 } from './event-envelope.js';
 import { InvalidEventError } from './invalid-event-error.js';
+import { envelopeBytes } from './envelope-bytes.js';
 import { createShapeEncoder, type ShapeEncoder } from './shape-encoder.js';
 
 /** A new event whose payload has been validated and whose version is fixed. */
@@ -57,6 +58,11 @@ export type EventCodec<Payload extends PayloadShape> = {
   normalizeForReuse(event: NewEvent<Payload>): NormalizedEvent<Payload>;
   /** The canonical bytes of the envelope `event` becomes at `sequence`. */
   encode(event: NormalizedEvent<Payload>, sequence: number): string;
+  /**
+   * The canonical text of a normalized event's payload: what `encode` writes under `payload`
+   * (its type's shape encoder, else the general canonicalizer).
+   */
+  encodePayload(payload: Payload): string;
   /** Parses, upcasts and validates stored bytes. Throws CorruptEventError naming where. */
   decode(bytes: string, where: Where): EventEnvelope<Payload>;
   /** Decodes a row and checks its columns against its bytes. Hash checks are the reader's. */
@@ -224,7 +230,8 @@ export function createEventCodec<Payload extends PayloadShape>(
     catalog,
     normalize: (event) => normalize(event, false),
     normalizeForReuse: (event) => normalize(event, true),
-    encode: (event, sequence) => encodeEnvelope(event, sequence, payloadJson),
+    encode: (event, sequence) => envelopeBytes(event, sequence, payloadJson(event.payload)),
+    encodePayload: payloadJson,
     decode(bytes, where) {
       const { envelope, payload } = parse(bytes, where);
       return { ...envelope, payload };
@@ -312,30 +319,4 @@ function describeIssue(
 ): string {
   const issue = issues[0];
   return `${issue?.path.map(String).join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}`;
-}
-
-/**
- * The canonical bytes of an envelope. Its keys are written in their fixed sorted order and only
- * the payload goes through an encoder (`payloadJson`: its type's shape encoder, else the general
- * canonicalizer): the same bytes as `canonicalJson(envelope)`
- * (a property test proves it) at a fraction of the cost on the append path. Only envelope
- * fields are written, whatever else the object carries.
- */
-function encodeEnvelope(
-  event: Omit<EventEnvelope<PayloadShape>, 'sequence'>,
-  sequence: number,
-  payloadJson: (payload: PayloadShape) => string,
-): string {
-  if (!Number.isSafeInteger(sequence))
-    throw new RangeError(`sequence ${sequence} is not a safe integer`);
-  return (
-    `{"causationId":${event.causationId === null ? 'null' : JSON.stringify(event.causationId)}` +
-    `,"correlationId":${event.correlationId === null ? 'null' : JSON.stringify(event.correlationId)}` +
-    `,"eventId":${JSON.stringify(event.eventId)}` +
-    `,"payload":${payloadJson(event.payload)}` +
-    `,"sequence":${sequence}` +
-    `,"sessionId":${JSON.stringify(event.sessionId)}` +
-    `,"timestamp":${JSON.stringify(event.timestamp)}` +
-    `,"version":${event.version}}`
-  );
 }

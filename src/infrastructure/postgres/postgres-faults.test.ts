@@ -10,6 +10,7 @@ import {
   TEST_POSTGRES_URL,
 } from '../../../test/postgres/postgres-test-server.js';
 import { CorrexError } from '../../core/base/correx-error.js';
+import { createEventCodec } from '../../core/events/event-codec.js';
 import { correxEventCatalog } from '../../core/event-catalog.js';
 import { openSqliteEventStore } from '../sqlite/sqlite-event-store.js';
 import { redactConnectionString } from './postgres-connection.js';
@@ -243,13 +244,27 @@ describe.skipIf(!server.available)('PostgreSQL store faults (live server)', () =
       `SELECT bytes, hash FROM "${schema}".events ORDER BY sequence`,
     );
     await sqlite.close();
-    // SQLite keeps each hash as its 32 bytes (schema 4); PostgreSQL as hex text.
+    // SQLite keeps each hash as its 32 bytes (schema 4), and the envelope in columns beside the
+    // payload text (schema 6); PostgreSQL keeps the whole canonical bytes and the hash as hex.
+    const codec = createEventCodec(correxEventCatalog);
+    const normalized = events.map((event) => codec.normalize(event));
     const db = new Database(path, { readonly: true });
     const sqliteRows = db
       .prepare('SELECT bytes, lower(hex(hash)) AS hash FROM events ORDER BY sequence')
       .all();
     db.close();
-    expect(pgRows.rows).toEqual(sqliteRows);
+    expect(pgRows.rows).toEqual(
+      normalized.map((event, index) => ({
+        bytes: codec.encode(event, index + 1),
+        hash: fromSqlite[index]!.hash,
+      })),
+    );
+    expect(sqliteRows).toEqual(
+      normalized.map((event, index) => ({
+        bytes: codec.encodePayload(event.payload),
+        hash: fromSqlite[index]!.hash,
+      })),
+    );
     expect(await postgres.read('same')).toEqual(
       fromSqlite.map((event, index) => ({ ...event, position: fromPostgres[index]!.position })),
     );

@@ -128,6 +128,18 @@ const MIGRATIONS: readonly string[] = [
     epoch      INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 6: a row keeps its envelope in columns and only its payload's canonical text in bytes. The
+  // key names, and the event id, session id and sequence the row's other columns already held,
+  // were stored in every row twice. The hashed bytes are rebuilt from the columns exactly
+  // (envelopeBytes), so the chain and the golden bytes are unchanged. The timestamp is its epoch
+  // milliseconds where that gives back the same text, else the text (an untyped column keeps
+  // either). A row written before keeps its whole bytes and has no version; no row is rewritten.
+  `
+  ALTER TABLE events ADD COLUMN causation_id TEXT;
+  ALTER TABLE events ADD COLUMN correlation_id TEXT;
+  ALTER TABLE events ADD COLUMN timestamp;
+  ALTER TABLE events ADD COLUMN version INTEGER;
+  `,
 ];
 
 /** The schema version this correx writes and reads (`PRAGMA user_version`). */

@@ -27,12 +27,12 @@ function tamperFile(
   const db = new Database(path);
   try {
     db.exec('DROP TRIGGER IF EXISTS events_no_update');
+    // Whole bytes go in as a row from before schema 6 keeps them (no version): the row then says
+    // exactly those bytes.
     if (change.bytes !== undefined)
-      db.prepare('UPDATE events SET bytes = ? WHERE session_id = ? AND sequence = ?').run(
-        change.bytes,
-        sessionId,
-        sequence,
-      );
+      db.prepare(
+        'UPDATE events SET bytes = ?, version = NULL WHERE session_id = ? AND sequence = ?',
+      ).run(change.bytes, sessionId, sequence);
     if (change.hash !== undefined)
       db.prepare('UPDATE events SET hash = ? WHERE session_id = ? AND sequence = ?').run(
         change.hash,

@@ -35,6 +35,7 @@ import {
   type ChainVerification,
   type SparseHashRow,
 } from '../../core/events/hash-chain.js';
+import { envelopeBytes } from '../../core/events/envelope-bytes.js';
 import { createAppendNotifier, liveFeed } from '../../core/events/live-feed.js';
 import {
   collectEvents,
@@ -71,6 +72,20 @@ function hashText(stored: StoredHash): string {
   return Buffer.isBuffer(stored) ? stored.toString('hex') : String(stored);
 }
 
+/**
+ * The envelope columns of a row (schema 6), selected after its bytes by every read: its
+ * causation and correlation ids, its timestamp (epoch ms or text) and its payload version, which
+ * is NULL in a row written before schema 6, whose bytes are the whole event.
+ */
+const ENVELOPE_COLUMNS = 'causation_id, correlation_id, timestamp, version';
+
+type EnvelopeTuple = [
+  causationId: string | null,
+  correlationId: string | null,
+  timestamp: unknown,
+  version: unknown,
+];
+
 type RawRow = {
   position: number;
   session_id: string;
@@ -78,6 +93,10 @@ type RawRow = {
   event_id: string;
   bytes: string;
   hash: StoredHash;
+  causation_id: string | null;
+  correlation_id: string | null;
+  timestamp: unknown;
+  version: unknown;
 };
 
 /** A row of the global feed, as an array: raw statements skip building an object per row. */
@@ -88,29 +107,82 @@ type FeedTuple = [
   eventId: string,
   bytes: string,
   hash: StoredHash,
+  ...EnvelopeTuple,
 ];
 
-type SessionTuple = [position: number, sequence: number, bytes: string, hash: StoredHash];
+type SessionTuple = [
+  position: number,
+  sequence: number,
+  eventId: string,
+  bytes: string,
+  hash: StoredHash,
+  ...EnvelopeTuple,
+];
 
 type HeadTuple = [sequence: number, hash: StoredHash];
 
 type SparseSessionTuple = [
   position: number,
   sequence: number,
+  eventId: string,
   bytes: string,
   hash: StoredHash | null,
+  ...EnvelopeTuple,
 ];
 
 /** Every how many sequences a streamed page carries a stored hash (see sparseSessionPage). */
 const HASH_CHECKPOINT = 64;
+
+/**
+ * A timestamp as the row keeps it: its epoch milliseconds where they give back the same text
+ * (every timestamp correx makes), else the text itself.
+ */
+function storedTimestamp(timestamp: string): number | string {
+  const ms = Date.parse(timestamp);
+  return Number.isSafeInteger(ms) && new Date(ms).toISOString() === timestamp ? ms : timestamp;
+}
+
+function timestampText(stored: unknown): string {
+  return typeof stored === 'number' ? new Date(stored).toISOString() : String(stored);
+}
+
+/**
+ * The canonical bytes of a row: its bytes as stored before schema 6 (no version), else rebuilt
+ * from the envelope columns around the payload text. Whatever a hand edit put in a column ends up
+ * in the rebuilt bytes, so the hash check reports it.
+ */
+function rowBytes(
+  sessionId: string,
+  sequence: number,
+  eventId: string,
+  bytes: string,
+  causationId: string | null,
+  correlationId: string | null,
+  timestamp: unknown,
+  version: unknown,
+): string {
+  if (version === null) return bytes;
+  return envelopeBytes(
+    {
+      causationId,
+      correlationId,
+      eventId,
+      sessionId,
+      timestamp: timestampText(timestamp),
+      version: version as number,
+    },
+    sequence,
+    bytes,
+  );
+}
 
 function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
   return {
     position: raw[0],
     sessionId,
     sequence: raw[1],
-    bytes: raw[2],
-    hash: raw[3] === null ? undefined : hashText(raw[3]),
+    bytes: rowBytes(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
+    hash: raw[4] === null ? undefined : hashText(raw[4]),
   };
 }
 
@@ -122,8 +194,8 @@ function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow 
     position: raw[0],
     sessionId,
     sequence: raw[1],
-    bytes: raw[2],
-    hash: hashText(raw[3]),
+    bytes: rowBytes(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
+    hash: hashText(raw[4]),
   };
 }
 
@@ -133,7 +205,16 @@ function toEventRow(raw: RawRow): EventRow {
     sessionId: raw.session_id,
     sequence: raw.sequence,
     eventId: raw.event_id,
-    bytes: raw.bytes,
+    bytes: rowBytes(
+      raw.session_id,
+      raw.sequence,
+      raw.event_id,
+      raw.bytes,
+      raw.causation_id,
+      raw.correlation_id,
+      raw.timestamp,
+      raw.version,
+    ),
     hash: hashText(raw.hash),
   };
 }
@@ -171,8 +252,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const db = this.#db;
     this.#statements = {
       byEventIds: db.prepare<[string], RawRow>(
-        `SELECT position, session_id, sequence, event_id, bytes, ${HASH_TEXT} AS hash FROM events
-         WHERE event_id IN (SELECT value FROM json_each(?))`,
+        `SELECT position, session_id, sequence, event_id, bytes, ${HASH_TEXT} AS hash, ${ENVELOPE_COLUMNS}
+         FROM events WHERE event_id IN (SELECT value FROM json_each(?))`,
       ),
       // Changes exactly when another connection (any process) has committed to the file.
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
@@ -194,19 +275,21 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       startSession: db.prepare<[string, number, string]>(
         'INSERT OR IGNORE INTO sessions (session_id, first_position, first_timestamp) VALUES (?, ?, ?)',
       ),
-      // Session reads check each hash against the previous row they read and take the event id
-      // from the bytes, so they skip the columns that would only repeat those (session id, event
-      // id, previous hash): each column read costs a value per row.
+      // Session reads check each hash against the previous row they read, so they skip the
+      // columns that would only repeat what they know (session id, previous hash): each column
+      // read costs a value per row.
       sessionPage: db
         .prepare<[string, number, number], SessionTuple>(
-          `SELECT position, sequence, bytes, ${HASH_TEXT} FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
+          `SELECT position, sequence, event_id, bytes, ${HASH_TEXT}, ${ENVELOPE_COLUMNS}
+           FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
       // Streams read a stored hash only every HASH_CHECKPOINT rows (and look up a page's last
       // one): the chain of computed hashes between two checked ones vouches for every row.
       sparseSessionPage: db
         .prepare<[string, number, number], SparseSessionTuple>(
-          `SELECT position, sequence, bytes, CASE WHEN sequence % ${HASH_CHECKPOINT} = 0 THEN ${HASH_TEXT} END
+          `SELECT position, sequence, event_id, bytes,
+             CASE WHEN sequence % ${HASH_CHECKPOINT} = 0 THEN ${HASH_TEXT} END, ${ENVELOPE_COLUMNS}
            FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
         )
         .raw(true),
@@ -217,12 +300,13 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         .pluck(),
       feedPage: db
         .prepare<[number, number], FeedTuple>(
-          `SELECT position, session_id, sequence, event_id, bytes, ${HASH_TEXT}
+          `SELECT position, session_id, sequence, event_id, bytes, ${HASH_TEXT}, ${ENVELOPE_COLUMNS}
            FROM events WHERE position > ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
-      // The last timestamp is read from the head row's bytes; a row whose bytes are unreadable
-      // (tampered) still lists, with the first timestamp, and `verify` reports it.
+      // The last timestamp is the head row's column, or in a row from before schema 6 read from
+      // its bytes; a row whose bytes are unreadable (tampered) still lists, with the first
+      // timestamp, and `verify` reports it.
       sessions: db.prepare<
         [],
         {
@@ -233,7 +317,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         }
       >(
         `SELECT s.session_id, h.sequence AS last_sequence, s.first_timestamp,
-           CASE WHEN json_valid(h.bytes) THEN json_extract(h.bytes, '$.timestamp') END AS last_timestamp
+           CASE WHEN h.version IS NOT NULL THEN h.timestamp
+             WHEN json_valid(h.bytes) THEN json_extract(h.bytes, '$.timestamp') END AS last_timestamp
          FROM sessions s JOIN events h ON h.session_id = s.session_id
            AND h.sequence = (SELECT max(sequence) FROM events WHERE session_id = s.session_id)
          ORDER BY s.first_position`,
@@ -296,10 +381,20 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     let firstPosition = 0;
     while (offset < rows.length) {
       const size = Math.min(INSERT_CHUNK, 2 ** Math.floor(Math.log2(rows.length - offset)));
-      const values: (string | number)[] = [];
+      const values: (string | number | null)[] = [];
       for (let index = offset; index < offset + size; index++) {
         const row = rows[index]!;
-        values.push(row.sessionId, row.sequence, row.eventId, row.bytes, row.hash);
+        values.push(
+          row.sessionId,
+          row.sequence,
+          row.eventId,
+          row.payloadBytes,
+          row.hash,
+          row.causationId,
+          row.correlationId,
+          storedTimestamp(row.timestamp),
+          row.version,
+        );
       }
       const { lastInsertRowid } = this.#insertStatement(size).run(values);
       if (offset === 0) firstPosition = Number(lastInsertRowid) - size + 1;
@@ -314,7 +409,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       statement = this.#db.prepare(
         // The hash goes in as hex and is stored as its 32 bytes by SQLite's unhex: cheaper than a
         // Buffer made per row.
-        `INSERT INTO events (session_id, sequence, event_id, bytes, hash) VALUES ${Array(rows).fill('(?, ?, ?, ?, unhex(?))').join(', ')}`,
+        `INSERT INTO events (session_id, sequence, event_id, bytes, hash, ${ENVELOPE_COLUMNS})
+         VALUES ${Array(rows).fill('(?, ?, ?, ?, unhex(?), ?, ?, ?, ?)').join(', ')}`,
       );
       this.#inserts.set(rows, statement);
     }
@@ -416,7 +512,9 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       lastSequence: row.last_sequence,
       firstTimestamp: row.first_timestamp,
       lastTimestamp:
-        typeof row.last_timestamp === 'string' ? row.last_timestamp : row.first_timestamp,
+        typeof row.last_timestamp === 'string' || typeof row.last_timestamp === 'number'
+          ? timestampText(row.last_timestamp)
+          : row.first_timestamp,
     }));
   }
 
@@ -483,7 +581,8 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     this.#open();
     const heads = new Map<string, { sequence: number; hash: string }>();
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
-      const [position, sessionId, sequence, eventId, bytes, stored] = raw;
+      const [position, sessionId, sequence, eventId, payloadOrWhole, stored, ...envelope] = raw;
+      const bytes = rowBytes(sessionId, sequence, eventId, payloadOrWhole, ...envelope);
       const head = heads.get(sessionId);
       const previousHash =
         sequence === 1

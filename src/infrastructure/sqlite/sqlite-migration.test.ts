@@ -183,6 +183,11 @@ describe('SQLite schema migrations 3 and 4 (head read from the events index, has
       { name: 'event_id', type: 'TEXT' },
       { name: 'bytes', type: 'TEXT' },
       { name: 'hash', type: 'BLOB' },
+      // Schema 6: the envelope's columns (a row from before keeps them empty).
+      { name: 'causation_id', type: 'TEXT' },
+      { name: 'correlation_id', type: 'TEXT' },
+      { name: 'timestamp', type: '' },
+      { name: 'version', type: 'INTEGER' },
     ]);
     const stored = db
       .prepare(

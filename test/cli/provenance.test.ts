@@ -166,7 +166,7 @@ describe('signed provenance and the merge gate, through the CLI', () => {
     bytes: string;
     causation_id: string | null;
     correlation_id: string | null;
-    timestamp: number;
+    timestamp: string;
     version: number | null;
   };
 
@@ -194,7 +194,7 @@ describe('signed provenance and the merge gate, through the CLI', () => {
                   correlationId: row.correlation_id,
                   eventId: row.event_id,
                   sessionId,
-                  timestamp: new Date(row.timestamp).toISOString(),
+                  timestamp: row.timestamp,
                   version: row.version,
                 },
                 row.sequence,

@@ -12,7 +12,7 @@ import {
   type StoredEvent,
 } from './event-envelope.js';
 import { InvalidEventError } from './invalid-event-error.js';
-import { envelopeBytes } from './envelope-bytes.js';
+import { envelopeBytes, type EnvelopeAround } from './envelope-bytes.js';
 import { createShapeEncoder, type ShapeEncoder } from './shape-encoder.js';
 
 /** A new event whose payload has been validated and whose version is fixed. */
@@ -32,6 +32,12 @@ export type EventRow = {
    */
   readonly eventId?: string;
   readonly bytes: string;
+  /**
+   * The row as a store keeps it when it keeps the envelope in columns (SQLite, schema 6): the
+   * payload's text and the envelope fields that `bytes` was rebuilt from. Decoding then parses
+   * only the payload; the hash over `bytes` still vouches for every field.
+   */
+  readonly split?: { readonly payloadText: string; readonly envelope: EnvelopeAround } | undefined;
   readonly hash: string;
   /**
    * The hash this row was chained to, as stored. Session reads may leave it out: they check the
@@ -237,10 +243,10 @@ export function createEventCodec<Payload extends PayloadShape>(
       return { ...envelope, payload };
     },
     decodeRow(row) {
-      return storedEventOf(row, row.hash, parse(row.bytes, row));
+      return storedEventOf(row, row.hash, parse(row.bytes, row, rawRowOf(row)));
     },
     decodeVerifiedRow(row, hash) {
-      const raw = readJson(row.bytes, row);
+      const raw = rawRowOf(row);
       return storedEventOf(
         row,
         hash,
@@ -259,6 +265,29 @@ export function createEventCodec<Payload extends PayloadShape>(
         payload: event.payload,
       }),
   };
+
+  /**
+   * A row's envelope as parsing its bytes would give it. A split row's fields are taken from its
+   * columns and only the payload text is parsed: `bytes` is those fields written around that
+   * text, and JSON gives back each id and a safe-integer version as written. Anything else (a hand
+   * edit) is parsed from the bytes, so its error is the one the bytes give.
+   */
+  function rawRowOf(row: Omit<EventRow, 'hash'>): unknown {
+    const split = row.split;
+    if (split === undefined || !Number.isSafeInteger(split.envelope.version))
+      return readJson(row.bytes, row);
+    const { envelope } = split;
+    return {
+      causationId: envelope.causationId,
+      correlationId: envelope.correlationId,
+      eventId: envelope.eventId,
+      payload: readJson(split.payloadText, row),
+      sequence: row.sequence,
+      sessionId: envelope.sessionId,
+      timestamp: envelope.timestamp,
+      version: envelope.version,
+    };
+  }
 
   /** The envelope fields of bytes this codec wrote, at the payload type's current version. */
   function isCurrentEnvelope(raw: unknown): raw is EnvelopeFields {

@@ -27,7 +27,7 @@ type Row = {
   bytes: string;
   causation_id: string | null;
   correlation_id: string | null;
-  timestamp: unknown;
+  timestamp: string | null;
   version: number | null;
 };
 
@@ -76,7 +76,7 @@ describe('SQLite rows keep the envelope in columns (schema 6)', () => {
         bytes: codec.encodePayload(normalized.payload),
         causation_id: normalized.causationId,
         correlation_id: normalized.correlationId,
-        timestamp: Date.parse(event.timestamp),
+        timestamp: event.timestamp,
         version: normalized.version,
       });
       // The chain is over the whole canonical event, as before schema 6 (the golden bytes).
@@ -129,8 +129,8 @@ describe('SQLite rows keep the envelope in columns (schema 6)', () => {
     ],
     ['the causation id', 'causation_id', 's-e000001'],
     ['the correlation id', 'correlation_id', 'corr-other'],
-    ['the timestamp', 'timestamp', Date.parse('2027-01-01T00:00:00.000Z')],
-    ['the timestamp, as text', 'timestamp', '2026-11-30T12:00:03.000Z '],
+    ['the timestamp', 'timestamp', '2027-01-01T00:00:00.000Z'],
+    ['the timestamp, as a number', 'timestamp', 1_796_083_200_000],
     ['the version', 'version', 2],
     ['the version, removed (the row then reads as whole bytes)', 'version', null],
     ['the event id', 'event_id', 's-forged'],

@@ -74,7 +74,7 @@ function hashText(stored: StoredHash): string {
 
 /**
  * The envelope columns of a row (schema 6), selected after its bytes by every read: its
- * causation and correlation ids, its timestamp (epoch ms or text) and its payload version, which
+ * causation and correlation ids, its timestamp and its payload version, which
  * is NULL in a row written before schema 6, whose bytes are the whole event.
  */
 const ENVELOPE_COLUMNS = 'causation_id, correlation_id, timestamp, version';
@@ -134,24 +134,11 @@ type SparseSessionTuple = [
 const HASH_CHECKPOINT = 64;
 
 /**
- * A timestamp as the row keeps it: its epoch milliseconds where they give back the same text
- * (every timestamp correx makes), else the text itself.
+ * The canonical bytes of a row, and how it is split: its bytes as stored before schema 6 (no
+ * version), else rebuilt from the envelope columns around the payload text. Whatever a hand edit
+ * put in a column ends up in the rebuilt bytes, so the hash check reports it.
  */
-function storedTimestamp(timestamp: string): number | string {
-  const ms = Date.parse(timestamp);
-  return Number.isSafeInteger(ms) && new Date(ms).toISOString() === timestamp ? ms : timestamp;
-}
-
-function timestampText(stored: unknown): string {
-  return typeof stored === 'number' ? new Date(stored).toISOString() : String(stored);
-}
-
-/**
- * The canonical bytes of a row: its bytes as stored before schema 6 (no version), else rebuilt
- * from the envelope columns around the payload text. Whatever a hand edit put in a column ends up
- * in the rebuilt bytes, so the hash check reports it.
- */
-function rowBytes(
+function rowContent(
   sessionId: string,
   sequence: number,
   eventId: string,
@@ -160,20 +147,20 @@ function rowBytes(
   correlationId: string | null,
   timestamp: unknown,
   version: unknown,
-): string {
-  if (version === null) return bytes;
-  return envelopeBytes(
-    {
-      causationId,
-      correlationId,
-      eventId,
-      sessionId,
-      timestamp: timestampText(timestamp),
-      version: version as number,
-    },
-    sequence,
-    bytes,
-  );
+): Pick<EventRow, 'bytes' | 'split'> {
+  if (version === null) return { bytes };
+  const envelope = {
+    causationId,
+    correlationId,
+    eventId,
+    sessionId,
+    timestamp: String(timestamp),
+    version: version as number,
+  };
+  return {
+    bytes: envelopeBytes(envelope, sequence, bytes),
+    split: { payloadText: bytes, envelope },
+  };
 }
 
 function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
@@ -181,7 +168,7 @@ function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHas
     position: raw[0],
     sessionId,
     sequence: raw[1],
-    bytes: rowBytes(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
+    ...rowContent(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
     hash: raw[4] === null ? undefined : hashText(raw[4]),
   };
 }
@@ -194,7 +181,7 @@ function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow 
     position: raw[0],
     sessionId,
     sequence: raw[1],
-    bytes: rowBytes(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
+    ...rowContent(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
     hash: hashText(raw[4]),
   };
 }
@@ -205,7 +192,7 @@ function toEventRow(raw: RawRow): EventRow {
     sessionId: raw.session_id,
     sequence: raw.sequence,
     eventId: raw.event_id,
-    bytes: rowBytes(
+    ...rowContent(
       raw.session_id,
       raw.sequence,
       raw.event_id,
@@ -392,7 +379,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           row.hash,
           row.causationId,
           row.correlationId,
-          storedTimestamp(row.timestamp),
+          row.timestamp,
           row.version,
         );
       }
@@ -512,9 +499,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
       lastSequence: row.last_sequence,
       firstTimestamp: row.first_timestamp,
       lastTimestamp:
-        typeof row.last_timestamp === 'string' || typeof row.last_timestamp === 'number'
-          ? timestampText(row.last_timestamp)
-          : row.first_timestamp,
+        typeof row.last_timestamp === 'string' ? row.last_timestamp : row.first_timestamp,
     }));
   }
 
@@ -582,7 +567,13 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     const heads = new Map<string, { sequence: number; hash: string }>();
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
       const [position, sessionId, sequence, eventId, payloadOrWhole, stored, ...envelope] = raw;
-      const bytes = rowBytes(sessionId, sequence, eventId, payloadOrWhole, ...envelope);
+      const { bytes, split } = rowContent(
+        sessionId,
+        sequence,
+        eventId,
+        payloadOrWhole,
+        ...envelope,
+      );
       const head = heads.get(sessionId);
       const previousHash =
         sequence === 1
@@ -603,6 +594,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
         sequence,
         eventId,
         bytes,
+        split,
         hash: hashText(stored),
         previousHash,
       };

@@ -186,7 +186,7 @@ describe('SQLite schema migrations 3 and 4 (head read from the events index, has
       // Schema 6: the envelope's columns (a row from before keeps them empty).
       { name: 'causation_id', type: 'TEXT' },
       { name: 'correlation_id', type: 'TEXT' },
-      { name: 'timestamp', type: '' },
+      { name: 'timestamp', type: 'TEXT' },
       { name: 'version', type: 'INTEGER' },
     ]);
     const stored = db

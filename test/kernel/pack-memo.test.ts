@@ -4,17 +4,24 @@ import { canonicalJson } from '../../src/core/events/canonical-json.js';
 import { createPackMemo } from '../../src/core/context/pack-memo.js';
 import { createEstimatingTokenizer } from '../../src/core/context/tokenizer.js';
 import { sha256Hex } from '../../src/core/base/sha256.js';
+import type { KernelConfig } from '../../src/core/kernel/index.js';
 
 /*
  * The pack memo (context/pack-memo.ts) only saves work: a session recorded with it stores the
  * same bytes as one recorded without it, every inference_requested (manifest, digests) included.
  */
 
+function withoutMemo(config: KernelConfig): KernelConfig {
+  const { packMemo, ...afresh } = config;
+  expect(packMemo).toBeDefined();
+  return afresh;
+}
+
 async function recordedBytes(options: { memo: boolean; turns: number; calls: number }) {
   const config = benchConfig();
   const { store } = await recordSession(options.turns, {
     callsPerTurn: options.calls,
-    config: options.memo ? config : { ...config, packMemo: undefined },
+    config: options.memo ? config : withoutMemo(config),
   });
   const events = await store.read('bench');
   return events.map((event) => canonicalJson(event));

@@ -21,13 +21,16 @@ const base: InferenceRequest = {
 } as InferenceRequest;
 
 describe('inferenceRequestDigests', () => {
-  it.each([
+  it.each<[string, InferenceRequest]>([
     ['a plain request', base],
     ['one with a response schema', { ...base, responseSchema: { type: 'object' } }],
     ['one whose response schema is undefined', { ...base, responseSchema: undefined }],
     ['one with no messages', { ...base, messages: [] }],
     ['one with an odd key', { ...base, '7': 'index-like' } as unknown as InferenceRequest],
-    ['one off the fast path', { ...base, tools: [{ ...base.tools[0], n: NaN }] }],
+    [
+      'one off the fast path',
+      { ...base, tools: [{ ...base.tools[0], n: NaN }] } as unknown as InferenceRequest,
+    ],
   ])('gives the two plain digests for %s', (_name, request) => {
     const plain = () => ({
       packDigest: contextPackDigest(request.messages, sha256Hex),

@@ -224,6 +224,8 @@ function candidatesFor(
     : new Map<string, number>();
   for (const entry of transcript) {
     const ranked = relevance.get(entry.eventId);
+    // The optional field added after the literal, not spread into its head: a leading spread of
+    // `{}` or `{ relevance }` took V8's slow clone, most of this function's time.
     const candidate: ContextCandidate = {
       id: candidateId(entry),
       layer: 'L1',

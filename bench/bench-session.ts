@@ -183,11 +183,13 @@ export async function recordSession(
     sessionId?: string;
     callsPerTurn?: number;
     tool?: BenchTool;
+    /** Default: `benchConfig(tool)`. */
+    config?: KernelConfig;
   } = {},
 ) {
   const store = options.store ?? createInMemoryEventStore({ catalog: correxEventCatalog, sha256 });
   const sessionId = options.sessionId ?? 'bench';
-  const config = benchConfig(options.tool);
+  const config = options.config ?? benchConfig(options.tool);
   const marks: TurnMark[] = [];
   const start = process.hrtime.bigint();
   const outcome = await runSession(

@@ -73,6 +73,10 @@ export function safeBuildContextPack(
     budget,
     options,
   );
+  const memo = options.memo;
+  const countTokens = (text: string) =>
+    memo === undefined ? tokenizer.count(text) : memo.tokens(tokenizer, text);
+  const digest = (text: string) => (memo === undefined ? hash(text) : memo.digest(hash, text));
   const candidates = [operatingGuidanceCandidate(), ...input.candidates];
   const excluded: { index: number; record: ManifestExclusion }[] = [];
   const exclude = (
@@ -128,7 +132,7 @@ export function safeBuildContextPack(
       continue;
     }
     byContent.set(candidate.content, candidate.id);
-    const tokens = tokenizer.count(candidate.content);
+    const tokens = countTokens(candidate.content);
     const capped = !pinned && tokens > maxEntryTokens;
     working.push({
       candidate,
@@ -200,7 +204,7 @@ export function safeBuildContextPack(
       tokens,
       originalTokens: w.originalTokens,
       compression: w.compressedBecause === undefined ? 'none' : 'head_tail',
-      contentSha256: hash(content),
+      contentSha256: digest(content),
     });
   }
   const compressedBecause = new Map(working.map((w) => [w.candidate.id, w.compressedBecause]));

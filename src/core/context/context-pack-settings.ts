@@ -1,6 +1,7 @@
 import { CorrexError } from '../base/correx-error.js';
 import { sha256Hex, type Sha256 } from '../base/sha256.js';
 import { TokenBudgetSchema, type TokenBudget } from './context-pack.js';
+import type { PackMemo } from './pack-memo.js';
 
 export type ContextPackOptions = {
   /** Tokens charged per entry for message framing and separators. Default 4. */
@@ -10,6 +11,8 @@ export type ContextPackOptions = {
   /** Under budget pressure, compressible entries shrink to this before anything is dropped. Default 256. */
   readonly compressTargetTokens?: number;
   readonly hash?: Sha256;
+  /** Token counts and digests of texts already seen in this session's packs (none: all afresh). */
+  readonly memo?: PackMemo;
 };
 
 /** The input to the builder is malformed (duplicate ids, a bad budget or option). */

@@ -1,4 +1,5 @@
 import type { RepositoryKnowledge } from '../../context/repository-knowledge.js';
+import { createPackMemo, type PackMemo } from '../../context/pack-memo.js';
 import type { HookSet } from '../../toolintent/hook-definition.js';
 import type { ProjectInstruction } from '../../context/project-instructions.js';
 import type { Tokenizer } from '../../context/tokenizer.js';
@@ -82,6 +83,11 @@ export type KernelConfig = {
   readonly configurationFiles?: readonly ConfigurationFile[];
   /** Who writes a journal compaction's summary: correx, a line per entry, or the stage's model. */
   readonly journalSummary: JournalSummaryAuthor;
+  /**
+   * What the session's model calls have derived from pack texts (token counts, digests), kept
+   * for the next call. Keyed by the text, so it never changes a request (absent: all afresh).
+   */
+  readonly packMemo?: PackMemo;
 };
 
 export type JournalSummaryAuthor = 'lines' | 'model';
@@ -182,6 +188,7 @@ export function createKernelConfig(options: KernelConfigOptions): KernelConfig {
       ? {}
       : { configurationFiles: options.configurationFiles }),
     journalSummary: options.journalSummary ?? 'lines',
+    packMemo: createPackMemo(),
   };
 }
 

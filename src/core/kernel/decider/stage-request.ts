@@ -1,7 +1,7 @@
 import { layeredEntries } from '../../base/layered-record.js';
 import { safeBuildContextPack } from '../../context/build-context-pack.js';
 import type { ContextCandidate } from '../../context/context-candidate.js';
-import { contextPackDigest, renderContextPack } from '../../context/render-context-pack.js';
+import { renderContextPack } from '../../context/render-context-pack.js';
 import { steeringNoteCandidate } from '../../context/steering-note.js';
 import {
   CONTEXT_FEEDBACK,
@@ -16,7 +16,7 @@ import { canonicalJson } from '../../events/canonical-json.js';
 import type { PayloadOf } from '../../events/event-definition.js';
 import type { inferenceRequested } from '../../inference/inference-events.js';
 import type { InferenceRequest } from '../../inference/inference-request.js';
-import { inferenceRequestDigest } from '../../inference/request-digest.js';
+import { inferenceRequestDigests } from '../../inference/request-digest.js';
 import { toolArgsJsonSchema } from '../../tools/tool-contract.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
 import {
@@ -99,7 +99,9 @@ export function buildStageRequest(
       reserveForOutput: profile.maxOutputTokens + definitionTokens,
     },
     config.tokenizer,
-    { hash: config.sha256 },
+    config.packMemo === undefined
+      ? { hash: config.sha256 }
+      : { hash: config.sha256, memo: config.packMemo },
   );
   if (!built.ok) return { ok: false, category: 'inference', message: built.error.message };
   const messages = flags.has(NATIVE_TOOL_TRANSCRIPT.name)
@@ -115,6 +117,7 @@ export function buildStageRequest(
       timeoutMs: config.limits.inferenceTimeoutMs,
     },
   };
+  const { packDigest, requestDigest } = inferenceRequestDigests(request, config.sha256);
   return {
     ok: true,
     provider: profile.provider,
@@ -126,8 +129,8 @@ export function buildStageRequest(
       provider: profile.provider,
       model: profile.model,
       profileId: profile.id,
-      packDigest: contextPackDigest(messages, config.sha256),
-      requestDigest: inferenceRequestDigest(request, config.sha256),
+      packDigest,
+      requestDigest,
       tokenEstimate: built.pack.totalTokens + definitionTokens,
       toolNames: request.tools.map((tool) => tool.name),
       ...recordedManifest(config, state.features.manifests, built.pack.manifest),
@@ -221,8 +224,9 @@ function candidatesFor(
     : new Map<string, number>();
   for (const entry of transcript) {
     const ranked = relevance.get(entry.eventId);
-    candidates.push({
-      ...(ranked === undefined ? {} : { relevance: ranked }),
+    // The optional field added after the literal, not spread into its head: a leading spread of
+    // `{}` or `{ relevance }` took V8's slow clone, most of this function's time.
+    const candidate: ContextCandidate = {
       id: candidateId(entry),
       layer: 'L1',
       kind: entry.kind,
@@ -230,7 +234,8 @@ function candidatesFor(
       content: entry.content,
       order: entry.sequence,
       role: entry.role,
-    });
+    };
+    candidates.push(ranked === undefined ? candidate : { ...candidate, relevance: ranked });
   }
   candidates.push(
     ...featureCandidates(featureCoreOf(config, state), {

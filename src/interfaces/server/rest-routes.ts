@@ -70,11 +70,8 @@ import {
   type ListEvalsResponse,
 } from '../protocol/eval-report-dto.js';
 import { compareStoredSessions } from '../stored-session-comparison.js';
-import {
-  findModelCall,
-  ModelCallNotFoundError,
-  modelCallContexts,
-} from '../../core/inference/model-call-contexts.js';
+import { findModelCall, ModelCallNotFoundError } from '../../core/inference/model-call-contexts.js';
+import { createModelCallContextCache } from './model-call-context-cache.js';
 import {
   ModelCallDtoSchema,
   ModelCallRefSchema,
@@ -113,6 +110,7 @@ export type RestContext = {
 /** The REST API. Every route here is listed in `apiRoutes` and so in the OpenAPI document. */
 export function registerRestRoutes(app: FastifyInstance, context: RestContext): void {
   const { host, store, index } = context;
+  const modelCallsOf = createModelCallContextCache(store);
 
   const sessionOf = async (request: Request) => {
     const sessionId = parse(IdentifierSchema, request.params.sessionId, 'session id');
@@ -414,7 +412,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     },
     async listModelCalls(request) {
       const { sessionId } = await sessionOf(request);
-      const calls = modelCallContexts(await store.read(sessionId));
+      const calls = await modelCallsOf(sessionId);
       const response: ListModelCallsResponse = {
         calls: calls.map(({ manifest, ...call }) => ({
           ...call,
@@ -435,7 +433,7 @@ export function registerRestRoutes(app: FastifyInstance, context: RestContext): 
     async getModelCall(request) {
       const { sessionId } = await sessionOf(request);
       const ref = parse(ModelCallRefSchema, request.params.call, 'model call');
-      const calls = modelCallContexts(await store.read(sessionId));
+      const calls = await modelCallsOf(sessionId);
       const call = findModelCall(calls, ref);
       if (call === undefined)
         throw new ApiError(

@@ -93,13 +93,15 @@ describe('work per proposed tool call', () => {
       { tool: 'exec', outcome: 'succeeded' },
       { tool: 'write_file', outcome: 'succeeded' },
     ]);
-    // Parses of the argument text: the provider reading the answer (1), the fold of
-    // `tool_call_proposed` (1: decide folds what it emits, and the runner keeps that state instead
-    // of folding the stored event again), the canonical form the check validates (1); the runner,
-    // not the executor, writes the receipt's envelope.
+    // Parses of the argument text: the provider reading the answer (1); the answer recorded as
+    // text (`answer-arguments-as-text`: 1 to check the text parses to what the provider parsed,
+    // 1 where the fold renders the answer's calls in canonical form for the transcript); the fold
+    // of `tool_call_proposed` (1: decide folds what it emits, and the runner keeps that state
+    // instead of folding the stored event again); the canonical form the check validates (1).
+    // The runner, not the executor, writes the receipt's envelope.
     expect(counts).toEqual({
-      exec: { validations: 1, analyses: 1, parses: 3 },
-      write: { validations: 1, parses: 3 },
+      exec: { validations: 1, analyses: 1, parses: 5 },
+      write: { validations: 1, parses: 5 },
     });
     await expectReplayIdentical(store, 's-work', config);
   });

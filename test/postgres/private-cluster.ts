@@ -40,9 +40,15 @@ async function freePort(): Promise<number> {
 /**
  * Creates and starts a throwaway cluster (initdb, trust authentication, no fsync), or returns
  * undefined when no server binaries are installed. As root it runs as the `postgres` user, since
- * PostgreSQL refuses to run as root.
+ * PostgreSQL refuses to run as root. The server commits asynchronously by default
+ * (`synchronous_commit=off`), as a server may be configured: a commit acknowledged within the
+ * last few hundred milliseconds is lost by `restart()`, which PostgreSQL treats as a crash, unless
+ * the client asked for synchronous commits (correx's connections do: postgres-connection.ts).
+ * `settings` are more `-c name=value` server settings.
  */
-export async function startPrivateCluster(): Promise<PrivateCluster | undefined> {
+export async function startPrivateCluster(
+  settings: readonly string[] = [],
+): Promise<PrivateCluster | undefined> {
   const bin = binaries();
   if (bin === undefined) return undefined;
   const root = mkdtempSync(join(tmpdir(), 'correx-cluster-'));
@@ -59,7 +65,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster | undefined>
       : run(join(bin, program), args, { cwd: root });
   await exec('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  const settings = [
+  const options = [
     `-p ${port}`,
     '-c listen_addresses=127.0.0.1',
     `-k ${root}`,
@@ -67,9 +73,10 @@ export async function startPrivateCluster(): Promise<PrivateCluster | undefined>
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c max_connections=300',
+    ...settings.map((setting) => `-c ${setting}`),
   ].join(' ');
   const log = join(root, 'server.log');
-  await exec('pg_ctl', ['-D', data, '-l', log, '-o', settings, '-w', '-t', '60', 'start']);
+  await exec('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
@@ -80,7 +87,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster | undefined>
         '-l',
         log,
         '-o',
-        settings,
+        options,
         '-m',
         'immediate',
         '-w',

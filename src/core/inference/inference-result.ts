@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * A tool call the model proposed. `argsRaw` is the model's text verbatim; `args` is set when it
- * parsed as a JSON object, otherwise `argsError` says why not. Unreadable text longer than
+ * parsed as a JSON object (or `argsInText`, where the answer records them as the text alone),
+ * otherwise `argsError` says why not. Unreadable text longer than
  * `MAX_KEPT_REJECTED_ARGS_CHARS` is kept as its head: `argsLength` and `argsSha256` then describe
  * the whole text. A proposal is an input to the kernel, never a decision.
  */
@@ -11,6 +12,11 @@ export const ToolCallProposalSchema = z.strictObject({
   name: z.string().min(1),
   argsRaw: z.string(),
   args: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * The arguments are what `argsRaw` parses to, recorded once as text (`answer-arguments-as-text`):
+   * read them with `answerCallArgs`. Never set with `args`.
+   */
+  argsInText: z.literal(true).optional(),
   argsError: z.string().optional(),
   argsLength: z.number().int().nonnegative().optional(),
   argsSha256: z

@@ -21,6 +21,39 @@ export type PostgresPoolOptions = {
   readonly applicationName?: string;
 };
 
+/**
+ * The server setting every correx connection asks for: a commit returns only once its WAL has
+ * left the server's memory (flushed, where the server flushes). Under `synchronous_commit=off`,
+ * which a server may be configured with for speed, a commit is acknowledged before that, and a
+ * crash of the server (or `pg_ctl restart -m immediate`) loses what the WAL writer had not
+ * written yet: up to three `wal_writer_delay`s of acknowledged appends. A driver runs a command
+ * once the append of its `tool_call_started` is acknowledged; lost, the next driver sees no start,
+ * and the command runs a second time. So correx does not leave this to the server's default.
+ */
+export const DURABLE_COMMITS = '-c synchronous_commit=on';
+
+/**
+ * The connection settings of a pool for `connectionString`: the URL, and startup options that
+ * ask for durable commits (DURABLE_COMMITS) after any the URL gives (`?options=...`), so the
+ * URL's own options still apply. A URL's options replace the pool's in node-postgres, so when
+ * it has some they are rewritten into the URL.
+ */
+export function durableConnection(connectionString: string): {
+  readonly connectionString: string;
+  readonly options?: string;
+} {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return { connectionString, options: DURABLE_COMMITS };
+  }
+  const own = url.searchParams.get('options');
+  if (own === null) return { connectionString, options: DURABLE_COMMITS };
+  url.searchParams.set('options', `${own} ${DURABLE_COMMITS}`);
+  return { connectionString: url.toString() };
+}
+
 /** Checks a schema name (lowercase letters, digits, underscores) and returns it quoted for SQL. */
 export function quoteSchema(schema: string, location: string): string {
   if (!SCHEMA_NAME.test(schema)) {
@@ -65,7 +98,7 @@ export function createPostgresPool(
     );
   }
   const pool = new pg.Pool({
-    connectionString,
+    ...durableConnection(connectionString),
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: options.applicationName ?? 'correx',

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import {
   DEFAULT_POSTGRES_SCHEMA,
+  durableConnection,
   guardPool,
   quoteSchema,
   redactConnectionString,
@@ -161,7 +162,7 @@ export function openRunnableSessions(
   schema: string = DEFAULT_POSTGRES_SCHEMA,
 ): { sessions: RunnableSessions; close(): Promise<void> } {
   const pool = new pg.Pool({
-    connectionString: url,
+    ...durableConnection(url),
     max: 2,
     allowExitOnIdle: true,
     application_name: applicationName,

@@ -6,7 +6,7 @@ import {
   type SessionLock,
   type SessionLocker,
 } from '../locks/session-locker.js';
-import { guardPool, quoteSchema, schemaLockKey } from './postgres-connection.js';
+import { durableConnection, guardPool, quoteSchema, schemaLockKey } from './postgres-connection.js';
 import { DEFAULT_LEASE_MS, leaseFree } from './postgres-driver-lease.js';
 
 export type PostgresLockerOptions = {
@@ -291,7 +291,7 @@ export function openPostgresSessionLocker(
   options: PostgresLockerOptions = {},
 ): SessionLocker {
   const pool = new pg.Pool({
-    connectionString: url,
+    ...durableConnection(url),
     max: 32,
     allowExitOnIdle: true,
     keepAlive: true,

@@ -1,3 +1,4 @@
+import { answerCallArgs } from '../../core/inference/answer-call-args.js';
 import { isAbsolute, resolve } from 'node:path';
 import type {
   SessionUpdate,
@@ -384,7 +385,7 @@ function titleOf(tool: string, args: Record<string, unknown>): string {
  */
 function answerMessage(answer: InferenceResult): string {
   const finishing = answer.toolCalls.find((call) => call.name.startsWith('finish_'));
-  const args = finishing?.args;
+  const args = finishing === undefined ? undefined : answerCallArgs(finishing);
   if (args !== undefined) {
     for (const key of ['message', 'reply', 'summary'])
       if (typeof args[key] === 'string') return args[key];

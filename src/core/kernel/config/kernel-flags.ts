@@ -291,6 +291,18 @@ export const MANIFEST_BY_REFERENCE = defineBehaviourFlag({
     "inference_requested records its context manifest by reference (manifestRef): item digests and the change from the session's previous manifest, each item whole once",
 });
 
+/**
+ * A model's answer records each tool call's arguments once, as the model's text (`argsRaw`):
+ * `inference_completed` leaves out the parsed copy (`args`) when it is exactly what the text
+ * parses to, and readers parse the text (`answerCallArgs`). A file a model writes was stored
+ * four times per call (issue #38); this is one of them. Read in `recorded-answer.ts`.
+ */
+export const ANSWER_ARGUMENTS_AS_TEXT = defineBehaviourFlag({
+  name: 'answer-arguments-as-text',
+  description:
+    "inference_completed records a tool call's arguments as the model's text alone (argsRaw), leaving out the parsed copy (args) when it is exactly what the text parses to",
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -321,4 +333,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   FOLLOW_UP_TURNS,
   FORK_PATHS_ONTO_WORKSPACE,
   MANIFEST_BY_REFERENCE,
+  ANSWER_ARGUMENTS_AS_TEXT,
 ];

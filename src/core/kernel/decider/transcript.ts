@@ -1,3 +1,4 @@
+import { answerCallArgs } from '../../inference/answer-call-args.js';
 import type { ContextEntryKind } from '../../context/context-candidate.js';
 import { toolArgsHintCandidate } from '../../context/tool-args-hint.js';
 import { canonicalJson } from '../../events/canonical-json.js';
@@ -9,7 +10,9 @@ import { canonicalModelText } from '../features/canonical-output/canonical-model
 
 /** A call's arguments as a transcript shows them: canonical when asked and they were read. */
 function shownArgs(call: ToolCallProposal, canonical: boolean): string {
-  return canonical && call.args !== undefined ? canonicalJson(call.args) : call.argsRaw;
+  if (!canonical) return call.argsRaw;
+  const args = answerCallArgs(call);
+  return args !== undefined ? canonicalJson(args) : call.argsRaw;
 }
 
 /**
@@ -43,8 +46,10 @@ export function transcriptEntryOf(event: CorrexEvent, canonical = false): Transc
   const at = { eventId: event.eventId, sequence: event.sequence };
   switch (payload.type) {
     case 'inference_completed': {
+      // Each call's arguments as shown, worked out once for the text and the native form.
+      const shown = payload.result.toolCalls.map((call) => shownArgs(call, canonical));
       const calls = payload.result.toolCalls.map(
-        (call, index) => `Tool call ${index + 1}: ${call.name} ${shownArgs(call, canonical)}`,
+        (call, index) => `Tool call ${index + 1}: ${call.name} ${shown[index]}`,
       );
       const text = canonical ? canonicalModelText(payload.result.text) : payload.result.text;
       const content = [text, ...calls].filter((line) => line !== '').join('\n');
@@ -58,7 +63,7 @@ export function transcriptEntryOf(event: CorrexEvent, canonical = false): Transc
         calls: payload.result.toolCalls.map((call, index) => ({
           callId: `${payload.requestId}.${index + 1}`,
           name: call.name,
-          argsRaw: shownArgs(call, canonical),
+          argsRaw: shown[index]!,
         })),
       };
       return { ...entry, native };

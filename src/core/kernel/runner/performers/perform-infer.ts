@@ -1,3 +1,4 @@
+import { recordedAnswer } from './recorded-answer.js';
 import type { CorrexEvent } from '../../../event-catalog.js';
 import { canonicalJson, NonCanonicalValueError } from '../../../events/canonical-json.js';
 import { InferenceError } from '../../../inference/inference-failure.js';
@@ -85,7 +86,7 @@ export const performInfer: EffectPerformer<'infer'> = async (options, state, eff
     // after its abort is never recorded: the request stays pending and runs on resume.
     const answer = await untilAborted(provider.infer(effect.request, signal), signal);
     if (answer === ABORTED || signal.aborted) return [];
-    const result = boundedAnswer(config, state, answer);
+    const result = recordedAnswer(config, boundedAnswer(config, state, answer));
     const completed: Payload = {
       type: 'inference_completed',
       requestId: effect.requestId,

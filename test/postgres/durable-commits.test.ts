@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { correxEventCatalog } from '../../src/core/event-catalog.js';
 import {
+  createPostgresPool,
   DURABLE_COMMITS,
   durableConnection,
 } from '../../src/infrastructure/postgres/postgres-connection.js';
@@ -9,6 +10,7 @@ import { openPostgresEventStore } from '../../src/infrastructure/postgres/postgr
 import { migratePostgres } from '../../src/infrastructure/postgres/postgres-migrations.js';
 import { openPostgresSessionLocker } from '../../src/infrastructure/postgres/postgres-session-locker.js';
 import { noteBatch } from '../support/sample-events.js';
+import { probeTestServer, TEST_POSTGRES_URL } from './postgres-test-server.js';
 import { startPrivateCluster } from './private-cluster.js';
 
 /**
@@ -22,10 +24,11 @@ import { startPrivateCluster } from './private-cluster.js';
  * asynchronous commit waits in memory for up to 10 s, not 200 ms: without the option the last
  * append was lost in each of 5 runs (the first, which woke the idle WAL writer, was kept).
  */
+const server = await probeTestServer();
 const cluster = await startPrivateCluster(['wal_writer_delay=10000ms']);
 
 describe('the startup options of correx connections', () => {
-  it('ask for durable commits, after the options a URL gives', () => {
+  it('ask for durable commits, before the options a URL gives (which win)', () => {
     expect(durableConnection('postgres://u@h:5432/db')).toEqual({
       connectionString: 'postgres://u@h:5432/db',
       options: DURABLE_COMMITS,
@@ -33,8 +36,27 @@ describe('the startup options of correx connections', () => {
     const merged = durableConnection('postgres://u:p%40ss@h/db?options=-c%20search_path%3Dx');
     expect(merged.options).toBeUndefined();
     const url = new URL(merged.connectionString);
-    expect(url.searchParams.get('options')).toBe(`-c search_path=x ${DURABLE_COMMITS}`);
+    expect(url.searchParams.get('options')).toBe(`${DURABLE_COMMITS} -c search_path=x`);
     expect(url.password).toBe('p%40ss');
+  });
+});
+
+describe.skipIf(!server.available)('the setting a correx pool gets (live server)', () => {
+  const setting = async (url: string) => {
+    const pool = createPostgresPool(url);
+    try {
+      return (await pool.query<{ s: string }>(`SELECT current_setting('synchronous_commit') AS s`))
+        .rows[0]!.s;
+    } finally {
+      await pool.end();
+    }
+  };
+
+  it('is on, unless the URL names its own', async () => {
+    expect(await setting(TEST_POSTGRES_URL)).toBe('on');
+    const explicit = new URL(TEST_POSTGRES_URL);
+    explicit.searchParams.set('options', '-c synchronous_commit=remote_apply');
+    expect(await setting(explicit.toString())).toBe('remote_apply');
   });
 });
 

@@ -34,9 +34,11 @@ export const DURABLE_COMMITS = '-c synchronous_commit=on';
 
 /**
  * The connection settings of a pool for `connectionString`: the URL, and startup options that
- * ask for durable commits (DURABLE_COMMITS) after any the URL gives (`?options=...`), so the
- * URL's own options still apply. A URL's options replace the pool's in node-postgres, so when
- * it has some they are rewritten into the URL.
+ * ask for durable commits (DURABLE_COMMITS) before any the URL gives (`?options=...`). A later
+ * `-c` wins, so a URL that names its own `synchronous_commit` (`remote_apply`, stronger, for
+ * reads from a standby) keeps it: the server's configuration is what this overrides, not the
+ * person's explicit choice. A URL's options replace the pool's in node-postgres, so when it has
+ * some they are rewritten into the URL.
  */
 export function durableConnection(connectionString: string): {
   readonly connectionString: string;
@@ -50,7 +52,7 @@ export function durableConnection(connectionString: string): {
   }
   const own = url.searchParams.get('options');
   if (own === null) return { connectionString, options: DURABLE_COMMITS };
-  url.searchParams.set('options', `${own} ${DURABLE_COMMITS}`);
+  url.searchParams.set('options', `${DURABLE_COMMITS} ${own}`);
   return { connectionString: url.toString() };
 }
 

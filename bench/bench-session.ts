@@ -80,6 +80,7 @@ function benchModel(
   calls: number,
   marks: TurnMark[],
   tool: BenchTool,
+  writeBytes: number | undefined,
 ): InferenceProvider {
   let turn = 0;
   return {
@@ -109,7 +110,11 @@ function benchModel(
               const args =
                 tool === 'list_dir'
                   ? { path: `dir-${index}` }
-                  : { path: `file-${turn}-${index}.txt`, content: 'x' };
+                  : {
+                      path: `file-${turn}-${index}.txt`,
+                      content:
+                        writeBytes === undefined ? 'x' : benchFileContent(turn, index, writeBytes),
+                    };
               return {
                 callId: `t${turn}-${index}`,
                 name: tool,
@@ -126,6 +131,21 @@ function benchModel(
   };
 }
 
+/**
+ * A source file of about `bytes` bytes for a bench write, different for each call (a model writes
+ * a new file or a new version, never the same text twice).
+ */
+export function benchFileContent(turn: number, index: number, bytes: number): string {
+  const lines: string[] = [`// file ${turn}.${index}`];
+  let size = lines[0]!.length + 1;
+  for (let line = 0; size < bytes; line += 1) {
+    const text = `export const value${line} = compute(${turn}, ${index}, ${line}); // step ${line}`;
+    lines.push(text);
+    size += text.length + 1;
+  }
+  return `${lines.join('\n')}\n`.slice(0, Math.max(bytes, 1));
+}
+
 /** The tool the bench model calls: read-only, or one that can change the world. */
 export type BenchTool = 'list_dir' | 'write_file';
 
@@ -138,8 +158,9 @@ const noopPorts = (
   calls: number,
   marks: TurnMark[],
   tool: BenchTool,
+  writeBytes: number | undefined,
 ): KernelPorts => ({
-  providers: new Map([['bench', benchModel(turns, calls, marks, tool)]]),
+  providers: new Map([['bench', benchModel(turns, calls, marks, tool, writeBytes)]]),
   // The workspace does not exist: no project files, so no checks.
   checks: createDiskProjectCheckDetector(),
   probe: {
@@ -183,6 +204,8 @@ export async function recordSession(
     sessionId?: string;
     callsPerTurn?: number;
     tool?: BenchTool;
+    /** The size of each write_file call's content (benchFileContent); default one byte. */
+    writeBytes?: number;
     /** Default: `benchConfig(tool)`. */
     config?: KernelConfig;
   } = {},
@@ -202,6 +225,7 @@ export async function recordSession(
         options.callsPerTurn ?? CALLS_PER_TURN,
         marks,
         options.tool ?? 'list_dir',
+        options.writeBytes,
       ),
       clock: createSteppingClock('2026-11-30T12:00:00.000Z'),
       ids: createCountingIdSource('in'),

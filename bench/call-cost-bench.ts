@@ -75,6 +75,9 @@ export function printCallCostTable(rows: readonly CallCostRow[]): void {
   );
 }
 
+/** The size of the file each write_file call of the write row carries. */
+const WRITE_BYTES = 1500;
+
 /**
  * What a SQLite file holds, measured the same way for both sides (SQLite's dbstat, every table
  * and index): `pages`, the bytes of the pages in use, which is what the disk keeps, and `content`,
@@ -173,6 +176,37 @@ export async function runCallCostBench(
           },
         );
       }
+      // The shape of a coding agent's writes: one write_file call an answer, each carrying a new
+      // 1.5 KB file. Bytes only (the same every round): where a file's content is stored, and
+      // how many times.
+      const writeTurns = options.quick ? 40 : 150;
+      const writes = { correx: next('correx-write'), constant: next('lg-write') };
+      await recordCorrex(writes.correx, writeTurns, 1, 'write_file', WRITE_BYTES);
+      await runLangGraphLoop(writes.constant, writeTurns, 1, 'constant', WRITE_BYTES);
+      const written = {
+        correx: storedBytes(writes.correx),
+        constant: storedBytes(writes.constant),
+      };
+      const perWrite = (value: number): Cost => ({
+        wallMs: value / writeTurns / 1024,
+        cpuMs: value / writeTurns / 1024,
+      });
+      rows.push(
+        {
+          name: `bytes stored per write_file call of ${WRITE_BYTES} B, 1 per answer (pages)`,
+          baseline: 'LangGraph.js SqliteSaver, constant state: SQLite pages in use',
+          unit: 'KB',
+          subject: [perWrite(written.correx.pages)],
+          against: [perWrite(written.constant.pages)],
+        },
+        {
+          name: `bytes stored per write_file call of ${WRITE_BYTES} B, 1 per answer (rows)`,
+          baseline: 'LangGraph.js SqliteSaver, constant state: row and index content',
+          unit: 'KB',
+          subject: [perWrite(written.correx.content)],
+          against: [perWrite(written.constant.content)],
+        },
+      );
     } else {
       console.log('  (LangGraph.js is not installed: the rows against it are left out)');
     }

@@ -6,7 +6,12 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { correxEventCatalog } from '../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
-import { CALLS_PER_TURN, recordSession, type BenchTool } from './bench-session.js';
+import {
+  benchFileContent,
+  CALLS_PER_TURN,
+  recordSession,
+  type BenchTool,
+} from './bench-session.js';
 import { row, type BenchRow } from './bench-table.js';
 
 type Timed = { readonly wallSeconds: number; readonly cpuSeconds: number };
@@ -34,6 +39,8 @@ export async function runLangGraphLoop(
   turns: number,
   calls: number,
   state: 'messages' | 'constant' = 'messages',
+  /** Calls write_file with content of this size (benchFileContent) instead of list_dir. */
+  writeBytes?: number,
 ): Promise<void> {
   const { StateGraph, MessagesAnnotation, Annotation, START, END } =
     await import('@langchain/langgraph');
@@ -47,11 +54,18 @@ export async function runLangGraphLoop(
   const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
   const { AIMessage } = await import('@langchain/core/messages');
   const { tool } = await import('@langchain/core/tools');
-  const listDir = tool(() => Promise.resolve('ok'), {
-    name: 'list_dir',
-    description: 'List a directory.',
-    schema: z.object({ path: z.string() }),
-  });
+  const benchTool =
+    writeBytes === undefined
+      ? tool(() => Promise.resolve('ok'), {
+          name: 'list_dir',
+          description: 'List a directory.',
+          schema: z.object({ path: z.string() }),
+        })
+      : tool(() => Promise.resolve('ok'), {
+          name: 'write_file',
+          description: 'Write a file.',
+          schema: z.object({ path: z.string(), content: z.string() }),
+        });
   const checkpointer = SqliteSaver.fromConnString(path);
   // Each of a super-step's parallel tool calls adds an abort listener to one signal of
   // LangGraph's; without room for them Node warns once per call past ten.
@@ -68,15 +82,21 @@ export async function runLangGraphLoop(
             content: '',
             tool_calls: Array.from({ length: calls }, (_unused, index) => ({
               id: `t${turn}-${index}`,
-              name: 'list_dir',
-              args: { path: `dir-${index}` },
+              name: benchTool.name,
+              args:
+                writeBytes === undefined
+                  ? { path: `dir-${index}` }
+                  : {
+                      path: `file-${turn}-${index}.txt`,
+                      content: benchFileContent(turn, index, writeBytes),
+                    },
               type: 'tool_call' as const,
             })),
           }),
         ],
       };
     })
-    .addNode('tools', new ToolNode([listDir]))
+    .addNode('tools', new ToolNode([benchTool]))
     .addEdge(START, 'model')
     .addConditionalEdges('model', (state) => {
       const last = state.messages.at(-1);
@@ -172,10 +192,16 @@ export async function recordCorrex(
   turns: number,
   callsPerTurn: number,
   tool: BenchTool = 'list_dir',
+  writeBytes?: number,
 ): Promise<void> {
   const store = openSqliteEventStore(path, { catalog: correxEventCatalog });
   try {
-    await recordSession(turns, { store, callsPerTurn, tool });
+    await recordSession(turns, {
+      store,
+      callsPerTurn,
+      tool,
+      ...(writeBytes === undefined ? {} : { writeBytes }),
+    });
   } finally {
     await store.close();
   }

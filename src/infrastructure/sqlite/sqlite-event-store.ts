@@ -134,21 +134,24 @@ type SparseSessionTuple = [
 const HASH_CHECKPOINT = 64;
 
 /**
- * The canonical bytes of a row, and how it is split: its bytes as stored before schema 6 (no
- * version), else rebuilt from the envelope columns around the payload text. Whatever a hand edit
- * put in a column ends up in the rebuilt bytes, so the hash check reports it.
+ * A row as the shared read paths take it. Its bytes are as stored before schema 6 (no version),
+ * else rebuilt from the envelope columns around the payload text, and the row carries how it was
+ * split. Whatever a hand edit put in a column ends up in the rebuilt bytes, so the hash check
+ * reports it. Built in one literal per row: this is every read's hot path.
  */
-function rowContent(
+function eventRowOf<Hash extends string | undefined>(
+  position: number,
   sessionId: string,
   sequence: number,
   eventId: string,
-  bytes: string,
+  stored: string,
+  hash: Hash,
   causationId: string | null,
   correlationId: string | null,
   timestamp: unknown,
   version: unknown,
-): Pick<EventRow, 'bytes' | 'split'> {
-  if (version === null) return { bytes };
+): Omit<EventRow, 'hash'> & { readonly hash: Hash } {
+  if (version === null) return { position, sessionId, sequence, eventId, bytes: stored, hash };
   const envelope = {
     causationId,
     correlationId,
@@ -158,52 +161,64 @@ function rowContent(
     version: version as number,
   };
   return {
-    bytes: envelopeBytes(envelope, sequence, bytes),
-    split: { payloadText: bytes, envelope },
+    position,
+    sessionId,
+    sequence,
+    eventId,
+    bytes: envelopeBytes(envelope, sequence, stored),
+    split: { payloadText: stored, envelope },
+    hash,
   };
 }
 
 function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
-  return {
-    position: raw[0],
+  const hash = raw[4] === null ? undefined : hashText(raw[4]);
+  return eventRowOf(
+    raw[0],
     sessionId,
-    sequence: raw[1],
-    ...rowContent(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
-    hash: raw[4] === null ? undefined : hashText(raw[4]),
-  };
+    raw[1],
+    raw[2],
+    raw[3],
+    hash,
+    raw[5],
+    raw[6],
+    raw[7],
+    raw[8],
+  );
 }
 
 /** Rows per INSERT statement: one statement call per row costs more than SQLite's work on it. */
 const INSERT_CHUNK = 32;
 
 function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow {
-  return {
-    position: raw[0],
+  const hash = hashText(raw[4]);
+  return eventRowOf(
+    raw[0],
     sessionId,
-    sequence: raw[1],
-    ...rowContent(sessionId, raw[1], raw[2], raw[3], raw[5], raw[6], raw[7], raw[8]),
-    hash: hashText(raw[4]),
-  };
+    raw[1],
+    raw[2],
+    raw[3],
+    hash,
+    raw[5],
+    raw[6],
+    raw[7],
+    raw[8],
+  );
 }
 
 function toEventRow(raw: RawRow): EventRow {
-  return {
-    position: raw.position,
-    sessionId: raw.session_id,
-    sequence: raw.sequence,
-    eventId: raw.event_id,
-    ...rowContent(
-      raw.session_id,
-      raw.sequence,
-      raw.event_id,
-      raw.bytes,
-      raw.causation_id,
-      raw.correlation_id,
-      raw.timestamp,
-      raw.version,
-    ),
-    hash: hashText(raw.hash),
-  };
+  return eventRowOf(
+    raw.position,
+    raw.session_id,
+    raw.sequence,
+    raw.event_id,
+    raw.bytes,
+    hashText(raw.hash),
+    raw.causation_id,
+    raw.correlation_id,
+    raw.timestamp,
+    raw.version,
+  );
 }
 
 /**
@@ -566,14 +581,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
     this.#open();
     const heads = new Map<string, { sequence: number; hash: string }>();
     return this.#statements.feedPage.all(afterPosition, limit).map((raw) => {
-      const [position, sessionId, sequence, eventId, payloadOrWhole, stored, ...envelope] = raw;
-      const { bytes, split } = rowContent(
-        sessionId,
-        sequence,
-        eventId,
-        payloadOrWhole,
-        ...envelope,
-      );
+      const [position, sessionId, sequence, eventId, stored, hash, ...envelope] = raw;
       const head = heads.get(sessionId);
       const previousHash =
         sequence === 1
@@ -589,13 +597,7 @@ export class SqliteEventStore<Payload extends PayloadShape> implements EventStor
           `sequence ${sequence - 1} is missing (the event this one is chained to)`,
         );
       const row = {
-        position,
-        sessionId,
-        sequence,
-        eventId,
-        bytes,
-        split,
-        hash: hashText(stored),
+        ...eventRowOf(position, sessionId, sequence, eventId, stored, hashText(hash), ...envelope),
         previousHash,
       };
       checkRowHash(this.#sha256, row);

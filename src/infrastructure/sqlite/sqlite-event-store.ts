@@ -171,8 +171,12 @@ function eventRowOf<Hash extends string | undefined>(
   };
 }
 
-function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
-  const hash = raw[4] === null ? undefined : hashText(raw[4]);
+/** A row of a session page (every stored hash, or only the checkpoints' on a sparse page). */
+function sessionTupleToRow<Hash extends string | undefined>(
+  sessionId: string,
+  raw: SessionTuple | SparseSessionTuple,
+  hash: Hash,
+): Omit<EventRow, 'hash'> & { readonly hash: Hash } {
   return eventRowOf(
     raw[0],
     sessionId,
@@ -187,23 +191,15 @@ function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHas
   );
 }
 
+function sparseTupleToRow(sessionId: string, raw: SparseSessionTuple): SparseHashRow {
+  return sessionTupleToRow(sessionId, raw, raw[4] === null ? undefined : hashText(raw[4]));
+}
+
 /** Rows per INSERT statement: one statement call per row costs more than SQLite's work on it. */
 const INSERT_CHUNK = 32;
 
 function sessionTupleToEventRow(sessionId: string, raw: SessionTuple): EventRow {
-  const hash = hashText(raw[4]);
-  return eventRowOf(
-    raw[0],
-    sessionId,
-    raw[1],
-    raw[2],
-    raw[3],
-    hash,
-    raw[5],
-    raw[6],
-    raw[7],
-    raw[8],
-  );
+  return sessionTupleToRow(sessionId, raw, hashText(raw[4]));
 }
 
 function toEventRow(raw: RawRow): EventRow {

@@ -62,7 +62,7 @@ export const InferenceRequestSchema = z.strictObject({
   /** The provider's model id (e.g. `gpt-4o-mini`, `claude-sonnet-4-5`, a GGUF path). */
   model: z.string().min(1),
   messages: z.array(InferenceMessageSchema).min(1),
-  tools: z.array(ToolDefinitionSchema),
+  tools: z.array(ToolDefinitionSchema).readonly(),
   /** When set, the model is asked for a JSON value matching this schema (the stage artifact). */
   responseSchema: JsonSchemaDocumentSchema.optional(),
   limits: InferenceLimitsSchema,

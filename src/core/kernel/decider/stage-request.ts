@@ -17,13 +17,10 @@ import type { PayloadOf } from '../../events/event-definition.js';
 import type { inferenceRequested } from '../../inference/inference-events.js';
 import type { InferenceRequest } from '../../inference/inference-request.js';
 import { inferenceRequestDigests } from '../../inference/request-digest.js';
-import { toolArgsJsonSchema } from '../../tools/tool-contract.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
-import {
-  finishingToolDefinition,
-  finishingToolName,
-} from '../features/finishing-tool/finishing-tool.js';
+import { finishingToolName } from '../features/finishing-tool/finishing-tool.js';
 import type { KernelConfig } from '../config/kernel-config.js';
+import { requestDefinitions } from './request-definitions.js';
 import { routeStage } from './route-stage.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
@@ -68,20 +65,12 @@ export function buildStageRequest(
   const flags = config.behaviour.flags;
   // A tool-calling profile ends the stage with a call; one without keeps the JSON answer.
   const finishing = flags.has(FINISHING_TOOL.name) && profile.capabilities.includes('tool_calling');
-  const definitions = [
-    ...tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: toolArgsJsonSchema(tool),
-    })),
-    ...(finishing ? [finishingToolDefinition(stage)] : []),
-  ];
+  const { tools: definitions, text: definitionsText } = requestDefinitions(stage, tools, finishing);
   const responseSchema = finishing ? undefined : stage.artifact.schema;
   // What travels beside the messages costs context too (behind `budget-request-definitions`).
   const definitionTokens = flags.has(BUDGET_REQUEST_DEFINITIONS.name)
-    ? config.tokenizer.count(
-        canonicalJson({ tools: definitions, responseSchema: responseSchema ?? null }),
-      )
+    ? (config.packMemo?.tokens(config.tokenizer, definitionsText) ??
+      config.tokenizer.count(definitionsText))
     : 0;
   const built = safeBuildContextPack(
     {

@@ -30,7 +30,7 @@ export function inferenceRequestDigests(
   if (composed === undefined)
     return {
       packDigest: hash(canonicalJson(request.messages)),
-      requestDigest: hash(canonicalJson(request)),
+      requestDigest: inferenceRequestDigest(request, hash),
     };
   return { packDigest: hash(composed.messages), requestDigest: hash(composed.request) };
 }

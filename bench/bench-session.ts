@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeSha256 } from '../src/infrastructure/system/node-sha256.js';
 import { z } from 'zod';
 import { createCountingIdSource } from '../src/core/base/id-source.js';
 import { createSteppingClock } from '../src/core/base/clock.js';
@@ -25,7 +25,8 @@ import { createDiskProjectCheckDetector } from '../src/infrastructure/checks/dis
 
 const WORKSPACE = '/bench/workspace';
 export const CALLS_PER_TURN = 50;
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+// The product's SHA-256 (what the CLI and the server give the kernel), not a slower stand-in.
+export const sha256 = nodeSha256;
 
 export function benchConfig(tool: BenchTool = 'list_dir'): KernelConfig {
   const workflow = parseWorkflow({

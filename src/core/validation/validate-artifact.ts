@@ -1,3 +1,4 @@
+import { deepFreeze } from '../base/deep-freeze.js';
 import { hasValidHash, type Artifact } from '../artifacts/artifact.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import { artifactApprovalKey } from '../sessions/artifact-approval-key.js';
@@ -200,12 +201,4 @@ function runValidator(
 function withoutSchema(stage: WorkflowStage): Omit<WorkflowStage, 'artifactSchema'> {
   const { artifactSchema: _schema, ...rest } = stage;
   return rest;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../base/deep-freeze.js';
 import { canonicalJson } from '../../events/canonical-json.js';
 import type { ToolDefinition } from '../../inference/inference-request.js';
 import {
@@ -67,12 +68,4 @@ function sameTools(left: readonly ToolContract[], right: readonly ToolContract[]
   if (left.length !== right.length) return false;
   for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
   return true;
-}
-
-function deepFreeze<Value>(value: Value): Value {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../base/sha256.js';
+import { canonicalMemberJson } from '../events/canonical-json.js';
 import { contextPackDigest } from '../context/render-context-pack.js';
 import type { InferenceRequest } from './inference-request.js';
 import { inferenceRequestDigest, inferenceRequestDigests } from './request-digest.js';
@@ -45,5 +46,17 @@ describe('inferenceRequestDigests', () => {
     if (expected instanceof Error)
       expect(() => inferenceRequestDigests(request, sha256Hex)).toThrow(expected.message);
     else expect(inferenceRequestDigests(request, sha256Hex)).toEqual(expected);
+  });
+
+  it("takes a caller's canonical text of the tools in place of writing it, to the same digests", () => {
+    const request = { ...base, responseSchema: { type: 'object' } } as InferenceRequest;
+    const toolsJson = canonicalMemberJson(request.tools)!;
+    expect(inferenceRequestDigests(request, sha256Hex, toolsJson)).toEqual(
+      inferenceRequestDigests(request, sha256Hex),
+    );
+    // What the text says is what is hashed: the caller vouches that it is the tools' text.
+    expect(inferenceRequestDigests(request, sha256Hex, '[]').requestDigest).toBe(
+      inferenceRequestDigest({ ...request, tools: [] }, sha256Hex),
+    );
   });
 });

@@ -20,13 +20,16 @@ export function inferenceRequestDigest(
  * strings. The messages are most of both texts, so their canonical JSON is written once and
  * the request's text is put together around it, one member at a time in sorted key order, as
  * `canonicalJson` writes an object. Anything that text could not be sure of (a member off the
- * fast path, an odd key) takes the two plain encodings.
+ * fast path, an odd key) takes the two plain encodings. `toolsJson`, when the caller has it, is
+ * the canonical text of `request.tools` as a member (`canonicalMemberJson`), which is then not
+ * written again: a stage's definitions are the same every call (see request-definitions.ts).
  */
 export function inferenceRequestDigests(
   request: InferenceRequest,
   hash: Sha256 = sha256Hex,
+  toolsJson?: string,
 ): { readonly packDigest: string; readonly requestDigest: string } {
-  const composed = composedRequestJson(request);
+  const composed = composedRequestJson(request, toolsJson);
   if (composed === undefined)
     return {
       packDigest: hash(canonicalJson(request.messages)),
@@ -39,6 +42,7 @@ const PLAIN_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
 
 function composedRequestJson(
   request: InferenceRequest,
+  toolsJson: string | undefined,
 ): { readonly messages: string; readonly request: string } | undefined {
   if (Object.getPrototypeOf(request) !== Object.prototype) return undefined;
   const record = request as unknown as Record<string, unknown>;
@@ -50,7 +54,8 @@ function composedRequestJson(
     // A key that is not a plain name (an index-like key, `__proto__`) reorders or vanishes.
     if (!PLAIN_KEY.test(key) || key === '__proto__') return undefined;
     // As a member, one level down: the depth `canonicalJson` of the request gives it.
-    const json = canonicalMemberJson(member);
+    const json =
+      key === 'tools' && toolsJson !== undefined ? toolsJson : canonicalMemberJson(member);
     if (json === undefined) return undefined;
     if (key === 'messages') messages = json;
     members.push(`${JSON.stringify(key)}:${json}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson, canonicalMemberJson } from '../../events/canonical-json.js';
 import { builtinTools } from '../../tools/builtin-tools.js';
 import { defineTool, toolArgsJsonSchema } from '../../tools/tool-contract.js';
 import { defaultCodingWorkflow } from '../../transitions/default-coding-workflow.js';
@@ -35,6 +35,7 @@ describe('requestDefinitions', () => {
         ...(finishing ? [finishingToolDefinition(stage)] : []),
       ];
       expect(built.tools).toEqual(expected);
+      expect(built.toolsJson).toBe(canonicalMemberJson(expected));
       expect(built.text).toBe(
         canonicalJson({
           tools: expected,

@@ -1,5 +1,5 @@
 import { deepFreeze } from '../../base/deep-freeze.js';
-import { canonicalJson } from '../../events/canonical-json.js';
+import { canonicalJson, canonicalMemberJson } from '../../events/canonical-json.js';
 import type { ToolDefinition } from '../../inference/inference-request.js';
 import {
   toolArgsJsonSchema,
@@ -13,6 +13,11 @@ export type RequestDefinitions = {
   readonly tools: readonly ToolDefinition[];
   /** `canonicalJson({ tools, responseSchema })`, which the definitions' token count is taken of. */
   readonly text: string;
+  /**
+   * `canonicalMemberJson(tools)`: the tools' text within the request's (its digest); undefined
+   * where that has no fast path, and the digest writes the request the plain way.
+   */
+  readonly toolsJson: string | undefined;
 };
 
 /**
@@ -50,6 +55,7 @@ export function requestDefinitions(
   const made = deepFreeze({
     tools: definitions,
     text: canonicalJson({ tools: definitions, responseSchema: responseSchema ?? null }),
+    toolsJson: canonicalMemberJson(definitions),
   });
   memo.set(stage, { from: [...tools], finishing, definitions: made });
   return made;

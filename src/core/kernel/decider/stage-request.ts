@@ -65,7 +65,11 @@ export function buildStageRequest(
   const flags = config.behaviour.flags;
   // A tool-calling profile ends the stage with a call; one without keeps the JSON answer.
   const finishing = flags.has(FINISHING_TOOL.name) && profile.capabilities.includes('tool_calling');
-  const { tools: definitions, text: definitionsText } = requestDefinitions(stage, tools, finishing);
+  const {
+    tools: definitions,
+    text: definitionsText,
+    toolsJson,
+  } = requestDefinitions(stage, tools, finishing);
   const responseSchema = finishing ? undefined : stage.artifact.schema;
   // What travels beside the messages costs context too (behind `budget-request-definitions`).
   const definitionTokens = flags.has(BUDGET_REQUEST_DEFINITIONS.name)
@@ -106,7 +110,7 @@ export function buildStageRequest(
       timeoutMs: config.limits.inferenceTimeoutMs,
     },
   };
-  const { packDigest, requestDigest } = inferenceRequestDigests(request, config.sha256);
+  const { packDigest, requestDigest } = inferenceRequestDigests(request, config.sha256, toolsJson);
   return {
     ok: true,
     provider: profile.provider,

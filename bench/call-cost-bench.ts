@@ -6,6 +6,7 @@ import { correxEventCatalog } from '../src/core/event-catalog.js';
 import { openSqliteEventStore } from '../src/infrastructure/sqlite/sqlite-event-store.js';
 import { benchEvent, rawEventRow, type RawEventRow } from './bench-events.js';
 import { recordCorrex, runLangGraphLoop } from './langgraph-bench.js';
+import { openReadPasses } from './read-passes.js';
 
 /*
  * The rows of issue #38's table (cost per tool call), each a ratio against its baseline measured
@@ -63,7 +64,7 @@ export function printCallCostTable(rows: readonly CallCostRow[]): void {
     const subjectCpu = stats(row.subject.map((cost) => cost.cpuMs)).median;
     const baselineCpu = stats(row.against.map((cost) => cost.cpuMs)).median;
     const amount = (ms: number) =>
-      `${row.unit === 'KB' ? ms.toFixed(2) : (ms * 1000).toFixed(0)} ${row.unit === 'KB' ? 'KB' : 'µs'}`.padStart(
+      `${row.unit === 'KB' ? ms.toFixed(2) : (ms * 1000).toFixed(ms < 0.01 ? 2 : 0)} ${row.unit === 'KB' ? 'KB' : 'µs'}`.padStart(
         12,
       );
     console.log(
@@ -222,6 +223,7 @@ export async function runCallCostBench(
       console.log('  (LangGraph.js is not installed: the rows against it are left out)');
     }
     rows.push(await appendAllRow(dir, rounds, options.quick === true));
+    rows.push(...(await verifyRows(join(dir, 'read.db'), rounds, options.quick === true)));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -290,4 +292,49 @@ async function appendAllRow(dir: string, rounds: number, quick: boolean): Promis
     subject,
     against,
   };
+}
+
+/**
+ * `verify()` of one session against a raw read + `JSON.parse` of the same rows, per event, and
+ * the hashing verify cannot skip (the raw read with the SHA-256 chain of the rebuilt hashed
+ * bytes) against the same baseline: where verify's ratio stands against its floor.
+ */
+async function verifyRows(path: string, rounds: number, quick: boolean): Promise<CallCostRow[]> {
+  const total = quick ? 20_000 : 100_000;
+  const read = await openReadPasses(path, total);
+  const raw: Cost[] = [];
+  const verified: Cost[] = [];
+  const hashed: Cost[] = [];
+  const per = (cost: Cost): Cost => ({ wallMs: cost.wallMs / total, cpuMs: cost.cpuMs / total });
+  try {
+    // Round 0 warms all three up and is not counted.
+    for (let round = 0; round <= rounds; round++) {
+      const baseline = per(await costOf(read.raw));
+      const verify = per(await costOf(read.verify));
+      const hashing = per(await costOf(read.rawHashed));
+      if (round === 0) continue;
+      raw.push(baseline);
+      verified.push(verify);
+      hashed.push(hashing);
+    }
+  } finally {
+    await read.close();
+  }
+  const events = total.toLocaleString('en-US');
+  return [
+    {
+      name: `verify() of ${events} events (chain + full-schema decode), per event`,
+      baseline: 'raw better-sqlite3 read + JSON.parse of the same rows',
+      unit: 'µs',
+      subject: verified,
+      against: raw,
+    },
+    {
+      name: `  its floor: raw read + JSON.parse + the SHA-256 chain, per event`,
+      baseline: 'raw better-sqlite3 read + JSON.parse of the same rows',
+      unit: 'µs',
+      subject: hashed,
+      against: raw,
+    },
+  ];
 }

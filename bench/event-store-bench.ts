@@ -10,10 +10,10 @@ import { openSqliteSnapshotStore } from '../src/infrastructure/sqlite/sqlite-sna
 import type { SqliteSynchronous } from '../src/infrastructure/sqlite/sqlite-database.js';
 import { normalizeBatch, sealBatch } from '../src/core/events/append-batch.js';
 import { createEventCodec } from '../src/core/events/event-codec.js';
-import { envelopeBytes } from '../src/core/events/envelope-bytes.js';
 import { GENESIS_HASH } from '../src/core/events/hash-chain.js';
 import { nodeSha256 } from '../src/infrastructure/system/node-sha256.js';
 import { benchEvent, rawEventRow, type RawEventRow } from './bench-events.js';
+import { openReadPasses } from './read-passes.js';
 import { compare, measure, row, type BenchRow } from './bench-table.js';
 
 const codec = createEventCodec(correxEventCatalog);
@@ -137,92 +137,17 @@ const counting: Projection<Counts, EventPayload> = {
 
 async function reads(dir: string, total: number): Promise<BenchRow[]> {
   const path = join(dir, 'read.db');
-  const store = openSqliteEventStore(path, { catalog: correxEventCatalog, synchronous: 'normal' });
-  for (let from = 0; from < total; from += 1000) {
-    await store.appendAll(
-      Array.from({ length: 1000 }, (_, i) => benchEvent('big', from + i + 1)),
-      { expectedSequence: from },
-    );
-  }
-  const db = new Database(path, { readonly: true });
-  // Every column a row keeps (schema 6: the envelope beside the payload text), as a reader that
-  // checks nothing would read them.
-  const select = db.prepare(
-    'SELECT event_id, bytes, causation_id, correlation_id, timestamp, version FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT 1000',
-  );
-  const rawPass = () => {
-    let after = 0;
-    for (;;) {
-      const page = select.all('big', after) as { bytes: string }[];
-      for (const r of page) JSON.parse(r.bytes);
-      if (page.length < 1000) break;
-      after += page.length;
-    }
-  };
-  // The hashing verify cannot skip, alone: each event's hashed bytes rebuilt from its columns and
-  // chained with SHA-256, on top of the raw read and parse. What verify costs beyond this pass is
-  // its own work (checking each hash, the full-schema decode, the objects it returns).
-  const hashedSelect = db
-    .prepare(
-      'SELECT event_id, bytes, causation_id, correlation_id, timestamp, version, sequence FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT 1000',
-    )
-    .raw(true);
-  type HashedRow = [string, string, string | null, string | null, string, number, number];
-  let chainedHead = '';
-  const rawHashPass = () => {
-    let after = 0;
-    let previous = GENESIS_HASH;
-    for (;;) {
-      const page = hashedSelect.all('big', after) as HashedRow[];
-      for (const [
-        eventId,
-        bytes,
-        causationId,
-        correlationId,
-        timestamp,
-        version,
-        sequence,
-      ] of page) {
-        JSON.parse(bytes);
-        const fields = {
-          causationId,
-          correlationId,
-          eventId,
-          sessionId: 'big',
-          timestamp,
-          version,
-        };
-        previous = nodeSha256(previous + envelopeBytes(fields, sequence, bytes));
-      }
-      if (page.length < 1000) break;
-      after += page.length;
-    }
-    chainedHead = previous;
-  };
-  let seen = 0;
-  const storePass = async () => {
-    seen = 0;
-    for await (const _ of store.stream('big')) seen += 1;
-    if (seen !== total) throw new Error(`read ${seen} of ${total}`);
-  };
-  // The deep check: every stored hash compared and every event decoded with its full schema.
-  const verifyPass = async () => {
-    const result = await store.verify('big');
-    if (!result.ok || result.lastSequence !== total) throw new Error('verify failed');
-  };
+  const read = await openReadPasses(path, total);
+  const { store } = read;
   // Seven passes a side: with three, one run's ratio swung from 0.49 to 0.72.
   const passes = await compare({
     rounds: 7,
     perRound: 1,
     warmUpRounds: 1,
-    baseline: rawPass,
-    subject: storePass,
-    others: [verifyPass, rawHashPass],
+    baseline: read.raw,
+    subject: read.stream,
+    others: [read.verify, read.rawHashed],
   });
-  const verified = await store.verify('big');
-  if (!verified.ok || verified.headHash !== chainedHead)
-    throw new Error('the raw hashing pass did not compute the stored chain');
-  db.close();
   const baseline = row(
     `raw read + JSON.parse, ${total.toLocaleString('en-US')} events`,
     passes.baseline * total,
@@ -246,7 +171,7 @@ async function reads(dir: string, total: number): Promise<BenchRow[]> {
   const withSnapshot = await measure(1, () => replay(store, counting, 'big', { snapshots }));
   await replayAndSnapshot(store, counting, 'big', snapshots);
   await snapshots.close();
-  await store.close();
+  await read.close();
   return [
     baseline,
     row('stream + decode + verify chain', streamed * total, 'events/s', baseline),

@@ -219,14 +219,25 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
       (await api<{ sessions: SessionRow[] }>(base!, '/api/sessions')).sessions.filter(
         (row) => row.status === 'completed',
       ).length;
-    // A third done: kill the worker driving the most sessions, mid-step.
+    // A third done: kill a worker while it drives a session, mid-step. One that drives a held
+    // session (waiting for its answer) holds it whenever it is killed; picking by how many
+    // sessions a worker had taken could pick one that had just finished them all, and then
+    // nothing was left to take over.
     await until('a third of the sessions done', async () =>
       (await completed()) >= SESSIONS / 3 ? true : undefined,
     );
-    const taken = (worker: RunningCli) =>
-      (worker.output().match(/ taken$/gm) ?? []).length -
-      (worker.output().match(/ stopped here: /gm) ?? []).length;
-    const [victim, ...others] = [...workers].sort((a, b) => taken(b) - taken(a));
+    const workerName = (worker: RunningCli) =>
+      /correx worker: (correx worker \S+) driving/.exec(worker.output())![1];
+    const victim = await until('a worker driving a held session', async () => {
+      const { sessions } = await api<{ sessions: SessionRow[] }>(base!, '/api/sessions');
+      for (const index of held.waiting) {
+        const row = sessions.find((candidate) => candidate.sessionId === ids[index]);
+        const worker = workers.find((candidate) => workerName(candidate) === row?.driver);
+        if (worker !== undefined) return worker;
+      }
+      return undefined;
+    });
+    const others = workers.filter((worker) => worker !== victim);
     victim!.child.kill('SIGKILL');
     await victim!.exited;
 
@@ -237,8 +248,6 @@ describe.skipIf(!probe.available)('workers sharing one PostgreSQL log', () => {
     // The one to stop drives a session that waits for an answer held back until the stop has
     // paused it, so it has something to hand back however fast the machine is.
     const hold = held;
-    const workerName = (worker: RunningCli) =>
-      /correx worker: (correx worker \S+) driving/.exec(worker.output())![1];
     const [stopping, heldId] = await until('a remaining worker waiting for an answer', async () => {
       const { sessions } = await api<{ sessions: SessionRow[] }>(base!, '/api/sessions');
       for (const index of hold.waiting) {

@@ -13,19 +13,7 @@ import {
   type BenchTool,
 } from './bench-session.js';
 import { row, type BenchRow } from './bench-table.js';
-
-type Timed = { readonly wallSeconds: number; readonly cpuSeconds: number };
-
-async function timed(work: () => Promise<unknown>): Promise<Timed> {
-  const cpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  await work();
-  const used = process.cpuUsage(cpu);
-  return {
-    wallSeconds: Number(process.hrtime.bigint() - start) / 1e9,
-    cpuSeconds: (used.user + used.system) / 1e6,
-  };
-}
+import { costOf } from './cost-of.js';
 
 /**
  * The same agent loop in LangGraph.js: a model node that proposes `calls` list_dir calls a turn for `turns` turns and then answers, LangGraph's prebuilt ToolNode running a no-op
@@ -148,34 +136,34 @@ export async function runLangGraphBench(options: { quick?: boolean } = {}): Prom
     for (const [index, { calls, turns, tool }] of shapes.entries()) {
       const steps = calls * turns;
       const shape = `${steps} ${tool} calls, ${calls} a turn`;
-      const langgraph = await timed(() =>
+      const langgraph = await costOf(() =>
         runLangGraphLoop(join(dir, `langgraph-${index}.db`), turns, calls),
       );
-      const correx = await timed(() =>
+      const correx = await costOf(() =>
         recordCorrex(join(dir, `correx-${index}.db`), turns, calls, tool),
       );
       const langgraphWall = row(
         `LangGraph.js + SqliteSaver, ${shape} (wall)`,
-        steps / langgraph.wallSeconds,
+        (steps * 1000) / langgraph.wallMs,
         'steps/s',
       );
       const langgraphCpu = row(
         `LangGraph.js + SqliteSaver, ${shape} (CPU)`,
-        steps / langgraph.cpuSeconds,
+        (steps * 1000) / langgraph.cpuMs,
         'steps/s',
       );
       rows.push(
         langgraphWall,
         row(
           `correx kernel + SQLite store, ${shape} (wall)`,
-          steps / correx.wallSeconds,
+          (steps * 1000) / correx.wallMs,
           'steps/s',
           langgraphWall,
         ),
         langgraphCpu,
         row(
           `correx kernel + SQLite store, ${shape} (CPU)`,
-          steps / correx.cpuSeconds,
+          (steps * 1000) / correx.cpuMs,
           'steps/s',
           langgraphCpu,
         ),

@@ -104,10 +104,6 @@ export async function runCallCostBench(
     let file = 0;
     const next = (name: string) => join(dir, `${name}-${(file += 1)}.db`);
     if (available) {
-      // Warm both up, so neither pays for loading and compiling its code in a measured round.
-      await runLangGraphLoop(next('warm'), 2, 50, 'constant');
-      await runLangGraphLoop(next('warm'), 2, 50, 'messages');
-      await recordCorrex(next('warm'), 2, 50);
       for (const calls of [50, 1]) {
         const turns = calls === 50 ? (options.quick ? 4 : 20) : options.quick ? 40 : 300;
         const steps = calls * turns;

@@ -6,8 +6,8 @@ import {
 } from '../../src/core/event-catalog.js';
 import { effectResultTypes } from '../../src/core/kernel/decider/effect.js';
 import { recordCommand, runSession, startSession } from '../../src/core/kernel/index.js';
-import type { WorldProbe } from '../../src/core/toolintent/world-probe.js';
-import { createDiskWorldProbe } from '../../src/infrastructure/world-probe/disk-world-probe.js';
+import type { ToolRunner } from '../../src/core/kernel/runner/kernel-ports.js';
+import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import {
   closeStoresAfterEach,
   eventsOf,
@@ -88,15 +88,26 @@ const turnOf = (kind: Turn) => [
   },
 ];
 
-/** A disk probe that calls `during` while it makes its `at`-th observation. */
-function probeCalling(at: number, during: () => Promise<void>): WorldProbe {
-  const disk = createDiskWorldProbe();
-  let observed = 0;
+/**
+ * The built-in tools, calling `during` as the `at`-th call starts to run (or, `after`, once it
+ * has run). The second read of a turn of reads starts while the first is held (its receipt not
+ * yet committed): the probes of both were made together, before either ran
+ * (batched-read-only-probes).
+ */
+function toolsCalling(
+  at: number,
+  during: () => Promise<void>,
+  when: 'before' | 'after' = 'before',
+): ToolRunner {
+  const tools = createBuiltinToolRunner();
+  let ran = 0;
   return {
-    async observe(path) {
-      observed += 1;
-      if (observed === at) await during();
-      return disk.observe(path);
+    async run(...args) {
+      ran += 1;
+      if (ran === at && when === 'before') await during();
+      const receipt = await tools.run(...args);
+      if (ran === at && when === 'after') await during();
+      return receipt;
     },
   };
 }
@@ -106,7 +117,7 @@ function startTurn(
   sessionId: string,
   workspace: string,
   second: Turn,
-  probe?: WorldProbe,
+  tools?: ToolRunner,
   signal?: AbortSignal,
 ) {
   const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
@@ -115,7 +126,7 @@ function startTurn(
       store,
       sessionId,
       config,
-      ports: livePorts(scriptedModel(turnOf(second)), undefined, probe),
+      ports: livePorts(scriptedModel(turnOf(second)), tools),
       clock: newClock(),
       ids: newIds(),
       ...(signal === undefined ? {} : { signal }),
@@ -218,14 +229,13 @@ describe('what the live runner commits per effect', () => {
 
     const [first, second] = calls(await eventsOf(base, 's-held'));
     const call = (callId: string) =>
-      [
-        'world_observed',
-        'tool_call_assessed',
-        'approval_granted',
-        'tool_call_started',
-        'tool_receipt',
-      ].map((type) => `${type}:${callId}`);
+      ['tool_call_assessed', 'approval_granted', 'tool_call_started', 'tool_receipt'].map(
+        (type) => `${type}:${callId}`,
+      );
+    // Both probes in one effect (batched-read-only-probes), then each call in turn.
     expect(batches.map(typesOf)).toContainEqual([
+      `world_observed:${first}`,
+      `world_observed:${second}`,
       ...call(first!),
       ...call(second!),
       'inference_requested:',
@@ -300,14 +310,14 @@ describe('what the live runner commits per effect', () => {
     const { workspace, storePath } = scenarioWorkspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
     const store = openStore(storePath);
     stores.push(store);
-    // The second observation is b.txt's probe, made while the read of a.txt is held.
-    const probe = probeCalling(2, async () => {
+    // The read of b.txt starts while the read of a.txt is held.
+    const tools = toolsCalling(2, async () => {
       await recordCommand({ clock: newClock(), ids: newIds('other') }, store, 's-held-steer', {
         type: 'steer',
         content: 'keep it short',
       });
     });
-    const { run, config } = startTurn(store, 's-held-steer', workspace, 'read', probe);
+    const { run, config } = startTurn(store, 's-held-steer', workspace, 'read', tools);
     expect((await run.done).status).toBe('completed');
 
     const events = await eventsOf(store, 's-held-steer');
@@ -336,7 +346,7 @@ describe('what the live runner commits per effect', () => {
       's-held-cancel',
       workspace,
       'read',
-      probeCalling(2, () => cancel()),
+      toolsCalling(2, () => cancel()),
     );
     cancel = () => run.cancel('tester', 'enough');
     expect((await run.done).status).toBe('cancelled');
@@ -351,11 +361,16 @@ describe('what the live runner commits per effect', () => {
     const store = openStore(storePath);
     stores.push(store);
     const stop = new AbortController();
-    const probe = probeCalling(2, () => {
-      stop.abort(new Error('the process stops'));
-      return Promise.resolve();
-    });
-    const { run, config } = startTurn(store, 's-held-stop', workspace, 'read', probe, stop.signal);
+    // The process stops as the read of a.txt ends, its receipt held, before b.txt is read.
+    const tools = toolsCalling(
+      1,
+      () => {
+        stop.abort(new Error('the process stops'));
+        return Promise.resolve();
+      },
+      'after',
+    );
+    const { run, config } = startTurn(store, 's-held-stop', workspace, 'read', tools, stop.signal);
     await run.done;
 
     // The read of a.txt had run: its receipt is in the log, not lost with the process.

@@ -72,10 +72,13 @@ const recordsOfShapes = fc
         .chain((at) =>
           fc.tuple(
             fc.shuffledSubarray(shapes[at]!, { minLength: shapes[at]!.length }),
-            fc.array(fc.oneof({ weight: 9, arbitrary: value }, { weight: 1, arbitrary: oddMember }), {
-              minLength: shapes[at]!.length,
-              maxLength: shapes[at]!.length,
-            }),
+            fc.array(
+              fc.oneof({ weight: 9, arbitrary: value }, { weight: 1, arbitrary: oddMember }),
+              {
+                minLength: shapes[at]!.length,
+                maxLength: shapes[at]!.length,
+              },
+            ),
             fc.boolean(),
           ),
         )

@@ -54,8 +54,7 @@ export function createShapeEncoder(): ShapeEncoder {
 
 function sameKeys(keys: readonly string[], known: readonly string[]): boolean {
   if (keys.length !== known.length) return false;
-  for (let index = 0; index < keys.length; index++)
-    if (keys[index] !== known[index]) return false;
+  for (let index = 0; index < keys.length; index++) if (keys[index] !== known[index]) return false;
   return true;
 }
 

@@ -74,6 +74,18 @@ export function hasCapability(tool: ToolDefinition, capability: ToolCapability):
   return tool.capabilities.includes(capability);
 }
 
+/**
+ * True for a built-in tool that only reads: running it changes nothing. An outside server's
+ * read-only annotation is a hint, not a guarantee, so only built-ins count.
+ */
+export function isBuiltInReadOnly(tool: ToolDefinition): boolean {
+  return (
+    tool.source === undefined &&
+    tool.capabilities.length > 0 &&
+    tool.capabilities.every((capability) => capability === 'READ_ONLY')
+  );
+}
+
 /** True when the tool changes files (writes, moves) or runs programs. */
 export function isMutatingTool(tool: ToolDefinition): boolean {
   return hasCapability(tool, 'WRITES_FILES') || hasCapability(tool, 'EXECUTES');

@@ -303,6 +303,19 @@ export const ANSWER_ARGUMENTS_AS_TEXT = defineBehaviourFlag({
     "inference_completed records a tool call's arguments as the model's text alone (argsRaw), leaving out the parsed copy (args) when it is exactly what the text parses to",
 });
 
+/**
+ * The paths of the current call and of the proposed calls after it are probed in one effect
+ * while each is a built-in read-only tool with no pre_tool_use hook (issue #38): nothing that
+ * runs between their probes and their turn can change what they observed. A turn of N such
+ * calls makes one probe round trip instead of N; its events are the same, the observations
+ * recorded first.
+ */
+export const BATCHED_READ_ONLY_PROBES = defineBehaviourFlag({
+  name: 'batched-read-only-probes',
+  description:
+    'a run of consecutive read-only built-in calls (no pre_tool_use hook) has its paths probed in one effect, before the first of them is assessed',
+});
+
 export const kernelFlags: readonly BehaviourFlag[] = [
   BOUNDED_JOURNAL_SUMMARY,
   SESSION_BUDGETS,
@@ -334,4 +347,5 @@ export const kernelFlags: readonly BehaviourFlag[] = [
   FORK_PATHS_ONTO_WORKSPACE,
   MANIFEST_BY_REFERENCE,
   ANSWER_ARGUMENTS_AS_TEXT,
+  BATCHED_READ_ONLY_PROBES,
 ];

@@ -14,12 +14,13 @@ import { withHookFindings } from '../../toolintent/hook-findings.js';
 import { PRE_TOOL_USE_HOOKS } from '../../toolintent/toolintent-flags.js';
 import { activeGrants } from '../../approvals/approval-grants.js';
 import type { ToolCallRejection } from '../../tools/tool-call-outcome-events.js';
-import { toolArgsJsonSchema } from '../../tools/tool-contract.js';
+import { isBuiltInReadOnly, toolArgsJsonSchema } from '../../tools/tool-contract.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
 import { callFingerprint } from './call-fingerprint.js';
 import { classifyInterruptedCall } from '../features/interrupted-calls/classify-interrupted-call.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import {
+  BATCHED_READ_ONLY_PROBES,
   BOUNDED_REFUSED_ARGUMENTS,
   DECISIONS_FROM_CANONICAL_OUTPUT,
   ENDED_ATTEMPT_REFUSES_THE_REST,
@@ -34,6 +35,7 @@ import {
 import { requestedApproval, whileAwaitingApproval } from '../features/kernel-features.js';
 import { featureCoreOf, type KernelState } from './kernel-state.js';
 import { awaitEffect, emit, IDLE, type Step } from './step.js';
+import type { ProbedCall } from './effect.js';
 import { canCreateFiles } from './reference-strikes.js';
 import { stageFailed } from './stage-failed.js';
 import type { CallRecord } from './stage-run.js';
@@ -119,7 +121,12 @@ function assess(context: StageContext, call: CallRecord): Step {
   if (!checked.ok) return emit(...checked.events);
   const missing = missingPaths(call, checked.paths);
   if (missing.length > 0)
-    return awaitEffect({ type: 'probe', callId: call.callId, paths: missing });
+    return awaitEffect({
+      type: 'probe',
+      callId: call.callId,
+      paths: missing,
+      ...probedAlongside(context, call),
+    });
   const view = viewOf(config, state, stage.id);
   const judged = assessToolCall(config.policy, view, checked.proposed);
   const hooks = config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name)
@@ -169,6 +176,42 @@ function assess(context: StageContext, call: CallRecord): Step {
           }
         : event,
     ),
+  );
+}
+
+/**
+ * The later calls of the turn whose paths are probed with `call`'s (flag
+ * batched-read-only-probes): the run of proposed calls after it that, like it, are built-in
+ * read-only calls with no pre_tool_use hook and valid arguments. Nothing in that run changes the
+ * world before each call's turn (a hook might), so what they observe now is what they would
+ * observe then; the first call that is not such a call ends the run.
+ */
+function probedAlongside(
+  context: StageContext,
+  call: CallRecord,
+): { alongside?: readonly ProbedCall[] } {
+  const { config, run } = context;
+  if (!config.behaviour.flags.has(BATCHED_READ_ONLY_PROBES.name) || !readOnlyUnhooked(config, call))
+    return {};
+  const calls = run.turn?.status === 'acting' ? run.turn.calls : [];
+  const alongside: ProbedCall[] = [];
+  for (const later of calls.slice(calls.indexOf(call) + 1)) {
+    if (later.status !== 'proposed' || !readOnlyUnhooked(config, later)) break;
+    const checked = checkCall(context, later);
+    if (!checked.ok) break;
+    const missing = missingPaths(later, checked.paths);
+    if (missing.length > 0) alongside.push({ callId: later.callId, paths: missing });
+  }
+  return alongside.length === 0 ? {} : { alongside };
+}
+
+/** A call of a built-in read-only tool that no pre_tool_use hook sees first. */
+function readOnlyUnhooked(config: KernelConfig, call: CallRecord): boolean {
+  const tool = config.tools.get(call.tool);
+  if (tool === undefined || !isBuiltInReadOnly(tool)) return false;
+  return (
+    !config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name) ||
+    preToolUseHooksFor(config.hooks, call.tool).length === 0
   );
 }
 

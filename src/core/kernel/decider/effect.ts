@@ -17,7 +17,17 @@ export type Effect =
       /** What `inference_requested` recorded; the runner checks the rebuilt request against it. */
       readonly requestDigest: string;
     }
-  | { readonly type: 'probe'; readonly callId: string; readonly paths: readonly string[] }
+  | {
+      readonly type: 'probe';
+      readonly callId: string;
+      readonly paths: readonly string[];
+      /**
+       * Later calls of the turn probed in the same effect (flag batched-read-only-probes): each,
+       * like this one, a built-in read-only call, so nothing runs before their turn that could
+       * change what they observe.
+       */
+      readonly alongside?: readonly ProbedCall[];
+    }
   | {
       readonly type: 'execute';
       readonly callId: string;
@@ -84,6 +94,9 @@ export type Effect =
    */
   | { readonly type: 'await_approval'; readonly callId: string; readonly deadline?: string };
 
+/** A call's paths to observe. */
+export type ProbedCall = { readonly callId: string; readonly paths: readonly string[] };
+
 type Payload = EventPayload;
 type ResultOf<T extends Payload['type']> = Extract<Payload, { type: T }>;
 
@@ -103,8 +116,10 @@ export const effectResults = {
     results: ['world_observed'],
     answers: (effect, payload) =>
       payload.type === 'world_observed' &&
-      effect.callId === payload.callId &&
-      effect.paths.includes(payload.observation.path),
+      [effect, ...(effect.alongside ?? [])].some(
+        (probed) =>
+          probed.callId === payload.callId && probed.paths.includes(payload.observation.path),
+      ),
   },
   execute: {
     results: ['tool_receipt'],

@@ -12,7 +12,10 @@ import {
 } from '../../toolintent/assess-tool-call.js';
 import type { WorldObservation, worldObserved } from '../../toolintent/toolintent-events.js';
 import { createAssessmentPolicy, defaultToolCallRules } from '../../toolintent/default-rules.js';
-import { toolSessionProjection, toolSessionView } from '../../toolintent/tool-session-projection.js';
+import {
+  toolSessionProjection,
+  toolSessionView,
+} from '../../toolintent/tool-session-projection.js';
 import { kernelConfigFromConfiguration } from '../config/session-configuration.js';
 
 /** A call a model (or a person) is thinking of making in a session, not yet proposed. */

@@ -1,6 +1,7 @@
 import { correxEventCatalog, type CorrexEvent } from '../../event-catalog.js';
 import { createEventCodec } from '../../events/event-codec.js';
 import type { Effect } from '../decider/effect.js';
+import { isBuiltInReadOnly } from '../../tools/tool-contract.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import { kernelProjection, type KernelState } from '../decider/kernel-state.js';
 
@@ -55,13 +56,7 @@ export function changesNothing(config: KernelConfig, effect: Effect): boolean {
   if (effect.type === 'probe') return true;
   if (effect.type !== 'execute') return false;
   const tool = config.tools.get(effect.tool);
-  // An outside server's read-only annotation is a hint, not a guarantee: only built-ins count.
-  return (
-    tool !== undefined &&
-    tool.source === undefined &&
-    tool.capabilities.length > 0 &&
-    tool.capabilities.every((capability) => capability === 'READ_ONLY')
-  );
+  return tool !== undefined && isBuiltInReadOnly(tool);
 }
 
 /**

@@ -120,6 +120,9 @@ export async function replaySession(
         expected: null,
         actual: identity(event),
       });
+    // The effect's later results answer it too, though the state may no longer wait on it
+    // (a batched probe: the first call observed is ready to be assessed before the rest are).
+    if (effectResultTypes.has(event.payload.type) && awaited !== null) pending = awaited;
     state = kernelProjection.evolve(state, event);
     inputs += 1;
     // The live runner answers the last of consecutive inputs (a command that arrived with an

@@ -25,7 +25,10 @@ export function checksForStage(
   // with its reply: advisory, the person decides what a failure means.
   if (conversationalRunsChecks(state.features.turns, stage)) {
     const named = new Set(own.map((check) => check.name));
-    const project = effectiveProjectChecks(state.features.checks.projectChecks?.checks ?? [], config.checks)
+    const project = effectiveProjectChecks(
+      state.features.checks.projectChecks?.checks ?? [],
+      config.checks,
+    )
       .filter((check) => !named.has(check.name))
       .map((check) => ({ ...check, advisory: true, forgivesUnwritten: false }));
     return [...own, ...project];

@@ -1,13 +1,15 @@
 import type { EffectPerformer } from './effect-performer.js';
 
-/** Observes each path a call names and records what it found. */
+/** Observes each path the probed calls name and records what it found, call by call. */
 export const performProbe: EffectPerformer<'probe'> = async (options, _state, effect) => {
   const { ports } = options;
-  const observations = [];
-  for (const path of effect.paths) observations.push(await ports.probe.observe(path));
-  return observations.map((observation) => ({
-    type: 'world_observed',
-    callId: effect.callId,
-    observation,
-  }));
+  const results = [];
+  for (const probed of [effect, ...(effect.alongside ?? [])])
+    for (const path of probed.paths)
+      results.push({
+        type: 'world_observed' as const,
+        callId: probed.callId,
+        observation: await ports.probe.observe(path),
+      });
+  return results;
 };

@@ -51,7 +51,7 @@ export function requestDefinitions(
     })),
     ...(finishing ? [finishingToolDefinition(stage)] : []),
   ]);
-  const responseSchema = finishing ? undefined : stage.artifact.schema;
+  const responseSchema = responseSchemaOf(stage, finishing);
   const made = deepFreeze({
     tools: definitions,
     text: canonicalJson({ tools: definitions, responseSchema: responseSchema ?? null }),
@@ -59,6 +59,17 @@ export function requestDefinitions(
   });
   memo.set(stage, { from: [...tools], finishing, definitions: made });
   return made;
+}
+
+/**
+ * The schema a stage's answer is asked in: none where the stage ends by calling its finishing
+ * tool (whose parameters are that schema), else the artifact's.
+ */
+export function responseSchemaOf(
+  stage: WorkflowStage,
+  finishing: boolean,
+): WorkflowStage['artifact']['schema'] | undefined {
+  return finishing ? undefined : stage.artifact.schema;
 }
 
 const memo = new WeakMap<

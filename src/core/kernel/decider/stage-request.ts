@@ -20,7 +20,7 @@ import { inferenceRequestDigests } from '../../inference/request-digest.js';
 import type { WorkflowStage } from '../../transitions/workflow.js';
 import { finishingToolName } from '../features/finishing-tool/finishing-tool.js';
 import type { KernelConfig } from '../config/kernel-config.js';
-import { requestDefinitions } from './request-definitions.js';
+import { requestDefinitions, responseSchemaOf } from './request-definitions.js';
 import { routeStage } from './route-stage.js';
 import {
   BUDGET_REQUEST_DEFINITIONS,
@@ -70,7 +70,7 @@ export function buildStageRequest(
     text: definitionsText,
     toolsJson,
   } = requestDefinitions(stage, tools, finishing);
-  const responseSchema = finishing ? undefined : stage.artifact.schema;
+  const responseSchema = responseSchemaOf(stage, finishing);
   // What travels beside the messages costs context too (behind `budget-request-definitions`).
   const definitionTokens = flags.has(BUDGET_REQUEST_DEFINITIONS.name)
     ? (config.packMemo?.tokens(config.tokenizer, definitionsText) ??

@@ -6,6 +6,8 @@ import { BATCHED_READ_ONLY_PROBES } from '../../src/core/kernel/config/kernel-fl
 import type { KernelConfig, KernelPorts, ToolRunner } from '../../src/core/kernel/index.js';
 import { runSession } from '../../src/core/kernel/index.js';
 import { HookSetSchema } from '../../src/core/toolintent/hook-definition.js';
+import { builtinTools } from '../../src/core/tools/builtin-tools.js';
+import { isBuiltInReadOnly } from '../../src/core/tools/tool-contract.js';
 import { createBuiltinToolRunner } from '../../src/infrastructure/kernel/builtin-tool-runner.js';
 import {
   closeStoresAfterEach,
@@ -185,58 +187,78 @@ describe('batched read-only probes', () => {
     expect(log.indexOf('world_observed:3')).toBeGreaterThan(log.indexOf('receipt:2'));
   });
 
-  it('refuses a read whose folder was swapped for a symlink after the batched probe', async () => {
-    const outside = tempDir('correx-outside-');
-    writeFileSync(join(outside, 'x.txt'), 'host secret\n');
-    let workspace = '';
-    const builtin = createBuiltinToolRunner();
-    let ran = 0;
-    // Once the first read has run (both reads already probed), sub/ becomes a link outside.
-    const tools: ToolRunner = {
-      async run(...args) {
-        const receipt = await builtin.run(...args);
-        ran += 1;
-        if (ran === 1) {
-          renameSync(join(workspace, 'sub'), join(workspace, 'sub-moved'));
-          symlinkSync(outside, join(workspace, 'sub'));
-        }
-        return receipt;
-      },
-    };
-    const files = { 'a.txt': 'one\n', 'sub/x.txt': 'inside\n' };
-    const { workspace: root, storePath } = scenarioWorkspace(files);
-    workspace = root;
-    const store = openStore(storePath);
-    stores.push(store);
-    const config = scenarioConfig({ workflow: implementOnlyWorkflow() });
-    const model = scriptedModel([
-      {
-        toolCalls: [
-          { name: 'read_file', args: { path: 'a.txt' } },
-          { name: 'read_file', args: { path: 'sub/x.txt' } },
-        ],
-      },
-      { text: JSON.stringify({ summary: 'done', filesChanged: [] }) },
-    ]);
-    const outcome = await runSession(
-      {
-        store,
-        sessionId: 's-swapped',
-        config,
-        ports: livePorts(model, tools),
-        clock: newClock(),
-        ids: newIds(),
-      },
-      { type: 'start', task: 'Look', workspace, workflowId: 'implement-only', mode: 'yolo' },
-    );
-    expect(outcome.status).toBe('completed');
-    const events = await eventsOf(store, 's-swapped');
-    const log = callEvents(events);
-    expect(log.slice(0, 2)).toEqual(['world_observed:1', 'world_observed:2']);
-    const swapped = receiptOf(events, 2);
-    expect(swapped.outcome).not.toBe('succeeded');
-    expect(swapped.error ?? '').toMatch(/resolves to|changed/);
-    expect(JSON.stringify(events.map((event) => event.payload))).not.toContain('host secret');
-    await expectReplayIdentical(store, 's-swapped', config);
+  // Every built-in read-only tool, with arguments that read inside sub/: a tool added later
+  // without its own entry fails the completeness check below.
+  const readsOfSub: Record<string, Record<string, unknown>> = {
+    read_file: { path: 'sub/x.txt' },
+    list_dir: { path: 'sub' },
+    glob: { path: 'sub', pattern: '*' },
+    grep: { path: 'sub', pattern: 'secret|inside' },
+  };
+
+  it('knows a read of sub/ for every built-in read-only tool', () => {
+    expect(
+      builtinTools
+        .filter((tool) => isBuiltInReadOnly(tool))
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(Object.keys(readsOfSub).sort());
   });
+
+  it.each(Object.entries(readsOfSub))(
+    'fails a %s whose folder was swapped for a symlink after the batched probe, reading nothing outside',
+    async (tool, args) => {
+      const outside = tempDir('correx-outside-');
+      writeFileSync(join(outside, 'x.txt'), 'host secret\n');
+      const files = { 'a.txt': 'one\n', 'sub/x.txt': 'inside\n' };
+      const { workspace, storePath } = scenarioWorkspace(files);
+      const builtin = createBuiltinToolRunner();
+      let ran = 0;
+      // Once the first read has run (both reads already probed), sub/ becomes a link outside.
+      const tools: ToolRunner = {
+        async run(...runArgs) {
+          const receipt = await builtin.run(...runArgs);
+          ran += 1;
+          if (ran === 1) {
+            renameSync(join(workspace, 'sub'), join(workspace, 'sub-moved'));
+            symlinkSync(outside, join(workspace, 'sub'));
+          }
+          return receipt;
+        },
+      };
+      const store = openStore(storePath);
+      stores.push(store);
+      const workflow = implementOnlyWorkflow(1, undefined, ['glob', 'grep']);
+      const config = scenarioConfig({ workflow });
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            { name: 'read_file', args: { path: 'a.txt' } },
+            { name: tool, args },
+          ],
+        },
+        { text: JSON.stringify({ summary: 'done', filesChanged: [] }) },
+      ]);
+      const sessionId = `s-swapped-${tool}`;
+      const outcome = await runSession(
+        {
+          store,
+          sessionId,
+          config,
+          ports: livePorts(model, tools),
+          clock: newClock(),
+          ids: newIds(),
+        },
+        { type: 'start', task: 'Look', workspace, workflowId: 'implement-only', mode: 'yolo' },
+      );
+      expect(outcome.status).toBe('completed');
+      const events = await eventsOf(store, sessionId);
+      expect(callEvents(events).slice(0, 2)).toEqual(['world_observed:1', 'world_observed:2']);
+      const swapped = receiptOf(events, 2);
+      expect(swapped.outcome).not.toBe('succeeded');
+      expect(swapped.error ?? '').toMatch(/resolves to|changed/);
+      expect(JSON.stringify(events.map((event) => event.payload))).not.toContain('host secret');
+      await expectReplayIdentical(store, sessionId, config);
+    },
+  );
 });

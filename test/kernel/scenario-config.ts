@@ -49,6 +49,7 @@ export const PROFILE = {
 export function implementOnlyWorkflow(
   maxAttempts = 1,
   definitionOfDone?: { checks: { name: string; command: string }[] },
+  moreTools: readonly string[] = [],
 ): Workflow {
   return parseWorkflow(
     {
@@ -59,7 +60,7 @@ export function implementOnlyWorkflow(
           id: 'implement',
           role: 'implementer',
           instructions: 'Change the workspace as the task says.',
-          allowedTools: ['read_file', 'write_file', 'edit_file', 'list_dir', 'exec'],
+          allowedTools: ['read_file', 'write_file', 'edit_file', 'list_dir', 'exec', ...moreTools],
           capabilities: ['tool_calling'],
           artifact: { kind: 'change', schema: z.toJSONSchema(ChangeArtifactSchema) },
           retry: { maxAttempts, retryOn: ['tool', 'inference', 'provider'] },

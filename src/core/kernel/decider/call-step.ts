@@ -129,9 +129,7 @@ function assess(context: StageContext, call: CallRecord): Step {
     });
   const view = viewOf(config, state, stage.id);
   const judged = assessToolCall(config.policy, view, checked.proposed);
-  const hooks = config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name)
-    ? preToolUseHooksFor(config.hooks, call.tool)
-    : [];
+  const hooks = hooksSeeing(config, call.tool);
   // A call the rules block needs no hook; any other waits for the hooks' recorded verdicts.
   if (hooks.length > 0 && judged.verdict !== 'BLOCK' && call.hookResults === null)
     return awaitEffect({
@@ -208,11 +206,16 @@ function probedAlongside(
 /** A call of a built-in read-only tool that no pre_tool_use hook sees first. */
 function readOnlyUnhooked(config: KernelConfig, call: CallRecord): boolean {
   const tool = config.tools.get(call.tool);
-  if (tool === undefined || !isBuiltInReadOnly(tool)) return false;
   return (
-    !config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name) ||
-    preToolUseHooksFor(config.hooks, call.tool).length === 0
+    tool !== undefined && isBuiltInReadOnly(tool) && hooksSeeing(config, call.tool).length === 0
   );
+}
+
+/** The pre_tool_use hooks that see a call of `tool` before it is assessed (none without the flag). */
+function hooksSeeing(config: KernelConfig, tool: string) {
+  return config.behaviour.flags.has(PRE_TOOL_USE_HOOKS.name)
+    ? preToolUseHooksFor(config.hooks, tool)
+    : [];
 }
 
 /** Checks a proposed call (tool known and granted, arguments valid) and lists what to probe. */

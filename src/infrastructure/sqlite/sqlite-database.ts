@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { CorrexError } from '../../core/base/correx-error.js';
-import { storageErrorOf } from './sqlite-errors.js';
+import { retryWhileBusy, storageErrorOf } from './sqlite-errors.js';
 
 export type SqliteSynchronous = 'full' | 'normal';
 
@@ -151,14 +151,20 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
   let db: Database.Database | undefined;
   try {
     db = new Database(path);
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    const opened = db;
+    const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // Already WAL (every store after its first open): a read of the header, no write lock.
-    if ((db.pragma('journal_mode', { simple: true }) as string) !== 'wal')
-      db.pragma('journal_mode = WAL');
+    retryWhileBusy(busyTimeoutMs, () => {
+      if ((opened.pragma('journal_mode', { simple: true }) as string) !== 'wal')
+        opened.pragma('journal_mode = WAL');
+    });
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     // A current schema is read, not written: opening takes no write lock, so a process opening
     // the store never waits behind (or starves) writers that are appending.
-    if (schemaVersion(db) !== MIGRATIONS.length) migrate(db);
+    retryWhileBusy(busyTimeoutMs, () => {
+      if (schemaVersion(opened) !== MIGRATIONS.length) migrate(opened);
+    });
     return db;
   } catch (error) {
     db?.close();
@@ -177,7 +183,7 @@ export type SqliteMigrationReport = { readonly fromVersion: number; readonly toV
 export function migrateSqlite(path: string): SqliteMigrationReport {
   let before: number;
   try {
-    const probe = new Database(path);
+    const probe = new Database(path, { timeout: 5000 });
     before = probe.pragma('user_version', { simple: true }) as number;
     probe.close();
   } catch (error) {

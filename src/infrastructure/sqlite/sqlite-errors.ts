@@ -82,3 +82,25 @@ export async function writeWithRetry<T>(
     stillOpen();
   }
 }
+
+/**
+ * Runs `step` of opening the store, again while SQLite reports the file locked, until
+ * `timeoutMs` has passed. SQLite's busy handler does not cover every lock it takes: a connection
+ * inside a read transaction that asks for the write lock is refused at once, to avoid deadlock.
+ * Switching a new file to WAL takes that path, so two processes creating one store at the same
+ * moment refused one of them outright. Each step is one statement or one transaction, which
+ * leaves nothing behind when refused, so trying it again is clean.
+ */
+export function retryWhileBusy<T>(timeoutMs: number, step: () => T): T {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return step();
+    } catch (error) {
+      const wait = busyBackoffMs(attempt);
+      if (!isSqliteBusy(error) || Date.now() + wait > deadline) throw error;
+      // Opening is synchronous (a store is usable once constructed), so the wait blocks.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+    }
+  }
+}

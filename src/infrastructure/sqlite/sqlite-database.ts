@@ -151,25 +151,29 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
   let db: Database.Database | undefined;
   try {
     db = new Database(path);
-    const opened = db;
-    const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    // Already WAL (every store after its first open): a read of the header, no write lock.
-    retryWhileBusy(busyTimeoutMs, () => {
-      if ((opened.pragma('journal_mode', { simple: true }) as string) !== 'wal')
-        opened.pragma('journal_mode = WAL');
-    });
-    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-    // A current schema is read, not written: opening takes no write lock, so a process opening
-    // the store never waits behind (or starves) writers that are appending.
-    retryWhileBusy(busyTimeoutMs, () => {
-      if (schemaVersion(opened) !== MIGRATIONS.length) migrate(opened);
-    });
+    bringUpToDate(db, options);
     return db;
   } catch (error) {
     db?.close();
     throw new SqliteOpenError(path, storageErrorOf(path, error) ?? error);
   }
+}
+
+/** Sets the connection up (WAL, durability, busy timeout) and migrates the schema if behind. */
+function bringUpToDate(db: Database.Database, options: SqliteOptions): void {
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // Already WAL (every store after its first open): a read of the header, no write lock.
+  retryWhileBusy(busyTimeoutMs, () => {
+    if ((db.pragma('journal_mode', { simple: true }) as string) !== 'wal')
+      db.pragma('journal_mode = WAL');
+  });
+  db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  // A current schema is read, not written: opening takes no write lock, so a process opening
+  // the store never waits behind (or starves) writers that are appending.
+  retryWhileBusy(busyTimeoutMs, () => {
+    if (schemaVersion(db) !== MIGRATIONS.length) migrate(db);
+  });
 }
 
 function schemaVersion(db: Database.Database): number {

@@ -1,4 +1,5 @@
 import { CorrexError } from '../../core/base/correx-error.js';
+import { sleepSync } from '../system/sleep-sync.js';
 
 /**
  * Another process held the SQLite file's write lock past the busy timeout and every bounded
@@ -100,7 +101,7 @@ export function retryWhileBusy<T>(timeoutMs: number, step: () => T): T {
       const wait = busyBackoffMs(attempt);
       if (!isSqliteBusy(error) || Date.now() + wait > deadline) throw error;
       // Opening is synchronous (a store is usable once constructed), so the wait blocks.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+      sleepSync(wait);
     }
   }
 }

@@ -9,6 +9,7 @@ import {
   type GitLocation,
 } from './hardened-git.js';
 import { verifyWorktreeLocation, verifyRepositoryLocation } from './git-location.js';
+import { sleepSync } from '../system/sleep-sync.js';
 
 export { WorktreeError } from './hardened-git.js';
 
@@ -45,7 +46,7 @@ function gitUnderLock(location: GitLocation, args: readonly string[]): string {
         !/could not lock|Unable to create .*\.lock/.test(String((error as Error).message))
       )
         throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+      sleepSync(25);
     }
   }
 }
